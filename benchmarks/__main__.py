@@ -1,0 +1,42 @@
+"""Run every ``benchmarks/bench_*.py`` and write docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import platform
+import sys
+import time
+from pathlib import Path
+
+import benchmarks
+
+
+def main(argv: list[str]) -> int:
+    only = set(argv)
+    sections = []
+    for m in sorted(pkgutil.iter_modules(benchmarks.__path__), key=lambda m: m.name):
+        if not m.name.startswith("bench_") or (only and m.name not in only):
+            continue
+        mod = importlib.import_module(f"benchmarks.{m.name}")
+        print(f"running {m.name} ...", flush=True)
+        t = time.perf_counter()
+        section = mod.run()
+        print(section)
+        print(f"({m.name} took {time.perf_counter() - t:.1f} s)\n", flush=True)
+        sections.append(section)
+    header = (
+        "# Benchmarks\n\n"
+        "Written by `make bench` (`python -m benchmarks`). Each section compares tapeline with a peer\n"
+        "method run side by side in the same process, as a ratio, on this machine:\n"
+        f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}.\n\n"
+    )
+    out = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+    if not only:
+        out.write_text(header + "\n\n".join(sections) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,98 @@
+"""Terrain pieces: a footprint seen from above, a Size class, a height, traits, stacking.
+
+The board knows nothing of any game's rules: what a Size or a trait *means* (does it block
+sight, can it be crossed) is decided in :mod:`rules`. Here a piece is only its geometry and the
+facts printed on it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+import shapely
+
+from .errors import GeometryError
+
+#: Segments per quarter turn when a circular footprint must be a polygon for shapely. The
+#: polygon is *circumscribed* (its edges touch the circle from outside), so a sight line clear
+#: of the polygon is clear of the real piece; the error is ``r(1/cos(π/4k) − 1)`` ≈ 2e-6" for
+#: r = 6", k = 512.
+CIRCLE_QUAD_SEGS = 512
+
+TRAITS = frozenset(
+    {
+        "impassable",
+        "passable",
+        "blocks_sight",
+        "no_sight_block",
+        "standable",
+        "grass",
+        "difficult",
+        "dangerous",
+        "cover",
+        "access_point",
+    }
+)
+
+
+def circle_polygon(x: float, y: float, r: float, quad_segs: int = CIRCLE_QUAD_SEGS) -> shapely.Polygon:
+    """A polygon circumscribing the circle ``(x, y, r)``."""
+    n = 4 * quad_segs
+    grow = 1.0 / math.cos(math.pi / n)
+    pts = [
+        (x + r * grow * math.cos(2 * math.pi * (i + 0.5) / n), y + r * grow * math.sin(2 * math.pi * (i + 0.5) / n))
+        for i in range(n)
+    ]
+    return shapely.Polygon(pts)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One terrain piece.
+
+    ``footprint`` is a shapely Polygon; ``circle`` keeps ``(x, y, r)`` when the footprint is
+    round, so geometry that can be exact for circles (tangents, distances) uses it.
+    """
+
+    id: str
+    footprint: shapely.Polygon
+    size: int = 0
+    height: float = 0.0
+    on: Optional[str] = None
+    traits: frozenset = field(default_factory=frozenset)
+    circle: Optional[tuple] = None
+
+    @staticmethod
+    def rect(id: str, x: float, y: float, w: float, h: float, **kw) -> "Piece":
+        if not (w > 0 and h > 0):
+            raise GeometryError(f"terrain {id}: rect width and height must be positive")
+        return Piece(id, shapely.box(x, y, x + w, y + h), **kw)
+
+    @staticmethod
+    def disc(id: str, x: float, y: float, r: float, **kw) -> "Piece":
+        if not r > 0:
+            raise GeometryError(f"terrain {id}: circle radius must be positive")
+        return Piece(id, circle_polygon(x, y, r), circle=(x, y, r), **kw)
+
+    @staticmethod
+    def poly(id: str, points, **kw) -> "Piece":
+        return Piece(id, polygon_checked(id, points), **kw)
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+def polygon_checked(id: str, points) -> shapely.Polygon:
+    """A simple polygon from ``points`` or a :class:`GeometryError` saying what is wrong."""
+    pts = [tuple(map(float, p)) for p in points]
+    if len(pts) < 3:
+        raise GeometryError(f"terrain {id}: a polygon needs at least 3 vertices")
+    poly = shapely.Polygon(pts)
+    if not poly.is_valid:
+        reason = shapely.is_valid_reason(poly)
+        raise GeometryError(f"terrain {id}: polygon is not simple ({reason})")
+    if poly.area <= 1e-9:
+        raise GeometryError(f"terrain {id}: polygon is degenerate (zero area)")
+    return poly

@@ -1,0 +1,143 @@
+"""Exact probability distributions over small whole numbers, as numpy arrays.
+
+A :class:`PMF` holds ``p[k] = P(X = offset + k)``. Distributions combine by convolution
+(sums), by elementwise max (best of), and by mapping; every result is exact up to float
+rounding (no sampling).
+
+>>> d6 = PMF.die(6)
+>>> round(d6.mean, 6)
+3.5
+>>> round((d6 + 4).at_least(7), 6)        # Speed 4 + D6 reaches 7": 4/6
+0.666667
+>>> round(PMF.best_of(2, 6).mean, 6)      # 2D6, keep the higher
+4.472222
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PMF:
+    p: np.ndarray
+    offset: int = 0
+
+    # --- construction -----------------------------------------------------------------------
+
+    @staticmethod
+    def point(v: int) -> "PMF":
+        return PMF(np.array([1.0]), int(v))
+
+    @staticmethod
+    def die(sides: int = 6) -> "PMF":
+        """A fair die 1..sides."""
+        return PMF(np.full(sides, 1.0 / sides), 1)
+
+    @staticmethod
+    def d3() -> "PMF":
+        """D3: a D6 halved rounding up (§3)."""
+        return PMF.die(3)
+
+    @staticmethod
+    def from_dict(d: dict) -> "PMF":
+        lo, hi = min(d), max(d)
+        p = np.zeros(hi - lo + 1)
+        for k, v in d.items():
+            p[k - lo] += float(v)
+        return PMF(p, lo)
+
+    @staticmethod
+    def best_of(n: int, sides: int = 6) -> "PMF":
+        """The highest of ``n`` dice: P(max ≤ k) = (k/s)^n."""
+        k = np.arange(0, sides + 1, dtype=float)
+        cdf = (k / sides) ** n
+        return PMF(np.diff(cdf), 1)
+
+    @staticmethod
+    def binomial(n: int, q: float) -> "PMF":
+        """Number of successes in ``n`` independent trials with chance ``q`` each."""
+        p = np.array([1.0])
+        step = np.array([1.0 - q, q])
+        for _ in range(n):
+            p = np.convolve(p, step)
+        return PMF(p, 0)
+
+    # --- combination ------------------------------------------------------------------------
+
+    def __add__(self, other) -> "PMF":
+        if isinstance(other, PMF):
+            return PMF(np.convolve(self.p, other.p), self.offset + other.offset)
+        return PMF(self.p, self.offset + int(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, k: int) -> "PMF":
+        return PMF(self.p, self.offset - int(k))
+
+    def map(self, f) -> "PMF":
+        """Distribution of ``f(X)`` for an integer-valued ``f``."""
+        out: dict[int, float] = {}
+        for k, v in enumerate(self.p):
+            if v:
+                y = int(f(self.offset + k))
+                out[y] = out.get(y, 0.0) + float(v)
+        return PMF.from_dict(out) if out else PMF.point(0)
+
+    def mix(self, kernel) -> "PMF":
+        """Σ_x P(X = x) · kernel(x), where ``kernel(x)`` is a PMF (compound distribution)."""
+        acc: dict[int, float] = {}
+        for k, v in enumerate(self.p):
+            if v:
+                sub = kernel(self.offset + k)
+                for j, w in enumerate(sub.p):
+                    if w:
+                        y = sub.offset + j
+                        acc[y] = acc.get(y, 0.0) + float(v) * float(w)
+        return PMF.from_dict(acc)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.arange(self.offset, self.offset + len(self.p))
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(self.values, self.p))
+
+    @property
+    def lo(self) -> int:
+        nz = np.nonzero(self.p > 0)[0]
+        return int(self.offset + nz[0]) if len(nz) else self.offset
+
+    @property
+    def hi(self) -> int:
+        nz = np.nonzero(self.p > 0)[0]
+        return int(self.offset + nz[-1]) if len(nz) else self.offset
+
+    def prob(self, k: int) -> float:
+        i = k - self.offset
+        return float(self.p[i]) if 0 <= i < len(self.p) else 0.0
+
+    def at_least(self, k: float) -> float:
+        """P(X ≥ k)."""
+        return float(self.p[self.values >= k - 1e-12].sum())
+
+    def as_list(self, start: int = 0) -> list[float]:
+        """``[P(X = start), P(X = start + 1), ...]`` up to the highest value."""
+        hi = max(self.hi, start - 1)
+        return [self.prob(k) for k in range(start, hi + 1)]
+
+    def at_least_list(self, start: int = 0) -> list[float]:
+        return [self.at_least(k) for k in range(start, self.hi + 1)]
+
+    def total(self) -> float:
+        return float(self.p.sum())
+
+
+def as_fraction(x: float, max_den: int = 1_000_000) -> Fraction:
+    return Fraction(x).limit_denominator(max_den)

@@ -1,0 +1,11 @@
+"""StarCraft: Tabletop Miniatures Game (Archon Studio): Assault and Combat phases.
+
+Section numbers in docstrings are the rulebook's (see ../shared/rules/starcraft.md).
+"""
+
+from .catalogue import catalogue, unit_profile
+from .engagement import ENGAGEMENT_RANGE, engaged, units_engaged
+
+NAME = "starcraft"
+
+__all__ = ["NAME", "ENGAGEMENT_RANGE", "engaged", "units_engaged", "catalogue", "unit_profile"]

@@ -1,0 +1,83 @@
+"""Engagement in StarCraft TMG (§7.2; glossary ENGAGED).
+
+Engagement Range is 1" horizontally, base to base. Two enemy models within it engage each other,
+except:
+
+* Flying models never engage nor are engaged (Ground engages only Ground);
+* Size 2+ terrain **between** them prevents it. "Between" is decided exactly: the piece (with
+  any other Size 2+ pieces) cuts every path from one base to the other inside the convex hull
+  of the two bases — a wall across the gap separates them, a wall off to one side does not;
+* HIGH GROUND and GROUND LEVEL models never engage each other;
+* a MID GROUND model engages a model on another level only if both are within 1" of the same
+  Access Point piece.
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from board.measure import gap_matrix, within
+from board.table import Figure
+from board.units import TOUCH
+
+from ..engagement import Engagement
+from ..state import GameState
+from .elevation import Level, level
+
+ENGAGEMENT_RANGE = 1.0
+
+
+def separating_terrain(state: GameState, fa: Figure, fb: Figure) -> list[str]:
+    """Ids of Size 2+ pieces that together separate the two bases (empty if none do)."""
+    pa, pb = fa.polygon, fb.polygon
+    hull = shapely.convex_hull(shapely.union(pa, pb))
+    own = {p.id for p in state.table.stack(fa.on)} | {p.id for p in state.table.stack(fb.on)}
+    walls = [p for p in state.table.pieces_hit(hull) if p.size >= 2 and p.id not in own]
+    if not walls:
+        return []
+    cut = shapely.union_all([p.footprint for p in walls])
+    free = shapely.difference(hull, cut)
+    for part in shapely.get_parts(free):
+        if shapely.intersects(part, pa) and shapely.intersects(part, pb):
+            return []
+    return [p.id for p in walls]
+
+
+def engaged(state: GameState, a: str, b: str) -> Engagement:
+    """Do models ``a`` and ``b`` engage each other (§7.2)?"""
+    fa, fb = state.figure(a), state.figure(b)
+    ua, ub = state.unit(fa.unit), state.unit(fb.unit)
+    in_range = within(fa, fb, ENGAGEMENT_RANGE)
+    if ua.side == ub.side:
+        return Engagement(False, in_range, "same_side", "models of the same side never engage")
+    if not in_range.ok:
+        return Engagement(False, in_range, None, in_range.explain('within 1"'))
+    if ua.flying or ub.flying:
+        return Engagement(False, in_range, "flying", "Flying models never engage (§7.2)")
+    la, lb = level(state.table, fa), level(state.table, fb)
+    if {la, lb} == {Level.HIGH, Level.GROUND}:
+        return Engagement(False, in_range, "elevation", f"{la.label} cannot engage {lb.label} (§7.2)")
+    if la != lb and Level.MID in (la, lb):
+        shared = [
+            p.id
+            for p in state.table.pieces
+            if p.has("access_point") and within(fa, p.footprint, 1).ok and within(fb, p.footprint, 1).ok
+        ]
+        if not shared:
+            return Engagement(
+                False, in_range, "elevation",
+                f"{la.label} and {lb.label} engage only beside a shared Access Point (§7.2)",
+            )
+    walls = separating_terrain(state, fa, fb)
+    if walls:
+        return Engagement(False, in_range, "terrain", f"Size 2+ terrain between them: {', '.join(walls)} (§7.2)")
+    return Engagement(True, in_range, None, in_range.explain('within 1"'))
+
+
+def units_engaged(state: GameState, unit_a: str, unit_b: str) -> bool:
+    """Two units are Engaged with each other if any pair of their models engage."""
+    fa, fb = state.figures_of(unit_a), state.figures_of(unit_b)
+    if not fa or not fb:
+        return False
+    close = gap_matrix(fa, fb) <= ENGAGEMENT_RANGE + TOUCH
+    return any(engaged(state, fa[i].id, fb[j].id).engaged for i, j in zip(*close.nonzero()))

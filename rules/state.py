@@ -1,0 +1,131 @@
+"""Game state as a value.
+
+A :class:`GameState` holds the table, every unit with its rules data (stats, tags, statuses,
+Damage Marker) and every model's geometry (:class:`board.Figure`). It is immutable: an action
+returns a new state plus its events, or raises :class:`rules.errors.IllegalAction` and the old
+state stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Optional
+
+from board.table import Figure, Table
+
+
+def frozen_map(d: Mapping) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """One unit: who owns it, what it is, what has happened to it.
+
+    ``stats`` is the system's stat line (a mapping; each system reads it its own way).
+    ``damage`` is the StarCraft Damage Marker; ``models`` lists the ids of the models still on
+    the table, in file order.
+    """
+
+    id: str
+    side: str
+    models: tuple[str, ...]
+    profile: Optional[str] = None
+    size: int = 0
+    tags: frozenset = frozenset()
+    status: frozenset = frozenset()
+    leader: Optional[str] = None
+    stats: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
+    damage: int = 0
+    removed: tuple[str, ...] = ()
+    started_with: int = 0
+
+    def has(self, tag: str) -> bool:
+        return tag in self.tags
+
+    @property
+    def flying(self) -> bool:
+        return "flying" in self.tags
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole board at one moment."""
+
+    system: str
+    table: Table
+    units: tuple[UnitState, ...]
+    figures: Mapping[str, Figure]
+    settings: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
+
+    @cached_property
+    def _unit_index(self) -> dict[str, UnitState]:
+        return {u.id: u for u in self.units}
+
+    def unit(self, unit_id: str) -> UnitState:
+        return self._unit_index[unit_id]
+
+    def has_unit(self, unit_id: str) -> bool:
+        return unit_id in self._unit_index
+
+    def figure(self, model_id: str) -> Figure:
+        return self.figures[model_id]
+
+    def unit_of(self, model_id: str) -> UnitState:
+        return self._unit_index[self.figures[model_id].unit]
+
+    def figures_of(self, unit_id: str) -> list[Figure]:
+        """The unit's models on the table, in file order."""
+        return [self.figures[m] for m in self.unit(unit_id).models]
+
+    def all_figures(self) -> list[Figure]:
+        return [self.figures[m] for u in self.units for m in u.models]
+
+    def enemies_of(self, unit_id: str) -> list[UnitState]:
+        side = self.unit(unit_id).side
+        return [u for u in self.units if u.side != side and u.models]
+
+    def others(self, unit_id: str) -> list[Figure]:
+        """Every model on the table not in ``unit_id``."""
+        return [f for u in self.units if u.id != unit_id for f in (self.figures[m] for m in u.models)]
+
+    # --- making new states -----------------------------------------------------------------
+
+    def with_figures(self, figs: Iterable[Figure]) -> "GameState":
+        new = dict(self.figures)
+        for f in figs:
+            new[f.id] = f
+        return replace(self, figures=frozen_map(new))
+
+    def with_unit(self, unit: UnitState) -> "GameState":
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def without_models(self, unit_id: str, model_ids: Iterable[str]) -> "GameState":
+        """Remove models (casualties) from the table; they stay listed in ``removed``."""
+        gone = list(model_ids)
+        u = self.unit(unit_id)
+        kept = tuple(m for m in u.models if m not in gone)
+        leader = u.leader if u.leader in kept else None
+        return self.with_unit(replace(u, models=kept, removed=u.removed + tuple(gone), leader=leader))
+
+    def snapshot(self) -> dict:
+        """A JSON-ready picture of the state (the replay's ``final``)."""
+        return {
+            "units": [
+                {
+                    "id": u.id,
+                    "side": u.side,
+                    "models": [
+                        {"id": m, "at": [round(self.figures[m].x, 6), round(self.figures[m].y, 6)]}
+                        | ({"on": self.figures[m].on} if self.figures[m].on else {})
+                        for m in u.models
+                    ],
+                    "removed": list(u.removed),
+                    "damage": u.damage,
+                    "status": sorted(u.status),
+                }
+                for u in self.units
+            ]
+        }

@@ -1,0 +1,1 @@
+"""Auto-discovered modules: one per actions word (see scenarios.vocab / scenarios.cli)."""

@@ -1,0 +1,1 @@
+"""Auto-discovered modules: one per commands word (see scenarios.vocab / scenarios.cli)."""

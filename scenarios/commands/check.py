@@ -1,0 +1,32 @@
+"""``tapeline check FILE``: is the file valid? Lists every problem with its location."""
+
+from __future__ import annotations
+
+from ..cli import emit
+from ..cliutil import add_file
+from ..errors import ScenarioError
+from ..load import read
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="validate a scenario file")
+    add_file(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        loaded = read(args.file)
+    except ScenarioError as e:
+        errors = [{"location": loc, "message": msg} for loc, msg in e.problems]
+        human = "\n".join(f"{e.file}: {loc}: {msg}" for loc, msg in e.problems)
+        emit({"valid": False, "errors": errors}, args.json, human)
+        return 2
+    s = loaded.state
+    n_models = len(s.figures)
+    emit(
+        {"valid": True, "errors": []},
+        args.json,
+        f"{args.file}: valid ({s.system}, {len(s.units)} units, {n_models} models, {len(s.table.pieces)} terrain pieces)",
+    )
+    return 0

@@ -1,0 +1,36 @@
+"""``tapeline replay FILE``: resolve the actions, check the expectations, print the log."""
+
+from __future__ import annotations
+
+from .. import replay as engine
+from ..cli import emit
+from ..cliutil import add_file, load
+
+
+def register(sub) -> None:
+    p = sub.add_parser("replay", help="replay a scenario's actions and check its expectations")
+    add_file(p)
+    p.set_defaults(func=run)
+
+
+def describe(ev: dict) -> str:
+    t = ev.get("type")
+    if t == "action":
+        return f"[{ev['index']}] {ev['action']}"
+    if t == "roll":
+        return f"    roll {ev['dice']} for {ev['purpose']}: {' '.join(map(str, ev['values']))}"
+    rest = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
+    return f"    {t}: {rest}"
+
+
+def run(args) -> int:
+    loaded = load(args)
+    r = engine.run(loaded)
+    lines = [f"{loaded.spec.name or args.file} ({loaded.state.system})"]
+    lines += [describe(e) for e in r.events]
+    for c in r.expectations:
+        lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}] {c['expect']}: {c['detail']}")
+    passed = sum(c["ok"] for c in r.expectations)
+    lines.append(f"{passed} of {len(r.expectations)} expectations hold" if r.expectations else "no expectations")
+    emit(r.as_json(), args.json, "\n".join(lines))
+    return 0 if r.ok else 1

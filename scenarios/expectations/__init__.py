@@ -1,0 +1,1 @@
+"""Auto-discovered modules: one per expectations word (see scenarios.vocab / scenarios.cli)."""

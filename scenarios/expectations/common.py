@@ -1,0 +1,40 @@
+"""Pieces every expectation shares: ``after:`` and numeric comparisons with tolerances."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+from pydantic import Field
+
+from ..schema import Finite, Strict
+
+
+class ExpectBase(Strict):
+    """``after: N`` checks right after action N (``-1``: before any); default after the last."""
+
+    after: Optional[Annotated[int, Field(ge=-1)]] = None
+
+
+class Numeric(Strict):
+    """Numeric comparison fields: ``equals`` (with ``tol``), ``at_least``, ``at_most``."""
+
+    equals: Optional[Finite] = None
+    tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-6
+    at_least: Optional[Finite] = None
+    at_most: Optional[Finite] = None
+
+    def compare(self, value: float) -> tuple[bool, str]:
+        parts, ok = [], True
+        if self.equals is not None:
+            good = abs(value - self.equals) <= self.tol
+            ok &= good
+            parts.append(f"{value:.6g} {'=' if good else '!='} {self.equals:g} (±{self.tol:g})")
+        if self.at_least is not None:
+            good = value >= self.at_least - self.tol
+            ok &= good
+            parts.append(f"{value:.6g} {'>=' if good else '<'} {self.at_least:g}")
+        if self.at_most is not None:
+            good = value <= self.at_most + self.tol
+            ok &= good
+            parts.append(f"{value:.6g} {'<=' if good else '>'} {self.at_most:g}")
+        return ok, "; ".join(parts) or f"{value:.6g}"

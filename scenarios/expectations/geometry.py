@@ -1,0 +1,106 @@
+"""Geometry expectations: ``gap``, ``contact``, ``within``, ``engaged``.
+
+```yaml
+expect:
+  - {expect: gap, a: m1, b: z1, equals: 1.740157}
+  - {expect: contact, a: m1, b: z1, value: true}
+  - {expect: within, a: z1, b: m1, distance: 3, value: true}           # model to model
+  - {expect: within, unit: zerglings, b: m1, distance: 3, wholly: true, value: false}
+  - {expect: within, a: z1, point: [10, 12], distance: 1, value: true}
+  - {expect: engaged, a: m1, b: z1, value: false}
+```
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import model_validator
+
+from board import measure
+from rules.systems import system
+
+from ..schema import XY, Id
+from ..vocab import expectation
+from .common import ExpectBase, Numeric
+
+
+class _Pair(ExpectBase):
+    a: Id
+    b: Id
+
+    def refs(self):
+        return [("a", "model", self.a), ("b", "model", self.b)]
+
+
+@expectation
+class Gap(_Pair, Numeric):
+    """Edge-to-edge gap between two models (negative: overlap depth)."""
+
+    expect: Literal["gap"]
+
+    def check(self, state, ctx):
+        return self.compare(measure.gap(state.figure(self.a), state.figure(self.b)))
+
+
+@expectation
+class Contact(_Pair):
+    """Base contact (gap within 1e-6")."""
+
+    expect: Literal["contact"]
+    value: bool = True
+
+    def check(self, state, ctx):
+        v = measure.contact(state.figure(self.a), state.figure(self.b))
+        return v.ok == self.value, f"contact={v.ok} (gap {v.value:.6g}\")"
+
+
+@expectation
+class Within(ExpectBase):
+    """Within / wholly within ``distance`` of a model (``b``) or a point; for a model (``a``)
+    or a whole unit (``unit``: any model for within, every model for wholly within)."""
+
+    expect: Literal["within"]
+    a: Optional[Id] = None
+    unit: Optional[Id] = None
+    b: Optional[Id] = None
+    point: Optional[XY] = None
+    distance: float
+    wholly: bool = False
+    value: bool = True
+
+    @model_validator(mode="after")
+    def _one_each(self):
+        if (self.a is None) == (self.unit is None):
+            raise ValueError("give exactly one of a (a model) or unit")
+        if (self.b is None) == (self.point is None):
+            raise ValueError("give exactly one of b (a model) or point")
+        return self
+
+    def refs(self):
+        out = [("a", "model", self.a)] if self.a else [("unit", "unit", self.unit)]
+        return out + ([("b", "model", self.b)] if self.b else [])
+
+    def check(self, state, ctx):
+        target = state.figure(self.b) if self.b else tuple(self.point)
+        if self.a:
+            fn = measure.wholly_within if self.wholly else measure.within
+            v = fn(state.figure(self.a), target, self.distance)
+        else:
+            fn = measure.unit_wholly_within if self.wholly else measure.unit_within
+            v = fn(state.figures_of(self.unit), target, self.distance)
+        what = f"{'wholly ' if self.wholly else ''}within {self.distance:g}\""
+        return v.ok == self.value, v.explain(what)
+
+
+@expectation
+class Engaged(_Pair):
+    """The two models engage each other under the file's system (exceptions included)."""
+
+    expect: Literal["engaged"]
+    value: bool = True
+
+    def check(self, state, ctx):
+        e = system(state.system).engaged(state, self.a, self.b)
+        why = f" ({e.reason}: {e.detail})" if e.reason else (f" ({e.detail})" if e.detail else "")
+        return e.engaged == self.value, f"engaged={e.engaged}{why}"

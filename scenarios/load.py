@@ -1,0 +1,306 @@
+"""Loading a scenario file into a :class:`rules.state.GameState`, with located errors.
+
+Every problem is reported with its place in the file (``units[2].models[0].at (line 14)``):
+unreadable text, unknown keys, wrong types, non-finite numbers, duplicate ids, dangling
+references (``profile``, ``on``, ``leader``), bad polygons, models off the table, bases
+overlapping each other or impassable terrain. Hostile sizes are refused before any work:
+
+* file size at most :data:`MAX_FILE_BYTES`;
+* at most :data:`MAX_MODELS` models, :data:`MAX_PIECES` terrain pieces,
+  :data:`MAX_VERTICES` polygon vertices in all, :data:`MAX_ACTIONS` actions and expectations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import pydantic
+
+from board.bases import OvalBase, RoundBase
+from board.errors import GeometryError
+from board.measure import gap_matrix, region_gap
+from board.table import Figure, Table
+from board.terrain import Piece
+from board.units import TOUCH
+from rules.dice import Dice, RecordedDice, SeededDice
+from rules.state import GameState, UnitState, frozen_map
+
+from . import yamlio
+from .errors import ScenarioError
+from .schema import scenario_model
+from .systemdata import SYSTEM_DATA
+
+MAX_FILE_BYTES = 5_000_000
+MAX_MODELS = 2_000
+MAX_PIECES = 500
+MAX_VERTICES = 50_000
+MAX_ACTIONS = 10_000
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A loaded scenario: the validated file, the initial state and the dice it asks for."""
+
+    file: str
+    spec: Any
+    state: GameState
+
+    def dice(self) -> Dice:
+        d = self.spec.dice
+        if d is None:
+            return SeededDice(0)
+        return RecordedDice(d.rolls) if d.rolls is not None else SeededDice(d.seed)
+
+
+def _loc(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "file"
+
+
+class _Problems:
+    def __init__(self, file: str, node):
+        self.file, self.node, self.items = file, node, []
+
+    def add(self, path: tuple, message: str) -> None:
+        line = yamlio.line_of(self.node, path) if self.node is not None else None
+        self.items.append((_loc(path) + (f" (line {line})" if line else ""), message))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise ScenarioError(self.file, self.items)
+
+
+def _clean_loc(loc: tuple) -> tuple:
+    """Drop pydantic's union-member names from an error location."""
+    out: list = []
+    for i, p in enumerate(loc):
+        if isinstance(p, str) and (p.startswith("function-") or p in ("tagged-union", "union")):
+            continue
+        if i >= 2 and isinstance(loc[i - 1], int) and loc[0] in ("actions", "expect") and i == 2:
+            continue  # the discriminator tag right after the list index
+        if p in ("float", "int", "str", "tuple[float, float]", "list[...]", "bool", "literal['E','BT','FT']"):
+            continue
+        if isinstance(p, str) and ("[" in p or p.startswith("constrained-")):
+            continue
+        out.append(p)
+    return tuple(out)
+
+
+def read(path: str | Path) -> Loaded:
+    """Load and validate a scenario file; raises :class:`ScenarioError`."""
+    file = str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise ScenarioError(file, [("file", f"cannot read: {e.strerror or e}")]) from None
+    if size > MAX_FILE_BYTES:
+        raise ScenarioError(file, [("file", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(file, [("file", f"cannot read as UTF-8 text: {e}")]) from None
+    return parse(text, file, is_json=p.suffix.lower() == ".json")
+
+
+def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
+    try:
+        data, node = yamlio.parse(text, is_json)
+    except yamlio.TextError as e:
+        raise ScenarioError(file, [(e.location, e.message)]) from None
+    probs = _Problems(file, node)
+    if not isinstance(data, dict):
+        probs.add((), "the file must hold a mapping with tapeline, system, board, units ...")
+        probs.raise_if_any()
+    _check_sizes(data, probs)
+    probs.raise_if_any()
+    try:
+        spec = scenario_model().model_validate(data)
+    except pydantic.ValidationError as e:
+        for err in e.errors(include_url=False):
+            msg = err["msg"]
+            if err["type"] == "extra_forbidden":
+                msg = "unknown key (check the spelling)"
+            probs.add(_clean_loc(tuple(err["loc"])), msg)
+        probs.raise_if_any()
+    state = build_state(spec, probs)
+    probs.raise_if_any()
+    _check_refs(spec, state, probs)
+    probs.raise_if_any()
+    return Loaded(file, spec, state)
+
+
+def _check_refs(spec, state: GameState, probs: _Problems) -> None:
+    """Every model, unit and terrain id named by an action or expectation must exist."""
+    known = {
+        "model": set(state.figures),
+        "unit": {u.id for u in state.units},
+        "terrain": set(state.table.by_id),
+    }
+    for section in ("actions", "expect"):
+        for i, entry in enumerate(getattr(spec, section)):
+            for field_name, kind, ident in entry.refs() if hasattr(entry, "refs") else ():
+                if ident not in known[kind]:
+                    probs.add((section, i, *field_name.split(".")), f"no {kind} with id {ident!r}")
+
+
+def _count(data, key):
+    v = data.get(key) if isinstance(data, dict) else None
+    return len(v) if isinstance(v, list) else 0
+
+
+def _check_sizes(data: dict, probs: _Problems) -> None:
+    units = data.get("units") if isinstance(data.get("units"), list) else []
+    n_models = sum(_count(u, "models") for u in units if isinstance(u, dict))
+    if n_models > MAX_MODELS:
+        probs.add(("units",), f"{n_models} models; the limit is {MAX_MODELS}")
+    if _count(data, "terrain") > MAX_PIECES:
+        probs.add(("terrain",), f"{_count(data, 'terrain')} terrain pieces; the limit is {MAX_PIECES}")
+    terrain = data.get("terrain") if isinstance(data.get("terrain"), list) else []
+    nv = sum(
+        len(t["footprint"]["polygon"])
+        for t in terrain
+        if isinstance(t, dict) and isinstance(t.get("footprint"), dict) and isinstance(t["footprint"].get("polygon"), list)
+    )
+    if nv > MAX_VERTICES:
+        probs.add(("terrain",), f"{nv} polygon vertices; the limit is {MAX_VERTICES}")
+    for k in ("actions", "expect"):
+        if _count(data, k) > MAX_ACTIONS:
+            probs.add((k,), f"{_count(data, k)} entries; the limit is {MAX_ACTIONS}")
+
+
+def _first_dup(ids: list[str]) -> dict[int, str]:
+    seen, dups = set(), {}
+    for i, x in enumerate(ids):
+        if x in seen:
+            dups[i] = x
+        seen.add(x)
+    return dups
+
+
+def _pieces(spec, probs: _Problems) -> list[Piece]:
+    ids = [t.id for t in spec.terrain]
+    for i, x in _first_dup(ids).items():
+        probs.add(("terrain", i, "id"), f"duplicate terrain id {x!r}")
+    pieces = []
+    for i, t in enumerate(spec.terrain):
+        if t.on is not None and t.on not in ids:
+            probs.add(("terrain", i, "on"), f"no terrain piece with id {t.on!r}")
+        if t.on == t.id:
+            probs.add(("terrain", i, "on"), "a piece cannot stand on itself")
+        kw = dict(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits))
+        fp = t.footprint
+        try:
+            if fp.rect is not None:
+                pieces.append(Piece.rect(t.id, *fp.rect, **kw))
+            elif fp.circle is not None:
+                pieces.append(Piece.disc(t.id, *fp.circle, **kw))
+            else:
+                pieces.append(Piece.poly(t.id, fp.polygon, **kw))
+        except GeometryError as e:
+            probs.add(("terrain", i, "footprint"), str(e).split(": ", 1)[-1])
+    # stacking cycles
+    by = {t.id: t.on for t in spec.terrain}
+    for i, t in enumerate(spec.terrain):
+        seen, cur = set(), t.id
+        while cur is not None and cur in by:
+            if cur in seen:
+                probs.add(("terrain", i, "on"), f"stacking loops back to {cur!r}")
+                break
+            seen.add(cur)
+            cur = by[cur]
+    return pieces
+
+
+def _base(size, facing: float):
+    if isinstance(size, tuple):
+        return OvalBase(size[0], size[1], facing)
+    return RoundBase(size)
+
+
+def build_state(spec, probs: _Problems) -> Optional[GameState]:
+    """Check the static part's references and geometry and make the initial state."""
+    pieces = _pieces(spec, probs)
+    table = Table(spec.board.width, spec.board.height, tuple(pieces))
+    sysdata = SYSTEM_DATA[spec.system]
+    terrain_ids = {t.id for t in spec.terrain}
+    unit_ids = [u.id for u in spec.units]
+    for i, x in _first_dup(unit_ids).items():
+        probs.add(("units", i, "id"), f"duplicate unit id {x!r}")
+    model_ids = [(i, j, m.id) for i, u in enumerate(spec.units) for j, m in enumerate(u.models)]
+    seen: set[str] = set()
+    for i, j, mid in model_ids:
+        if mid in seen:
+            probs.add(("units", i, "models", j, "id"), f"duplicate model id {mid!r}")
+        seen.add(mid)
+
+    units, figures, where = [], {}, {}
+    for i, u in enumerate(spec.units):
+        try:
+            info = sysdata.unit_info(u)
+        except KeyError as e:
+            probs.add(("units", i, e.args[0]), e.args[1])
+            continue
+        for bad in sorted(set(u.status) - sysdata.statuses):
+            probs.add(("units", i, "status"), f"unknown status {bad!r} for {spec.system} (known: {', '.join(sorted(sysdata.statuses))})")
+        if u.tags is not None and sysdata.tags is not None:
+            for bad in sorted({t.lower() for t in u.tags} - sysdata.tags):
+                probs.add(("units", i, "tags"), f"unknown Combat Tag {bad!r} (known: {', '.join(sorted(sysdata.tags))})")
+        if u.leader is not None and u.leader not in {m.id for m in u.models}:
+            probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}")
+        for j, m in enumerate(u.models):
+            size = m.base if m.base is not None else info.base
+            if size is None:
+                probs.add(("units", i, "models", j, "base"), "no base size: give base here, on the unit, or a profile")
+                continue
+            if m.on is not None and m.on not in terrain_ids:
+                probs.add(("units", i, "models", j, "on"), f"no terrain piece with id {m.on!r}")
+                continue
+            try:
+                base = _base(tuple(size) if isinstance(size, (list, tuple)) else size, m.facing)
+            except GeometryError as e:
+                probs.add(("units", i, "models", j, "base"), str(e))
+                continue
+            height = m.height if m.height is not None else info.height
+            fig = Figure(m.id, u.id, u.side, base, float(m.at[0]), float(m.at[1]), m.on, height)
+            figures[m.id] = fig
+            where[m.id] = (i, j)
+            if not table.on_table(fig):
+                probs.add(("units", i, "models", j, "at"), f"model {m.id} is off the table by {-table.edge_margin(fig):.6g}\"")
+        units.append(
+            UnitState(
+                id=u.id, side=u.side, models=tuple(m.id for m in u.models), profile=info.profile,
+                size=info.size, tags=frozenset(info.tags), status=frozenset(u.status), leader=u.leader,
+                stats=frozen_map(info.stats), started_with=len(u.models),
+            )
+        )
+    if probs.items:
+        return None
+    _check_overlaps(table, list(figures.values()), where, sysdata, probs)
+    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
+
+
+def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, probs: _Problems) -> None:
+    if not figs:
+        return
+    g = gap_matrix(figs, figs)
+    for a in range(len(figs)):
+        for b in range(a + 1, len(figs)):
+            if g[a, b] < -TOUCH:
+                i, j = where[figs[b].id]
+                probs.add(("units", i, "models", j, "at"), f"base of {figs[b].id} overlaps {figs[a].id} by {-g[a, b]:.6g}\"")
+    for f in figs:
+        allowed = {p.id for p in table.stack(f.on)}
+        for p in table.pieces_hit(f.polygon):
+            if p.id in allowed or not sysdata.impassable(p):
+                continue
+            depth = -region_gap(f, p.footprint)
+            if depth > TOUCH:
+                i, j = where[f.id]
+                probs.add(("units", i, "models", j, "at"), f"base of {f.id} overlaps impassable terrain {p.id} by {depth:.6g}\"")
+
+

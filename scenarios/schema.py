@@ -1,0 +1,182 @@
+"""The scenario file format (version 1) as pydantic models.
+
+The static part (board, terrain, units, models) follows ../shared/spec/scenario-format.md to the
+letter. ``actions:`` and ``expect:`` entries are registered by the modules of
+:mod:`scenarios.actions` and :mod:`scenarios.expectations` (see :mod:`scenarios.vocab`), and
+documented in docs/scenario-format.md. Unknown keys, wrong types and non-finite numbers are
+errors.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+NonNeg = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
+Positive = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
+Id = Annotated[str, Field(strict=True, min_length=1, max_length=100)]
+Text = Annotated[str, Field(strict=True, max_length=10_000)]
+Flag = Annotated[bool, Field(strict=True)]
+XY = tuple[Finite, Finite]
+
+TRAIT = Literal[
+    "impassable", "passable", "blocks_sight", "no_sight_block", "standable", "grass",
+    "difficult", "dangerous", "cover", "access_point",
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class BoardSpec(Strict):
+    width: Positive
+    height: Positive
+
+
+class Footprint(Strict):
+    rect: Optional[tuple[Finite, Finite, Positive, Positive]] = None
+    polygon: Optional[Annotated[list[XY], Field(min_length=3)]] = None
+    circle: Optional[tuple[Finite, Finite, Positive]] = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        given = [k for k in ("rect", "polygon", "circle") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of rect, polygon, circle")
+        return self
+
+
+class TerrainSpec(Strict):
+    id: Id
+    footprint: Footprint
+    size: Annotated[int, Field(strict=True, ge=0, le=20)] = 0
+    height: NonNeg = 0.0
+    on: Optional[Id] = None
+    traits: list[TRAIT] = []
+
+
+BaseSize = Union[Positive, tuple[Positive, Positive]]
+
+
+class ModelSpec(Strict):
+    id: Id
+    at: XY
+    base: Optional[BaseSize] = None
+    facing: Finite = 0.0
+    on: Optional[Id] = None
+    height: Optional[Positive] = None
+
+
+class WeaponSpec(Strict):
+    """A weapon profile given in the file (StarCraft §5.1 fields)."""
+
+    name: Optional[Text] = None
+    phase: Literal["assault", "combat"]
+    range: Union[NonNeg, Literal["E", "BT", "FT"]]
+    target: Literal["ground", "flying", "all"] = "ground"
+    roa: Annotated[int, Field(strict=True, ge=0, le=100)]
+    hit: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    surge: list[Id] = []
+    surge_dice: Optional[Literal["D3", "D3+1", "D6"]] = None
+    damage: Annotated[int, Field(strict=True, ge=0, le=100)] = 1
+    keywords: dict[str, Any] = {}
+    upgrade: Flag = False
+
+
+class StatsSpec(Strict):
+    """A unit's stat line, or overrides of its catalogue profile.
+
+    StarCraft TMG fields: ``speed`` (``4`` or ``[4, 7]`` for split speed, ``null`` for "-"),
+    ``armour``, ``evade`` (target numbers; ``null`` for "-"), ``hp``, ``shield``, ``abilities``,
+    ``impact`` (``[X, Y]``), ``weapons``. Horus Heresy / 40k 3rd fields: ``movement``,
+    ``initiative``, ``weapon_skill``, ``ballistic_skill``, ``strength``, ``toughness``,
+    ``wounds``, ``attacks``, ``leadership``, ``save``, ``unit_type``.
+    """
+
+    speed: Optional[Union[Annotated[int, Field(strict=True, ge=0, le=100)], list[Annotated[int, Field(strict=True, ge=0, le=100)]]]] = None
+    armour: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    evade: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    hp: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
+    shield: Optional[Annotated[int, Field(strict=True, ge=0, le=1000)]] = None
+    abilities: Optional[list[Id]] = None
+    impact: Optional[tuple[Annotated[int, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=1, le=7)]]] = None
+    weapons: Optional[dict[str, WeaponSpec]] = None
+    movement: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
+    initiative: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    weapon_skill: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    ballistic_skill: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    strength: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    toughness: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    wounds: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
+    attacks: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
+    leadership: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    save: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    unit_type: Optional[Id] = None
+
+
+class UnitSpec(Strict):
+    id: Id
+    side: Id
+    profile: Optional[Text] = None
+    size: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    base: Optional[BaseSize] = None
+    tags: Optional[list[Id]] = None
+    status: list[Id] = []
+    leader: Optional[Id] = None
+    stats: Optional[StatsSpec] = None
+    models: Annotated[list[ModelSpec], Field(min_length=1)]
+
+
+class DiceSpec(Strict):
+    seed: Optional[Annotated[int, Field(strict=True)]] = None
+    rolls: Optional[list[Annotated[int, Field(strict=True, ge=1, le=6)]]] = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.seed is None) == (self.rolls is None):
+            raise ValueError("give exactly one of seed, rolls")
+        return self
+
+
+class Settings(Strict):
+    """Choices the rules leave open (each documented where it is used)."""
+
+    strict_choices: Flag = False
+    # (later settings are added below this line, one per rule they configure)
+
+
+def _tagged_union(models: dict[str, type], tag: str):
+    if not models:
+        return dict[str, Any]
+    ms = tuple(models[k] for k in sorted(models))
+    if len(ms) == 1:
+        return ms[0]
+    return Annotated[Union[ms], Field(discriminator=tag)]
+
+
+@lru_cache(maxsize=1)
+def scenario_model() -> type[BaseModel]:
+    """The whole file's model, with every registered action and expectation."""
+    from . import vocab
+
+    vocab.load_all()
+    Action = _tagged_union(vocab.ACTIONS_MODELS, "action")
+    Expect = _tagged_union(vocab.EXPECT_MODELS, "expect")
+
+    class Scenario(Strict):
+        tapeline: Literal[1]
+        system: Literal["starcraft", "heresy", "classic40k"]
+        name: Text = ""
+        board: BoardSpec
+        terrain: list[TerrainSpec] = []
+        units: list[UnitSpec]
+        dice: Optional[DiceSpec] = None
+        settings: Settings = Settings()
+        actions: list[Action] = []  # type: ignore[valid-type]
+        expect: list[Expect] = []  # type: ignore[valid-type]
+
+    return Scenario

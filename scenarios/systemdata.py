@@ -1,0 +1,87 @@
+"""What the loader needs from each rule system: its statuses and Combat Tags, which terrain is
+impassable, and how a unit entry (profile + overrides) becomes rules data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from board.terrain import Piece
+from rules.starcraft import terrain as sc_terrain
+from rules.starcraft.catalogue import catalogue, key
+
+
+@dataclass
+class UnitInfo:
+    profile: Optional[str]
+    size: int
+    tags: list[str]
+    base: Any
+    stats: dict
+    height: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class SystemData:
+    statuses: frozenset
+    tags: Optional[frozenset]
+    impassable: Callable[[Piece], bool]
+    unit_info: Callable[[Any], UnitInfo]
+
+
+def _file_stats(u) -> dict:
+    return u.stats.model_dump(exclude_none=True) if u.stats is not None else {}
+
+
+def _starcraft_unit(u) -> UnitInfo:
+    entry: dict = {}
+    prof = None
+    if u.profile is not None:
+        prof = key(u.profile)
+        if prof not in catalogue():
+            raise KeyError("profile", f"no StarCraft TMG catalogue entry {u.profile!r}")
+        entry = dict(catalogue()[prof])
+    stats = {k: v for k, v in entry.items() if k not in ("base", "tags", "size")}
+    stats.update(_file_stats(u))
+    return UnitInfo(
+        profile=prof,
+        size=u.size if u.size is not None else int(entry.get("size") or 0),
+        tags=[t.lower() for t in (u.tags if u.tags is not None else entry.get("tags") or [])],
+        base=u.base if u.base is not None else entry.get("base"),
+        stats=stats,
+    )
+
+
+def _no_catalogue(system: str):
+    def unit_info(u) -> UnitInfo:
+        if u.profile is not None:
+            raise KeyError("profile", f"system {system} has no bundled catalogue; give the unit's stats instead")
+        return UnitInfo(None, u.size or 0, [t.lower() for t in u.tags or []], u.base, _file_stats(u))
+
+    return unit_info
+
+
+def _trait_impassable(p: Piece) -> bool:
+    return p.has("impassable")
+
+
+SYSTEM_DATA = {
+    "starcraft": SystemData(
+        statuses=frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"}),
+        tags=frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"}),
+        impassable=sc_terrain.impassable,
+        unit_info=_starcraft_unit,
+    ),
+    "heresy": SystemData(
+        statuses=frozenset({"pinned", "suppressed", "stunned", "routed", "disordered"}),
+        tags=None,
+        impassable=_trait_impassable,
+        unit_info=_no_catalogue("heresy"),
+    ),
+    "classic40k": SystemData(
+        statuses=frozenset({"falling_back", "pinned", "gone_to_ground"}),
+        tags=None,
+        impassable=_trait_impassable,
+        unit_info=_no_catalogue("classic40k"),
+    ),
+}

@@ -1,0 +1,66 @@
+"""The ``actions:`` and ``expect:`` vocabularies, collected from their modules.
+
+Each module in :mod:`scenarios.actions` defines pydantic models decorated with
+:func:`action` (a field ``action: Literal["name"]`` and a method ``apply(state, ctx)`` returning
+the new state and its events); each module in :mod:`scenarios.expectations` defines models
+decorated with :func:`expectation` (a field ``expect: Literal["name"]`` and a method
+``check(state, ctx)`` returning ``(ok, detail)``). Adding a word to the vocabulary is adding a
+module; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from pydantic import BaseModel
+
+from rules.dice import Dice
+
+ACTIONS_MODELS: dict[str, type[BaseModel]] = {}
+EXPECT_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def _tag(cls: type[BaseModel], field_name: str) -> str:
+    ann = cls.model_fields[field_name].annotation
+    return ann.__args__[0]
+
+
+def action(cls):
+    """Register an action model under its ``action`` literal."""
+    ACTIONS_MODELS[_tag(cls, "action")] = cls
+    return cls
+
+
+def expectation(cls):
+    """Register an expectation model under its ``expect`` literal."""
+    EXPECT_MODELS[_tag(cls, "expect")] = cls
+    return cls
+
+
+_loaded = False
+
+
+def load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    for pkg_name in ("scenarios.actions", "scenarios.expectations"):
+        pkg = importlib.import_module(pkg_name)
+        for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            importlib.import_module(f"{pkg_name}.{m.name}")
+    _loaded = True
+
+
+@dataclass
+class ReplayContext:
+    """What actions and expectations see besides the state: the dice, the file's settings,
+    the index of the action being resolved and what earlier actions produced (``results``,
+    by action index)."""
+
+    dice: Dice
+    settings: Any
+    index: Optional[int] = None
+    results: dict[int, dict] = field(default_factory=dict)
