@@ -60,13 +60,35 @@ class PMF:
     @staticmethod
     def binomial(n: int, q: float) -> "PMF":
         """Number of successes in ``n`` independent trials with chance ``q`` each."""
-        p = np.array([1.0])
-        step = np.array([1.0 - q, q])
-        for _ in range(n):
-            p = np.convolve(p, step)
-        return PMF(p, 0)
+        return PMF(np.array([1.0 - q, q])).power(n)
+
+    @staticmethod
+    def of_faces(f, sides: int = 6) -> "PMF":
+        """The distribution of ``f(face)`` for one fair die: the exact image of a per-die rule.
+
+        >>> PMF.of_faces(lambda v: int(v >= 3)).prob(1)   # a 3+ roll succeeds 4 times in 6
+        0.6666666666666666
+        """
+        return PMF.die(sides).map(f)
 
     # --- combination ------------------------------------------------------------------------
+
+    def power(self, n: int) -> "PMF":
+        """The sum of ``n`` independent copies (n-fold convolution, by repeated squaring)."""
+        if n < 0:
+            raise ValueError("n must be non-negative")
+        out, base = PMF.point(0), self
+        while n:
+            if n & 1:
+                out = out + base
+            n >>= 1
+            if n:
+                base = base + base
+        return out
+
+    def scaled(self, k: int) -> "PMF":
+        """The distribution of ``k·X`` (e.g. damage dice × DMG)."""
+        return self.map(lambda x: k * x)
 
     def __add__(self, other) -> "PMF":
         if isinstance(other, PMF):
@@ -137,6 +159,14 @@ class PMF:
 
     def total(self) -> float:
         return float(self.p.sum())
+
+    @property
+    def variance(self) -> float:
+        return float(np.dot((self.values - self.mean) ** 2, self.p))
+
+    def cdf(self, k: float) -> float:
+        """P(X ≤ k)."""
+        return float(self.p[self.values <= k + 1e-12].sum())
 
 
 def as_fraction(x: float, max_den: int = 1_000_000) -> Fraction:

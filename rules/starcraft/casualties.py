@@ -1,0 +1,144 @@
+"""Damage and casualties (§8.7.4 step 5, §8.7.5; Shields §5.1 5A; CONCENTRATED FIRE §11).
+
+Two separate questions, answered by separate functions:
+
+* **how many** models a Total Damage removes — :func:`allocate`, pure arithmetic shared by the
+  dice resolution and the exact odds (every model of a unit has the same HP; the first model
+  carries the unit's Shield on top of its HP until it is removed);
+* **which** models — :func:`legal_casualties`: among the models Visible to the attackers for an
+  unengaged target, or by the Engaged priority order (§8.7.5) for an engaged one.
+
+Total Damage = damage dice × DMG + the Damage Marker. While it covers the next model's HP a model
+is removed; if every model that may be removed is gone (all Visible ones, or the CONCENTRATED
+FIRE cap) the rest is discarded; otherwise what is left goes on the Damage Marker.
+
+>>> allocate(10, hp=1, available=7)          # 10 damage, 7 Visible Zerglings: 7 die, 3 wasted
+Allocation(kills=7, marker=0, discarded=3)
+>>> allocate(6, hp=4, available=3, first_bonus=3)   # Zealots: the first model has 4 + 3
+Allocation(kills=0, marker=6, discarded=0)
+>>> allocate(7, hp=4, available=3, first_bonus=3)
+Allocation(kills=1, marker=0, discarded=0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import numpy as np
+
+from board.measure import gap_matrix
+from board.units import TOUCH
+
+from ..state import GameState
+from .engagement import ENGAGEMENT_RANGE, engaged
+
+
+@dataclass(frozen=True)
+class Allocation:
+    kills: int
+    marker: int
+    discarded: int
+
+
+def allocate(total: int, hp: int, available: int, first_bonus: int = 0, cap: Optional[int] = None) -> Allocation:
+    """How many models ``total`` damage removes (§8.7.4 step 5).
+
+    ``available``: models that may be removed (Visible ones; every model when the target is
+    Engaged); ``first_bonus``: HP added to the next casualty (the Shield on the first model,
+    while it lives); ``cap``: CONCENTRATED FIRE (X), the most models the attack may remove.
+    """
+    hp = max(1, int(hp))
+    limit = available if cap is None else min(available, cap)
+    kills = 0
+    while kills < limit:
+        need = hp + (first_bonus if kills == 0 else 0)
+        if total < need:
+            break
+        total -= need
+        kills += 1
+    if kills == limit:  # every removable model gone, or the CONCENTRATED FIRE cap reached
+        return Allocation(kills, 0, total)
+    return Allocation(kills, total, 0)
+
+
+def shield_bonus(state: GameState, unit_id: str, shield: int) -> int:
+    """HP the next casualty has on top of its HP: the Shield, until the first model is removed."""
+    u = state.unit(unit_id)
+    return shield if shield and not u.removed else 0
+
+
+def shielded(state: GameState, unit_id: str, shield: int) -> bool:
+    """Is the unit Shielded (§11 SHIELDED)? Lost when Total Damage exceeded the Shield value or
+    the first model was removed; recorded as the status ``shield_lost``."""
+    u = state.unit(unit_id)
+    return bool(shield) and not u.removed and "shield_lost" not in u.status
+
+
+# --- which models ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """A model that may be chosen as the next casualty, with why."""
+
+    model: str
+    priority: int  # 0: unengaged target; 1–3: §8.7.5 priorities
+    breaks: tuple[str, ...] = ()  # enemy units whose Engagement its removal would end
+
+
+def engaged_pairs(state: GameState, unit_id: str) -> list[tuple[str, str, bool]]:
+    """``(own model, enemy model, base contact)`` for every pair that engage (§7.2)."""
+    own = state.figures_of(unit_id)
+    enemies = [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]
+    if not own or not enemies:
+        return []
+    g = gap_matrix(own, enemies)
+    out = []
+    for i, j in zip(*np.nonzero(g <= ENGAGEMENT_RANGE + TOUCH)):
+        a, b = own[i].id, enemies[j].id
+        if engaged(state, a, b).engaged:
+            out.append((a, b, bool(g[i, j] <= TOUCH)))
+    return out
+
+
+def is_engaged(state: GameState, unit_id: str) -> bool:
+    """Is the unit Engaged with any enemy unit?"""
+    return bool(engaged_pairs(state, unit_id))
+
+
+def legal_casualties(state: GameState, unit_id: str, visible: Optional[Iterable[str]] = None,
+                     target_engaged: Optional[bool] = None) -> list[Option]:
+    """The models that may be removed next, in file order (§8.7.4–8.7.5).
+
+    Unengaged target: the models still on the table that are Visible to the attackers.
+    Engaged target (visibility ignored): priority 1 models engaged with no enemy, then 2 (engaged,
+    not in base contact), then 3 (in base contact); a priority 2 or 3 model whose removal would
+    end the Engagement with an enemy unit may not be chosen while another valid casualty exists.
+    """
+    u = state.unit(unit_id)
+    if target_engaged is None:
+        target_engaged = is_engaged(state, unit_id)
+    if not target_engaged:
+        vis = set(u.models) if visible is None else set(visible)
+        return [Option(m, 0) for m in u.models if m in vis]
+    pairs = engaged_pairs(state, unit_id)
+    if not pairs:
+        return [Option(m, 1) for m in u.models]
+    unit_of = {b: state.unit_of(b).id for _, b, _ in pairs}
+    prio: dict[str, int] = {m: 1 for m in u.models}
+    for a, _, touching in pairs:
+        prio[a] = max(prio[a], 3 if touching else 2)
+    enemy_units = {unit_of[b] for _, b, _ in pairs}
+    breaks: dict[str, tuple[str, ...]] = {}
+    for m in u.models:
+        if prio[m] == 1:
+            breaks[m] = ()
+            continue
+        still = {unit_of[b] for a, b, _ in pairs if a != m}
+        breaks[m] = tuple(sorted(enemy_units - still))
+    opts = [Option(m, prio[m], breaks[m]) for m in u.models]
+    keep = [o for o in opts if not o.breaks]
+    pool = keep or opts
+    best = min(o.priority for o in pool)
+    return [o for o in pool if o.priority == best]
