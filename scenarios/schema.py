@@ -146,6 +146,12 @@ class Settings(Strict):
     """Choices the rules leave open (each documented where it is used)."""
 
     strict_choices: Flag = False
+    # StarCraft §8.7.4–8.7.5: which legal casualty the defender removes when the file names
+    # none: the first in file order, or the one farthest from the firing models.
+    casualty_default: Literal["file_order", "farthest"] = "file_order"
+    # StarCraft Guardian Shield (§4.7, one die fewer per Batch): the defender removes an
+    # attack die (in-range group first) or the Surge Die. UNCERTAIN which the rules intend.
+    guardian_shield_die: Literal["attack", "surge"] = "attack"
     # (later settings are added below this line, one per rule they configure)
 
 

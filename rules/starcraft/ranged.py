@@ -1,0 +1,228 @@
+"""A Ranged Attack on the board, one Batch at a time (§8.7.3–8.7.5).
+
+:func:`batch_spec` turns a checked :class:`~rules.starcraft.targeting.Targeting` into the
+numbers the dice depend on (:class:`~rules.starcraft.attack.BatchSpec`); :func:`fire_batch`
+rolls them (:func:`~rules.starcraft.attack.roll_pools`), removes casualties one at a time and
+records the Damage Marker; :func:`batch_target` gives the exact-odds engine the same casualty
+order the replay uses by default.
+
+Defaults for choices the rules give the defender (documented in docs/attacks.md):
+
+* which casualty: the scenario's ``casualties:`` list, each checked against the legal options;
+  absent, setting ``casualty_default``: ``file_order`` (the first legal model in file order) or
+  ``farthest`` (the legal model farthest from the firing models); with ``strict_choices`` a
+  missing choice between several legal models is an error listing them;
+* Guardian Shield (one die fewer per Batch, §4.7): setting ``guardian_shield_die``: ``attack``
+  (an attack die, from the in-range group first) or ``surge`` (the Surge Die, if any).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Optional, Sequence
+
+from board.measure import gap_matrix
+
+from ..dice import Dice
+from ..errors import IllegalAction
+from ..state import GameState
+from .attack import BatchSpec, modified, roll_pools
+from .casualties import allocate, legal_casualties, shield_bonus
+from .catalogue import make_profile
+from .odds import BatchTarget
+from .targeting import Targeting
+
+# Stimpack (§4.7): the Marine's C-14 gains PRECISION (3), the Marauder's Quad K12 PRECISION (2).
+STIMPACK_PRECISION = {"c-14-rifle": 3, "quad-k12": 2}
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """Per-Batch modifiers from abilities the file names (target-number modifiers: +X easier)."""
+
+    hit: int = 0
+    armour: int = 0
+    evade: int = 0
+    extra_dice: int = 0
+    precision: int = 0
+    critical_hit: int = 0
+    tough: int = 0
+    dodge: int = 0
+    concentrated_fire: Optional[int] = None
+    grant_evade: bool = False
+
+
+def _setting(settings: Mapping[str, Any] | Any, name: str, default):
+    if settings is None:
+        return default
+    if isinstance(settings, Mapping):
+        return settings.get(name, default)
+    return getattr(settings, name, default)
+
+
+def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchSpec:
+    """The dice of one Batch (§8.7.4 step 1 onwards), from the board and the profiles."""
+    w = tg.weapon
+    a, t = state.unit(tg.unit), state.unit(tg.target)
+    prof = make_profile(t.profile or t.id, t.stats)
+    near = w.roa * len(tg.in_range) + mods.extra_dice
+    far = w.roa * len(tg.long_range)
+    surge_dice = w.surge_dice
+    if "guardian_shield" in t.status:  # one die fewer in the Attack Pool per Batch (§4.7, FAQ)
+        if _setting(settings, "guardian_shield_die", "attack") == "surge" and surge_dice:
+            surge_dice = None
+        elif near > 0:
+            near -= 1
+        elif far > 0:
+            far -= 1
+    hit = w.hit
+    groups = []
+    if near > 0:
+        groups.append((near, modified(hit, mods.hit), "to hit"))
+    if far > 0:
+        groups.append((far, modified(hit, mods.hit - 1), "to hit (LONG RANGE -1)"))
+    pierce = w.kw("pierce") or {}
+    dmg = w.damage
+    for tag, x in pierce.items():
+        if tag.lower() in t.tags:
+            dmg = int(x)
+    precision = int(w.kw("precision") or 0) + mods.precision
+    if "stimpack" in a.status:
+        precision += STIMPACK_PRECISION.get(w.key, 0)
+    evade = None
+    if tg.evade_reasons or mods.grant_evade:
+        evade = modified(prof.evade, mods.evade - int(w.kw("anti_evade") or 0))
+    return BatchSpec(
+        groups=tuple(groups),
+        surge_dice=surge_dice,
+        surge_applies=bool(set(w.surge) & set(t.tags)),
+        armour=modified(prof.armour, mods.armour),
+        damage=dmg,
+        evade=evade,
+        precision=precision,
+        critical_hit=int(w.kw("critical_hit") or 0) + mods.critical_hit,
+        dodge=mods.dodge,
+        tough=mods.tough,
+    )
+
+
+def concentrated_fire(tg: Targeting, mods: Modifiers) -> Optional[int]:
+    cf = mods.concentrated_fire if mods.concentrated_fire is not None else tg.weapon.kw("concentrated_fire")
+    return None if cf is None else int(cf)
+
+
+def _default_pick(state: GameState, options, firing: Sequence[str], settings):
+    if _setting(settings, "casualty_default", "file_order") == "farthest" and firing:
+        figs = [state.figure(o.model) for o in options]
+        g = gap_matrix(figs, [state.figure(m) for m in firing if m in state.figures]).min(axis=1)
+        return options[int(g.argmax())]
+    return options[0]
+
+
+def default_order(state: GameState, tg: Targeting, settings=None) -> tuple[str, ...]:
+    """The order in which the documented default would remove the removable models."""
+    out, st = [], state
+    while True:
+        opts = legal_casualties(st, tg.target, tg.removable, tg.target_engaged)
+        if not opts:
+            return tuple(out)
+        m = _default_pick(st, opts, tg.firing, settings).model
+        out.append(m)
+        st = st.without_models(tg.target, [m])
+
+
+def batch_target(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchTarget:
+    t = state.unit(tg.target)
+    prof = make_profile(t.profile or t.id, t.stats)
+    return BatchTarget(default_order(state, tg, settings), int(prof.hp or 1), int(prof.shield or 0), concentrated_fire(tg, mods))
+
+
+@dataclass
+class BatchResult:
+    """What one Batch did (for events and ``expect: attack``)."""
+
+    weapon: str
+    target: str
+    firing: list
+    attack_dice: int
+    hits: int
+    surge: Optional[int]
+    moved_by_surge: int
+    saved: int
+    evaded: Optional[int]
+    damage_dice: int
+    damage: int
+    total_damage: int
+    kills: int
+    casualties: list
+    marker: int
+    discarded: int
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Modifiers(),
+               choices: Optional[Sequence[str]] = None, settings=None) -> tuple[GameState, list[dict], BatchResult]:
+    """Resolve one Batch with real dice; returns the new state, its events and the result."""
+    spec = batch_spec(state, tg, mods, settings)
+    events: list[dict] = [{
+        "type": "batch", "unit": tg.unit, "weapon": tg.weapon.key, "target": tg.target,
+        "firing": list(tg.in_range), "long_range": list(tg.long_range), "removable": list(tg.removable),
+        "target_engaged": tg.target_engaged, "evade": list(tg.evade_reasons) if spec.evade is not None else [],
+        "dice": spec.dice, "surge_die": spec.surge_dice,
+    }]
+    dice.take_events()
+    pools, log = roll_pools(spec.steps(), dice)
+    rolls = iter(dice.take_events())
+    by = {}
+    for entry in log:
+        if entry.values:
+            ev = next(rolls)
+            ev["outcome"] = entry.outcome
+            events.append(ev)
+        by[entry.purpose.split(" (")[0]] = entry
+    t = state.unit(tg.target)
+    prof = make_profile(t.profile or t.id, t.stats)
+    hp, shield = int(prof.hp or 1), int(prof.shield or 0)
+    total = pools.damage * spec.damage + t.damage
+    removable_now = [m for m in tg.removable if m in t.models]
+    alloc = allocate(total, hp, len(removable_now), shield_bonus(state, tg.target, shield), concentrated_fire(tg, mods))
+    st, taken = state, []
+    wanted = list(choices or [])
+    for k in range(alloc.kills):
+        opts = legal_casualties(st, tg.target, tg.removable, tg.target_engaged)
+        names = [o.model for o in opts]
+        if k < len(wanted):
+            if wanted[k] not in names:
+                raise IllegalAction("§8.7.5 casualties" if tg.target_engaged else "§8.7.4 casualties",
+                                    f"{wanted[k]} may not be removed as casualty {k + 1}; legal: {', '.join(names)}")
+            pick = wanted[k]
+        elif len(opts) > 1 and _setting(settings, "strict_choices", False):
+            raise IllegalAction("choices", f"casualty {k + 1} from {tg.target} must be chosen (strict_choices); legal: {', '.join(names)}")
+        else:
+            pick = _default_pick(st, opts, tg.firing, settings).model
+        st = st.without_models(tg.target, [pick])
+        taken.append(pick)
+    if len(wanted) > alloc.kills:
+        raise IllegalAction("§8.7.4 casualties", f"{len(wanted)} casualties chosen but the Batch removes {alloc.kills}")
+    u = st.unit(tg.target)
+    status = u.status
+    if shield and (total > shield or taken) and "shield_lost" not in status:
+        status = status | {"shield_lost"}
+    st = st.with_unit(replace(u, damage=alloc.marker, status=status))
+    surge_entry = by.get("surge die")
+    after_surge, armour_entry, evade_entry = by["resolve surge"].pools, by["armour"], by["evade"]
+    moved = after_surge.damage
+    saved = after_surge.armour - (armour_entry.pools.damage - moved)
+    res = BatchResult(
+        weapon=tg.weapon.key, target=tg.target, firing=list(tg.firing), attack_dice=spec.dice,
+        hits=pools.hits, surge=surge_entry.outcome if surge_entry else None, moved_by_surge=moved,
+        saved=saved, evaded=evade_entry.outcome if spec.evade is not None else None,
+        damage_dice=pools.damage, damage=pools.damage * spec.damage, total_damage=total,
+        kills=alloc.kills, casualties=taken, marker=alloc.marker, discarded=alloc.discarded,
+    )
+    events.append({"type": "casualties", "unit": tg.target, "models": taken, "damage": res.damage,
+                   "total_damage": total, "marker": alloc.marker, "discarded": alloc.discarded,
+                   "shielded": bool(shield) and "shield_lost" not in status})
+    return st, events, res

@@ -1,0 +1,165 @@
+"""Choosing the target of a Ranged Attack (§8.7.3) on the real board.
+
+A target is valid only if a Visible model of it is within the weapon's Range (base to base) of
+a firing model, its Combat Tags match the weapon's Target, and the engagement restrictions
+allow it (an Unengaged unit cannot target an Engaged one unless PINPOINT; an Engaged unit may
+only target the units it is Engaged with; BULKY weapons cannot fire while Engaged). Only firing
+models within Range of a target model Visible to them add dice; with LONG RANGE (X), models
+beyond Range but within X" add dice at −1 to Hit, rolled as a separate group of the same Batch.
+
+The models an attack may remove (§8.7.4): those Visible to at least one firing model (range
+does not matter, FAQ), or every model when the target is Engaged (§8.7.5) or the weapon has
+INDIRECT FIRE. A HIDDEN (or BURROWED) model is not Visible beyond 4" (§11).
+
+Line of sight comes from :mod:`rules.starcraft.visibility`; a caller may pass its own ``sight``
+function ``(state, firing_model_ids, target_unit) -> set of visible target model ids``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from board.measure import gap_matrix
+from board.units import TOUCH
+
+from ..errors import IllegalAction
+from ..state import GameState
+from .casualties import engaged_pairs
+from .catalogue import Weapon, key, make_profile
+
+HIDDEN_SIGHT = 4.0
+Sight = Callable[[GameState, Sequence[str], str], set]
+
+
+@dataclass(frozen=True)
+class Targeting:
+    """A checked target for one Batch: who adds dice, who may be removed, and why Evade."""
+
+    unit: str
+    weapon: Weapon
+    target: str
+    in_range: tuple[str, ...]
+    long_range: tuple[str, ...]
+    removable: tuple[str, ...]
+    target_engaged: bool
+    target_visible: bool
+    evade_reasons: tuple[str, ...]
+
+    @property
+    def firing(self) -> tuple[str, ...]:
+        return self.in_range + self.long_range
+
+
+def default_sight() -> Sight:
+    try:
+        from . import visibility
+    except ImportError:  # pragma: no cover - the sight module is built alongside
+        raise IllegalAction("§7.1 line of sight", "line of sight is not available in this build") from None
+    return visibility.visible_to_group
+
+
+def _high_ground(state: GameState, target: str, firing: Sequence[str]) -> bool:
+    try:
+        from .visibility import high_ground_cover
+    except ImportError:  # pragma: no cover
+        return False
+    return bool(high_ground_cover(state, target, list(firing)))
+
+
+def engaged_with(state: GameState, unit_id: str) -> set[str]:
+    """The enemy units ``unit_id`` is Engaged with (§7.2)."""
+    return {state.unit_of(b).id for _, b, _ in engaged_pairs(state, unit_id)}
+
+
+def unit_weapon(state: GameState, unit_id: str, weapon: str) -> Weapon:
+    u = state.unit(unit_id)
+    prof = make_profile(u.profile or u.id, u.stats)
+    w = prof.weapons.get(key(weapon))
+    if w is None:
+        have = ", ".join(sorted(prof.weapons)) or "none"
+        raise IllegalAction("§5.1 weapon profiles", f"unit {unit_id} has no weapon {weapon!r} (has: {have})")
+    return w
+
+
+def check_target(state: GameState, unit_id: str, weapon: str, target: str,
+                 models: Optional[Sequence[str]] = None, sight: Optional[Sight] = None,
+                 grant_evade: bool = False) -> Targeting:
+    """Validate a Batch's target and work out firing models and removable models (§8.7.3).
+
+    Raises :class:`IllegalAction` naming the rule for an invalid target.
+    """
+    w = unit_weapon(state, unit_id, weapon)
+    u, t = state.unit(unit_id), state.unit(target)
+    if w.phase != "assault":
+        raise IllegalAction("§8.7.3 Ranged Attack", f"{w.name} is a Combat-phase weapon, not a ranged one")
+    if not isinstance(w.range, (int, float)):
+        raise IllegalAction("§8.7.6 templates", f"{w.name} is a template weapon ({w.range}); shoot resolves ranged Batches only")
+    if t.side == u.side:
+        raise IllegalAction("§8.7.3 Ranged Attack", f"{target} is not an enemy of {unit_id}")
+    if not t.models:
+        raise IllegalAction("§8.7.3 Ranged Attack", f"{target} has no models left")
+    kind = "flying" if t.flying else "ground"
+    if w.target != "all" and w.target != kind:
+        raise IllegalAction("§8.7.3 Target type", f"{w.name} targets {w.target.title()} units; {target} is {kind.title()}")
+    firing_ids = list(u.models) if models is None else list(models)
+    for m in firing_ids:
+        if m not in u.models:
+            raise IllegalAction("§8.7.3 Batches", f"{m} is not a model of {unit_id} on the table")
+    mine = engaged_with(state, unit_id)
+    theirs = engaged_with(state, target)
+    if mine:
+        if w.kw("bulky"):
+            raise IllegalAction("§11 BULKY", f"{w.name} cannot make a Ranged Attack while {unit_id} is Engaged")
+        if target not in mine:
+            raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Engaged and may only target {', '.join(sorted(mine))}")
+    elif theirs and not w.kw("pinpoint"):
+        raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Unengaged and cannot target {target}, which is Engaged with {', '.join(sorted(theirs))} (PINPOINT excepted)")
+
+    figs_a = [state.figure(m) for m in firing_ids]
+    figs_t = state.figures_of(target)
+    tids = [f.id for f in figs_t]
+    g = gap_matrix(figs_a, figs_t) if figs_a else np.zeros((0, len(figs_t)))
+    hidden = bool({"hidden", "burrowed"} & t.status)
+    indirect = bool(w.kw("indirect_fire"))
+    see = sight or default_sight()
+    vis = np.zeros_like(g, dtype=bool)
+    for i, m in enumerate(firing_ids):
+        seen = see(state, [m], target)
+        vis[i] = [tid in seen for tid in tids]
+    ok_pair = vis | indirect
+    if hidden:
+        close = g <= HIDDEN_SIGHT + TOUCH
+        vis &= close
+        ok_pair &= close
+    rng = float(w.range)
+    reach = float(w.kw("long_range") or rng)
+    near = (ok_pair & (g <= rng + TOUCH)).any(axis=1)
+    far = (ok_pair & (g <= max(reach, rng) + TOUCH)).any(axis=1) & ~near
+    in_range = tuple(m for i, m in enumerate(firing_ids) if near[i])
+    long_range = tuple(m for i, m in enumerate(firing_ids) if far[i])
+    if not in_range and not long_range:
+        what = "within Range" if indirect else "Visible and within Range"
+        raise IllegalAction("§8.7.3 Range and visibility", f"no model of {target} is {what} ({rng:g}\"" + (f", LONG RANGE {reach:g}\"" if reach > rng else "") + f") of a firing model of {unit_id}")
+    rows = np.array([near[i] or far[i] for i in range(len(firing_ids))])
+    seen_any = vis[rows].any(axis=0)
+    target_visible = bool(seen_any.any())
+    engaged_target = bool(theirs)
+    if engaged_target or indirect:
+        removable = tuple(tids)
+    else:
+        removable = tuple(tid for j, tid in enumerate(tids) if seen_any[j])
+    reasons = []
+    if grant_evade:
+        reasons.append("granted by an ability or keyword")
+    if engaged_target:
+        reasons.append("Engaged and suffering a Ranged Attack (§8.7.4)")
+    if hidden:
+        reasons.append("HIDDEN (§11)")
+    if indirect and not target_visible:
+        reasons.append("INDIRECT FIRE at a non-Visible target (§11)")
+    if _high_ground(state, target, in_range + long_range):
+        reasons.append("High Ground cover (§7.1.3)")
+    return Targeting(unit_id, w, target, in_range, long_range, removable, engaged_target, target_visible, tuple(reasons))

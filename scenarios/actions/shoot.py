@@ -1,0 +1,132 @@
+"""``shoot``: a StarCraft TMG Ranged Attack, Batch by Batch (§8.7.3–8.7.5).
+
+```yaml
+actions:
+  - action: shoot
+    unit: marines
+    batches:
+      - weapon: c-14-rifle          # every listed model (default: all the unit's models not
+        target: zerglings           #   firing another non-SIDEARM weapon) fires it
+        casualties: [z3, z1]        # optional: the defender's choices, in order, each checked
+      - {weapon: rocket-launcher, target: roaches, models: [m6]}   # a SIDEARM, its own Batch
+```
+
+Batch options: ``models`` (the firing models), ``casualties``, and modifiers from abilities:
+``hit``, ``armour``, ``evade`` (target-number modifiers, +X easier), ``extra_dice``,
+``precision``, ``critical_hit``, ``tough``, ``dodge``, ``concentrated_fire``, ``grant_evade``
+(an ability grants the target an Evade roll). Weapon keywords (PRECISION, CRITICAL HIT, PIERCE,
+ANTI-EVADE, LONG RANGE, PINPOINT, BULKY, INDIRECT FIRE, CONCENTRATED FIRE) come from the profile.
+
+Batches are declared and resolved one at a time, each on the state the previous left (a Batch
+that destroys the unit its unit was Engaged with frees the rest). Every roll is an event with its
+purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect: attack``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from rules.errors import IllegalAction
+from rules.starcraft.ranged import Modifiers, fire_batch
+from rules.starcraft.targeting import check_target
+
+from ..schema import Flag, Id, Strict
+from ..vocab import action
+
+SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
+Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+
+
+class BatchOrder(Strict):
+    weapon: Id
+    target: Id
+    models: Optional[list[Id]] = None
+    casualties: list[Id] = []
+    hit: SmallInt = 0
+    armour: SmallInt = 0
+    evade: SmallInt = 0
+    extra_dice: Annotated[int, Field(strict=True, ge=-100, le=100)] = 0
+    precision: Count = 0
+    critical_hit: Count = 0
+    tough: Count = 0
+    dodge: Count = 0
+    concentrated_fire: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
+    grant_evade: Flag = False
+
+    def modifiers(self) -> Modifiers:
+        return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision,
+                         self.critical_hit, self.tough, self.dodge, self.concentrated_fire, self.grant_evade)
+
+
+@action
+class Shoot(Strict):
+    """A Ranged Attack by ``unit``: its ``batches`` resolved in order."""
+
+    action: Literal["shoot"]
+    unit: Id
+    batches: Annotated[list[BatchOrder], Field(min_length=1, max_length=50)]
+
+    @model_validator(mode="after")
+    def _one_batch_per_profile(self):
+        seen = set()
+        for b in self.batches:
+            if b.weapon in seen:
+                raise ValueError(f"weapon {b.weapon!r} appears in two Batches: a profile cannot split between targets (§8.7.3)")
+            seen.add(b.weapon)
+        return self
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)]
+        for i, b in enumerate(self.batches):
+            out.append((f"batches.{i}.target", "unit", b.target))
+            out += [(f"batches.{i}.models", "model", m) for m in b.models or ()]
+            out += [(f"batches.{i}.casualties", "model", m) for m in b.casualties]
+        return out
+
+    def _firing(self, state, b: BatchOrder, weapon) -> list[str]:
+        u = state.unit(self.unit)
+        if b.models is not None:
+            bad = [m for m in b.models if state.figure(m).unit != self.unit]
+            if bad:
+                raise IllegalAction("§8.7.3 Batches", f"{', '.join(bad)} not in unit {self.unit}")
+            models = [m for m in b.models if m in u.models]
+        else:
+            if weapon.kw("specialist"):
+                raise IllegalAction("§11 SPECIALIST", f"{weapon.name} is carried by one model only: name it with models: [id]")
+            from rules.starcraft.targeting import unit_weapon
+
+            taken = {
+                m for o in self.batches
+                if o.models is not None and o is not b and not unit_weapon(state, self.unit, o.weapon).kw("sidearm")
+                for m in o.models
+            }
+            models = [m for m in u.models if m not in taken]
+        if weapon.kw("specialist") and len(models) > 1:
+            raise IllegalAction("§11 SPECIALIST", f"only one model may carry {weapon.name}; {len(models)} named")
+        return models
+
+    def apply(self, state, ctx):
+        from rules.starcraft.targeting import unit_weapon
+
+        if state.system != "starcraft":
+            raise IllegalAction("shoot", "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)")
+        events, results, used = [], [], {}
+        for i, b in enumerate(self.batches):
+            w = unit_weapon(state, self.unit, b.weapon)
+            models = self._firing(state, b, w)
+            if not w.kw("sidearm"):
+                twice = [m for m in models if m in used]
+                if twice:
+                    raise IllegalAction("§8.7.3 one weapon per model", f"{', '.join(twice)} already fired {used[twice[0]]}; each model fires one Assault weapon (SIDEARMs aside)")
+                used.update({m: w.key for m in models})
+            tg = check_target(state, self.unit, b.weapon, b.target, models, grant_evade=b.grant_evade)
+            state, evs, res = fire_batch(state, tg, ctx.dice, b.modifiers(), b.casualties, ctx.settings)
+            for e in evs:
+                e.setdefault("batch", i)
+            events += evs
+            results.append(res.as_dict())
+        if ctx.index is not None:
+            ctx.results[ctx.index] = {"batches": results}
+        return state, events
