@@ -11,8 +11,10 @@ The models an attack may remove (§8.7.4): those Visible to at least one firing 
 does not matter, FAQ), or every model when the target is Engaged (§8.7.5) or the weapon has
 INDIRECT FIRE. A HIDDEN (or BURROWED) model is not Visible beyond 4" (§11).
 
-Line of sight comes from :mod:`rules.starcraft.visibility`; a caller may pass its own ``sight``
-function ``(state, firing_model_ids, target_unit) -> set of visible target model ids``.
+Line of sight comes from :func:`rules.starcraft.visibility.sight_matrix` (one batched search
+over all firing × target pairs); a caller may pass its own ``sight`` function
+``(state, firing_model_ids, target_unit) -> bool matrix`` (rows: firing models, columns: the
+target's models in file order).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .casualties import engaged_pairs
 from .catalogue import Weapon, key, make_profile
 
 HIDDEN_SIGHT = 4.0
-Sight = Callable[[GameState, Sequence[str], str], set]
+Sight = Callable[[GameState, Sequence[str], str], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -53,19 +55,16 @@ class Targeting:
         return self.in_range + self.long_range
 
 
-def default_sight() -> Sight:
-    try:
-        from . import visibility
-    except ImportError:  # pragma: no cover - the sight module is built alongside
-        raise IllegalAction("§7.1 line of sight", "line of sight is not available in this build") from None
-    return visibility.visible_to_group
+def board_sight(state: GameState, firing: Sequence[str], target: str) -> np.ndarray:
+    """Visible (§7.1) for every firing model × target model, from the sight rules."""
+    from .visibility import sight_matrix
+
+    return sight_matrix(state, [state.figure(m) for m in firing], state.figures_of(target)).visible
 
 
 def _high_ground(state: GameState, target: str, firing: Sequence[str]) -> bool:
-    try:
-        from .visibility import high_ground_cover
-    except ImportError:  # pragma: no cover
-        return False
+    from .visibility import high_ground_cover
+
     return bool(high_ground_cover(state, target, list(firing)))
 
 
@@ -124,11 +123,8 @@ def check_target(state: GameState, unit_id: str, weapon: str, target: str,
     g = gap_matrix(figs_a, figs_t) if figs_a else np.zeros((0, len(figs_t)))
     hidden = bool({"hidden", "burrowed"} & t.status)
     indirect = bool(w.kw("indirect_fire"))
-    see = sight or default_sight()
-    vis = np.zeros_like(g, dtype=bool)
-    for i, m in enumerate(firing_ids):
-        seen = see(state, [m], target)
-        vis[i] = [tid in seen for tid in tids]
+    see = sight or board_sight
+    vis = np.asarray(see(state, firing_ids, target), dtype=bool).reshape(g.shape) if firing_ids else np.zeros(g.shape, bool)
     ok_pair = vis | indirect
     if hidden:
         close = g <= HIDDEN_SIGHT + TOUCH

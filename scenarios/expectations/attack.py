@@ -1,0 +1,131 @@
+"""Attack expectations: ``attack``, ``casualties``, ``damage_marker``, ``shielded``.
+
+```yaml
+expect:
+  - {expect: attack, action: 0, batch: 0, value: hits, equals: 12}     # one pool count
+  - {expect: casualties, action: 0, batch: 0, models: [z1, z2, z5]}    # exactly these, in order
+  - {expect: casualties, unit: zerglings, count: 7}                    # removed so far
+  - {expect: damage_marker, unit: zealots, equals: 6}
+  - {expect: shielded, unit: zealots, value: false}
+```
+
+``value`` names a count of one Batch: ``attack_dice`` (Attack Pool, Surge Die not counted),
+``surge`` (the Surge Die's result), ``hits`` (dice into the Armour Pool), ``moved_by_surge``
+(Armour → Damage Pool by Surge / CRITICAL HIT), ``saved`` (Armour Rolls), ``evaded``,
+``damage_dice`` (Damage Pool at the end), ``damage`` (× DMG), ``total_damage`` (+ the Damage
+Marker), ``kills``, ``marker``, ``discarded``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from rules.starcraft.casualties import shielded
+from rules.starcraft.catalogue import make_profile
+
+from ..schema import Id
+from ..vocab import expectation
+from .common import ExpectBase, Numeric
+
+Index = Annotated[int, Field(strict=True, ge=0)]
+VALUES = Literal["attack_dice", "surge", "hits", "moved_by_surge", "saved", "evaded", "damage_dice",
+                 "damage", "total_damage", "kills", "marker", "discarded"]
+
+
+def _batch(ctx, action: int, batch: int):
+    got = ctx.results.get(action)
+    if not got or "batches" not in got:
+        return None, f"action {action} made no attack"
+    if batch >= len(got["batches"]):
+        return None, f"action {action} has {len(got['batches'])} Batch(es), no Batch {batch}"
+    return got["batches"][batch], ""
+
+
+@expectation
+class Attack(ExpectBase, Numeric):
+    """A pool count of Batch ``batch`` of the attack made by action ``action``."""
+
+    expect: Literal["attack"]
+    action: Index
+    batch: Index = 0
+    value: VALUES
+
+    def check(self, state, ctx):
+        b, why = _batch(ctx, self.action, self.batch)
+        if b is None:
+            return False, why
+        v = b[self.value]
+        if v is None:
+            return False, f"{self.value}: not rolled in this Batch"
+        ok, detail = self.compare(float(v))
+        return ok, f"{self.value} {detail}"
+
+
+@expectation
+class Casualties(ExpectBase):
+    """The models one Batch removed (``action`` + ``batch``), or a unit's removed models so far
+    (``unit``); ``models`` lists them in order, ``count`` counts them."""
+
+    expect: Literal["casualties"]
+    action: Optional[Index] = None
+    batch: Index = 0
+    unit: Optional[Id] = None
+    models: Optional[list[Id]] = None
+    count: Optional[Annotated[int, Field(strict=True, ge=0)]] = None
+
+    @model_validator(mode="after")
+    def _what(self):
+        if (self.action is None) == (self.unit is None):
+            raise ValueError("give exactly one of action (a Batch's casualties) or unit")
+        if self.models is None and self.count is None:
+            raise ValueError("give models, count or both")
+        return self
+
+    def refs(self):
+        return ([("unit", "unit", self.unit)] if self.unit else []) + [(f"models", "model", m) for m in self.models or ()]
+
+    def check(self, state, ctx):
+        if self.unit is not None:
+            got = list(state.unit(self.unit).removed)
+        else:
+            b, why = _batch(ctx, self.action, self.batch)
+            if b is None:
+                return False, why
+            got = list(b["casualties"])
+        ok = (self.models is None or got == list(self.models)) and (self.count is None or len(got) == self.count)
+        return ok, f"removed {got}" + ("" if ok else f", expected {self.models if self.models is not None else self.count}")
+
+
+@expectation
+class DamageMarker(ExpectBase, Numeric):
+    """The damage recorded on a unit's Damage Marker (§8.7.4 step 5)."""
+
+    expect: Literal["damage_marker"]
+    unit: Id
+
+    def refs(self):
+        return [("unit", "unit", self.unit)]
+
+    def check(self, state, ctx):
+        ok, detail = self.compare(float(state.unit(self.unit).damage))
+        return ok, f"Damage Marker {detail}"
+
+
+@expectation
+class Shielded(ExpectBase):
+    """Is the unit still Shielded (§11 SHIELDED)?"""
+
+    expect: Literal["shielded"]
+    unit: Id
+    value: bool = True
+
+    def refs(self):
+        return [("unit", "unit", self.unit)]
+
+    def check(self, state, ctx):
+        u = state.unit(self.unit)
+        shield = int(make_profile(u.profile or u.id, u.stats).shield or 0)
+        v = shielded(state, self.unit, shield)
+        return v == self.value, f"shielded={v}"
