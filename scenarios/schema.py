@@ -152,6 +152,10 @@ class Settings(Strict):
     # StarCraft Guardian Shield (§4.7, one die fewer per Batch): the defender removes an
     # attack die (in-range group first) or the Surge Die. UNCERTAIN which the rules intend.
     guardian_shield_die: Literal["attack", "surge"] = "attack"
+    # True line of sight (heresy, classic40k): a model standing inside a piece's footprint
+    # (area terrain) — "see_out": that piece never blocks its sight lines; "height": it blocks
+    # by height like any other piece. See docs/line-of-sight.md.
+    los_area_terrain: Literal["see_out", "height"] = "see_out"
     # (later settings are added below this line, one per rule they configure)
 
 

@@ -1,0 +1,504 @@
+"""Exact sight lines between two bases among blocking footprints (notes/exact-geometry.md §1).
+
+The question: is there a straight segment from a point of base A to a point of base B that
+avoids the *interior* of every blocking footprint? (Touching a boundary — grazing a corner,
+running along an edge — does not block.)
+
+**Reduction.** Every such segment lies on a line L meeting both bases; the part of L that every
+segment on L must contain is S(L), between the two inner chord ends (a point when the chords
+overlap). So B is visible from A iff S(L) is clear for some L.
+
+**Finitely many candidates.** Slide a clear line sideways until it is stopped, then turn it about
+the contact until it is stopped again; it stays clear. A line is stopped by a *point feature*
+(a convex corner of a blocker, or a point where a blocker's outline crosses a base outline) or
+by a *curve feature* (tangency to base A, to base B, or to a circular blocker). So some clear
+line, if any exists, is fixed by two features:
+
+* point–point: the line through both;
+* point–curve: the two tangents from the point to the curve;
+* curve–curve: the four common tangents (two outer, two inner).
+
+plus the centre-to-centre line, tried first. Bases are handled exactly as ellipses (a round
+base is an ellipse with equal axes): a base is ``c + M·(unit disc)``, so tangents from a point
+and chords are closed-form through ``M⁻¹``; common tangents are roots of a support-function
+equation found by bracketing on a grid and bisection to float precision. Circular terrain is its
+exact circle (tested by centre–segment distance, so a tangent line is clear).
+
+**Vectorised.** Features and candidates of *all* requested pairs are flat numpy arrays keyed by
+pair; relevant terrain comes from an STRtree query with the convex hull of each pair; every
+candidate segment is tested in one STRtree query against the (tolerance-shrunk) footprints and
+the per-pair blocking mask the rule system supplies. A first cheap stage (centre line and common
+tangents) settles most visible pairs; only the rest get the full candidate set.
+
+**Heights.** Optionally each pair has eye heights ``za``, ``zb`` (at A's and B's end) and each
+piece a top height: a piece then blocks a segment only where the straight sight line from
+``za`` to ``zb`` runs below the piece's top over its footprint. With pieces all lower than both
+eyes or all higher, this is exactly the 2D problem above; with a piece between the two eye
+heights the same candidate lines are tested with the 3D rule (every returned witness is still
+verified; completeness is then not proven — see docs/line-of-sight.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+import shapely
+
+from .bases import RoundBase
+from .table import Figure
+from .terrain import Piece
+
+#: Footprints are shrunk by this much before the blocking test, so a line touching a boundary
+#: (computed through a corner in floating point) is clear. Far below the 1e-6" contact tolerance.
+SIGHT_TOL = 1e-9
+_GRID_N = 720
+_GRID = np.linspace(0.0, 2 * math.pi, _GRID_N, endpoint=False)
+_STEP = _GRID[1]
+_HULL_K = 32
+_HULL_U = np.column_stack([np.cos(2 * np.pi * np.arange(_HULL_K) / _HULL_K),
+                           np.sin(2 * np.pi * np.arange(_HULL_K) / _HULL_K)]) / math.cos(math.pi / _HULL_K)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """A sight-line verdict with its evidence.
+
+    ``witness`` is one clear segment ``[[x, y], [x, y]]`` from A's base to B's base (or
+    ``None``); ``blocked_by`` lists ``(piece id or None, reason)``; ``clearance`` is how far the
+    witness stays from the nearest blocking footprint (inches), ``detail`` a sentence.
+    """
+
+    visible: bool
+    witness: Optional[list] = None
+    blocked_by: list = field(default_factory=list)
+    clearance: Optional[float] = None
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.visible
+
+    def as_dict(self) -> dict:
+        return {
+            "visible": self.visible,
+            "witness": self.witness,
+            "blocked_by": [{"terrain": t, "reason": r} for t, r in self.blocked_by],
+            "clearance": self.clearance,
+            "detail": self.detail,
+        }
+
+
+# --- bases as ellipses --------------------------------------------------------------------
+
+
+def frames(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray]:
+    """Centres ``(n, 2)`` and shape matrices ``M`` ``(n, 2, 2)``: base = c + M·(unit disc)."""
+    c = np.array([f.at for f in figs], dtype=float).reshape(-1, 2)
+    m = np.zeros((len(figs), 2, 2))
+    for i, f in enumerate(figs):
+        if isinstance(f.base, RoundBase):
+            m[i] = np.eye(2) * f.base.radius
+        else:
+            a, b, p = f.base.a, f.base.b, f.base.phi
+            m[i] = [[a * math.cos(p), -b * math.sin(p)], [a * math.sin(p), b * math.cos(p)]]
+    return c, m
+
+
+def _mv(m: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return np.einsum("nij,nj->ni", m, v)
+
+
+def _mtv(m: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return np.einsum("nji,nj->ni", m, v)
+
+
+def _support_point(c, m, n):
+    """Support value ``h`` and the touching point of the curve with outward normal ``n``."""
+    w = _mtv(m, n)
+    h = np.linalg.norm(w, axis=1)
+    return h, c + _mv(m, w / h[:, None])
+
+
+def tangents_from(p, c, m):
+    """The two tangent points from points ``p`` to curves ``(c, M)`` (rows), and validity
+    (``p`` strictly outside)."""
+    minv = np.linalg.inv(m)
+    q = _mv(minv, p - c)
+    r = np.linalg.norm(q, axis=1)
+    ok = r > 1 + 1e-12
+    alpha = np.arctan2(q[:, 1], q[:, 0])
+    beta = np.arccos(np.clip(1 / np.maximum(r, 1e-300), -1, 1))
+    out = []
+    for s in (1, -1):
+        u = np.column_stack([np.cos(alpha + s * beta), np.sin(alpha + s * beta)])
+        out.append(c + _mv(m, u))
+    return out[0], out[1], ok
+
+
+def common_tangents(ca, ma, cb, mb):
+    """Up to four common tangent lines per row: (points (n, 4, 2), directions (n, 4, 2), ok)."""
+    n = len(ca)
+    nx, ny = np.cos(_GRID), np.sin(_GRID)
+    d = ca - cb
+    wa = np.einsum("kji,jg->kig", ma, np.vstack([nx, ny]))  # (n, 2, G): M^T n
+    wb = np.einsum("kji,jg->kig", mb, np.vstack([nx, ny]))
+    ha, hb = np.linalg.norm(wa, axis=1), np.linalg.norm(wb, axis=1)
+    proj = d[:, :1] * nx + d[:, 1:] * ny
+    pts = np.full((n, 4, 2), np.nan)
+    dirs = np.full((n, 4, 2), np.nan)
+    ok = np.zeros((n, 4), bool)
+    for k, sign in enumerate((-1.0, 1.0)):  # outer: hA - hB ; inner: hA + hB
+        f = proj + ha + sign * hb
+        chg = np.sign(f) != np.sign(np.roll(f, -1, axis=1))
+        order = np.argsort(~chg, axis=1, kind="stable")[:, :2]
+        for j in range(2):
+            idx = order[:, j]
+            good = chg[np.arange(n), idx]
+            lo, hi = _GRID[idx].copy(), _GRID[idx] + _STEP
+            flo = f[np.arange(n), idx]
+
+            def fval(t):
+                nn = np.column_stack([np.cos(t), np.sin(t)])
+                h1 = np.linalg.norm(_mtv(ma, nn), axis=1)
+                h2 = np.linalg.norm(_mtv(mb, nn), axis=1)
+                return np.einsum("ij,ij->i", d, nn) + h1 + sign * h2
+
+            for _ in range(48):
+                mid = 0.5 * (lo + hi)
+                fm = fval(mid)
+                same = np.sign(fm) == np.sign(flo)
+                lo = np.where(same, mid, lo)
+                flo = np.where(same, fm, flo)
+                hi = np.where(same, hi, mid)
+            t = 0.5 * (lo + hi)
+            nn = np.column_stack([np.cos(t), np.sin(t)])
+            _, touch = _support_point(ca, ma, nn)
+            pts[:, 2 * k + j] = touch
+            dirs[:, 2 * k + j] = np.column_stack([-nn[:, 1], nn[:, 0]])
+            ok[:, 2 * k + j] = good
+    return pts, dirs, ok
+
+
+def chords(p, d, c, m):
+    """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``."""
+    minv = np.linalg.inv(m)
+    pp, dd = _mv(minv, p - c), _mv(minv, d)
+    a = np.einsum("ij,ij->i", dd, dd)
+    b = np.einsum("ij,ij->i", pp, dd)
+    cc = np.einsum("ij,ij->i", pp, pp) - 1
+    disc = b * b - a * cc
+    ok = disc >= -1e-9 * a
+    s = np.sqrt(np.maximum(disc, 0))
+    return (-b - s) / a, (-b + s) / a, ok
+
+
+def segment_ellipse_crossings(e0, e1, c, m):
+    """Points where segments ``e0→e1`` cross curves ``(c, M)`` (rows): (points, segment row)."""
+    minv = np.linalg.inv(m)
+    p, d = _mv(minv, e0 - c), _mv(minv, e1 - e0)
+    a = np.einsum("ij,ij->i", d, d)
+    b = np.einsum("ij,ij->i", p, d)
+    cc = np.einsum("ij,ij->i", p, p) - 1
+    disc = b * b - a * cc
+    pts, rows = [], []
+    for s in (-1, 1):
+        t = (-b + s * np.sqrt(np.maximum(disc, 0))) / np.where(a > 0, a, 1)
+        good = (disc >= 0) & (t >= 0) & (t <= 1) & (a > 0)
+        pts.append(e0[good] + t[good, None] * (e1[good] - e0[good]))
+        rows.append(np.nonzero(good)[0])
+    return np.vstack(pts), np.concatenate(rows)
+
+
+# --- grouping helpers ----------------------------------------------------------------------
+
+
+def combos(gl: np.ndarray, gr: np.ndarray, same: bool = False):
+    """All index pairs ``(i, j)`` with ``gl[i] == gr[j]`` (both sorted); ``i < j`` if ``same``."""
+    lo = np.searchsorted(gr, gl, "left")
+    hi = np.searchsorted(gr, gl, "right")
+    if same:
+        lo = np.arange(len(gl)) + 1
+    cnt = np.maximum(hi - lo, 0)
+    i = np.repeat(np.arange(len(gl)), cnt)
+    start = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    j = lo[i] + (np.arange(cnt.sum()) - start)
+    return i, j
+
+
+# --- the search ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Cands:
+    pair: list = field(default_factory=list)
+    p: list = field(default_factory=list)
+    d: list = field(default_factory=list)
+
+    def add(self, pair, p, d, ok=None):
+        p, d = p.reshape(-1, 2), d.reshape(-1, 2)
+        if ok is not None:
+            pair, p, d = pair[ok], p[ok], d[ok]
+        self.pair.append(np.asarray(pair, dtype=np.int64))
+        self.p.append(p.reshape(-1, 2))
+        self.d.append(d.reshape(-1, 2))
+
+    def arrays(self):
+        if not self.pair:
+            return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros((0, 2))
+        return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
+
+
+class Blockers:
+    """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found)."""
+
+    def __init__(self, pieces: Sequence[Piece]):
+        self.pieces = tuple(pieces)
+        n = len(self.pieces)
+        self.is_circle = np.array([p.circle is not None for p in self.pieces], bool)
+        self.footprints = np.array([p.footprint for p in self.pieces], dtype=object)
+        self.tree = shapely.STRtree(self.footprints) if n else None
+        poly_idx = np.nonzero(~self.is_circle)[0]
+        self.poly_idx = poly_idx
+        shrunk = shapely.buffer(self.footprints[poly_idx], -SIGHT_TOL, join_style="mitre") if len(poly_idx) else []
+        self.shrunk = np.array(shrunk, dtype=object)
+        if len(poly_idx):
+            shapely.prepare(self.shrunk)
+        self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
+        self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
+        vx, vp, e0, e1, ep = [], [], [], [], []
+        for i, p in enumerate(self.pieces):
+            ring = shapely.get_coordinates(p.footprint.exterior)[:-1]
+            if not p.footprint.exterior.is_ccw:
+                ring = ring[::-1]
+            nxt, prv = np.roll(ring, -1, axis=0), np.roll(ring, 1, axis=0)
+            e0.append(ring)
+            e1.append(nxt)
+            ep.append(np.full(len(ring), i))
+            if p.circle is None:
+                u, w = ring - prv, nxt - ring
+                convex = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0
+                vx.append(ring[convex])
+                vp.append(np.full(int(convex.sum()), i))
+        self.vx = np.vstack(vx) if vx else np.zeros((0, 2))
+        self.vpiece = np.concatenate(vp).astype(np.int64) if vp else np.zeros(0, np.int64)
+        order = np.argsort(self.vpiece, kind="stable")
+        self.vx, self.vpiece = self.vx[order], self.vpiece[order]
+        self.e0 = np.vstack(e0) if e0 else np.zeros((0, 2))
+        self.e1 = np.vstack(e1) if e1 else np.zeros((0, 2))
+        self.epiece = np.concatenate(ep).astype(np.int64) if ep else np.zeros(0, np.int64)
+
+
+def hulls(ca, ma, cb, mb) -> np.ndarray:
+    """Convex hulls of circumscribed 32-gons of both bases (a superset of hull(A ∪ B))."""
+    pa = ca[:, None, :] + np.einsum("nij,kj->nki", ma, _HULL_U)
+    pb = cb[:, None, :] + np.einsum("nij,kj->nki", mb, _HULL_U)
+    pts = np.concatenate([pa, pb], axis=1)
+    n = len(ca)
+    mp = shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(n), 2 * _HULL_K))
+    return shapely.convex_hull(mp)
+
+
+def outlines(c, m) -> np.ndarray:
+    """Circumscribed 32-gon of each base (for coarse overlap tests)."""
+    pts = c[:, None, :] + np.einsum("nij,kj->nki", m, _HULL_U)
+    return shapely.polygons(np.concatenate([pts, pts[:, :1]], axis=1))
+
+
+def _segments(pair, p, d, ca, ma, cb, mb):
+    """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok)."""
+    nrm = np.linalg.norm(d, axis=1)
+    good = nrm > 0
+    d = d / np.where(good, nrm, 1)[:, None]
+    a0, a1, oka = chords(p, d, ca[pair], ma[pair])
+    b0, b1, okb = chords(p, d, cb[pair], mb[pair])
+    ta = np.where(a1 < b0, a1, np.where(b1 < a0, a0, np.maximum(a0, b0)))
+    tb = np.where(a1 < b0, b0, np.where(b1 < a0, b1, np.maximum(a0, b0)))
+    return p + ta[:, None] * d, p + tb[:, None] * d, good & oka & okb
+
+
+def _blocked(bl: Blockers, pair, s0, s1, block, heights):
+    """Which segments meet the interior of a piece that blocks their pair."""
+    n = len(pair)
+    out = np.zeros(n, bool)
+    if n == 0 or not len(bl.pieces):
+        return out
+    deg = np.linalg.norm(s1 - s0, axis=1) < 1e-12
+    geoms = np.where(deg, shapely.points(s0), shapely.linestrings(np.stack([s0, s1], axis=1)))
+    za = zb = tops = None
+    if heights is not None:
+        za, zb, tops = heights
+    if bl.shrunk_tree is not None:
+        si, ti = bl.shrunk_tree.query(geoms, predicate="intersects")
+        pi = bl.poly_idx[ti]
+        keep = block[pair[si], pi]
+        si, pi, ti = si[keep], pi[keep], ti[keep]
+        if heights is not None and len(si):
+            t0, t1, full = _low_part(za[pair[si]], zb[pair[si]], tops[pi])
+            part = ~full & (t1 > t0)
+            hit = full.copy()
+            if part.any():
+                q0 = s0[si[part]] + t0[part, None] * (s1[si[part]] - s0[si[part]])
+                q1 = s0[si[part]] + t1[part, None] * (s1[si[part]] - s0[si[part]])
+                hit[part] = shapely.intersects(shapely.linestrings(np.stack([q0, q1], axis=1)), bl.shrunk[ti[part]])
+            si = si[hit]
+        out[si] = True
+    for j in np.nonzero(bl.is_circle)[0]:
+        rows = np.nonzero(block[pair, j] & ~out)[0]
+        if not len(rows):
+            continue
+        a, b = s0[rows], s1[rows]
+        if heights is not None:
+            t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], np.full(len(rows), tops[j]))
+            a, b = a + t0[:, None] * (b - a), a + t1[:, None] * (b - a)
+            live = t1 > t0
+        else:
+            live = np.ones(len(rows), bool)
+        cx, cy, r = bl.circles[j]
+        out[rows[live & (_point_segment_distance(np.array([cx, cy]), a, b) < r - SIGHT_TOL)]] = True
+    return out
+
+
+def _low_part(za, zb, top):
+    """Fraction ``[t0, t1]`` of a segment (A end at 0) where the sight line runs below ``top``."""
+    full = (za < top) & (zb < top)
+    none = (za >= top) & (zb >= top)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip((top - za) / (zb - za), 0, 1)
+    t0 = np.where(full, 0.0, np.where(none, 0.0, np.where(za < top, 0.0, s)))
+    t1 = np.where(full, 1.0, np.where(none, 0.0, np.where(za < top, s, 1.0)))
+    return t0, t1, full
+
+
+def _point_segment_distance(c, a, b):
+    ab = b - a
+    L2 = np.einsum("ij,ij->i", ab, ab)
+    t = np.clip(np.einsum("ij,ij->i", c - a, ab) / np.where(L2 > 0, L2, 1), 0, 1)
+    return np.linalg.norm(a + t[:, None] * ab - c, axis=1)
+
+
+def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: np.ndarray,
+                   heights=None) -> tuple[np.ndarray, np.ndarray]:
+    """Witness search for many pairs at once.
+
+    ``figs_a[k]``, ``figs_b[k]`` is pair ``k``; ``block[k, j]`` says piece ``j`` of ``bl`` may
+    block pair ``k`` (the rule system's decision). ``heights`` is optional ``(za, zb, tops)``:
+    eye heights per pair and piece tops. Returns ``(found (n,), witness (n, 2, 2))``, each
+    witness running from A's base to B's base (NaN where none).
+    """
+    n = len(figs_a)
+    found = np.zeros(n, bool)
+    wit = np.full((n, 2, 2), np.nan)
+    if n == 0:
+        return found, wit
+    block = np.asarray(block, bool).reshape(n, len(bl.pieces))
+    ca, ma = frames(figs_a)
+    cb, mb = frames(figs_b)
+
+    def run(cands: _Cands):
+        pair, p, d = cands.arrays()
+        live = ~found[pair]
+        pair, p, d = pair[live], p[live], d[live]
+        s0, s1, ok = _segments(pair, p, d, ca, ma, cb, mb)
+        pair, s0, s1 = pair[ok], s0[ok], s1[ok]
+        clear = ~_blocked(bl, pair, s0, s1, block, heights)
+        idx = np.nonzero(clear)[0]
+        first_pair, first = np.unique(pair[idx], return_index=True)
+        sel = idx[first]
+        found[first_pair] = True
+        wit[first_pair, 0] = s0[sel]
+        wit[first_pair, 1] = s1[sel]
+
+    # Stage 1: centre line and the four common tangents.
+    allp = np.arange(n)
+    c1 = _Cands()
+    c1.add(allp, ca, cb - ca)
+    tp, td, tok = common_tangents(ca, ma, cb, mb)
+    c1.add(np.repeat(allp, 4), tp, td, tok.ravel())
+    run(c1)
+    rest = np.nonzero(~found)[0]
+    if not len(rest) or not len(bl.pieces):
+        return found, wit
+
+    # Stage 2: features of the remaining pairs.
+    hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
+    hi, pj = bl.tree.query(hl, predicate="intersects")
+    keep = block[rest[hi], pj]
+    hi, pj = hi[keep], pj[keep]
+    order = np.lexsort((pj, hi))
+    hi, pj = hi[order], pj[order]
+    rel_pair = rest[hi]
+    # point features: convex vertices inside the hull
+    vs = np.searchsorted(bl.vpiece, pj, "left")
+    ve = np.searchsorted(bl.vpiece, pj, "right")
+    cnt = ve - vs
+    rr = np.repeat(np.arange(len(hi)), cnt)
+    vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
+    inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
+    pt_pair = [rel_pair[rr][inside]]
+    pt_xy = [bl.vx[vi][inside]]
+    # point features: crossings of blocker outlines with base outlines
+    for c, m in ((ca, ma), (cb, mb)):
+        ol = outlines(c[rel_pair], m[rel_pair])
+        near = shapely.intersects(ol, bl.footprints[pj])
+        if near.any():
+            nr = np.nonzero(near)[0]
+            es = np.searchsorted(bl.epiece, pj[nr], "left")
+            ee = np.searchsorted(bl.epiece, pj[nr], "right")
+            ec = ee - es
+            r2 = np.repeat(nr, ec)
+            ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
+            prs = rel_pair[r2]
+            xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
+            pt_pair.append(prs[rows])
+            pt_xy.append(xy)
+    pt_pair = np.concatenate(pt_pair)
+    pt_xy = np.vstack(pt_xy)
+    o = np.argsort(pt_pair, kind="stable")
+    pt_pair, pt_xy = pt_pair[o], pt_xy[o]
+    # curve features: A, B, circular blockers
+    circ = bl.is_circle[pj]
+    cv_pair = np.concatenate([rest, rest, rel_pair[circ]])
+    cv_kind = np.concatenate([np.zeros(len(rest), int), np.ones(len(rest), int), np.full(int(circ.sum()), 2)])
+    cc = bl.circles[pj[circ]]
+    cv_c = np.vstack([ca[rest], cb[rest], cc[:, :2]])
+    cv_m = np.concatenate([ma[rest], mb[rest], np.eye(2)[None] * cc[:, 2, None, None]])
+    o = np.argsort(cv_pair, kind="stable")
+    cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
+
+    c2 = _Cands()
+    # point–curve tangents
+    i, j = combos(pt_pair, cv_pair)
+    t1, t2, ok = tangents_from(pt_xy[i], cv_c[j], cv_m[j])
+    c2.add(pt_pair[i], pt_xy[i], t1 - pt_xy[i], ok)
+    c2.add(pt_pair[i], pt_xy[i], t2 - pt_xy[i], ok)
+    # curve–curve (A–B done in stage 1)
+    i, j = combos(cv_pair, cv_pair, same=True)
+    sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
+    i, j = i[sel], j[sel]
+    if len(i):
+        tp, td, tok = common_tangents(cv_c[i], cv_m[i], cv_c[j], cv_m[j])
+        c2.add(np.repeat(cv_pair[i], 4), tp, td, tok.ravel())
+    run(c2)
+    # point–point, the quadratic part, last
+    c3 = _Cands()
+    i, j = combos(pt_pair, pt_pair, same=True)
+    c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
+    run(c3)
+    return found, wit
+
+
+def clearance(seg, pieces: Sequence[Piece]) -> Optional[float]:
+    """Distance from a witness segment to the nearest of ``pieces`` (None if there are none)."""
+    if not pieces:
+        return None
+    line = shapely.LineString(seg)
+    return float(min(_piece_distance(line, p) for p in pieces))
+
+
+def _piece_distance(line, p: Piece) -> float:
+    if p.circle is not None:
+        x, y, r = p.circle
+        return max(0.0, float(shapely.distance(line, shapely.Point(x, y))) - r)
+    return float(shapely.distance(line, p.footprint))

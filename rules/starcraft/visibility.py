@@ -1,0 +1,207 @@
+"""Line of Sight and Visible in StarCraft TMG (§7.1; glossary LINE OF SIGHT, VISIBLE).
+
+Sight is traced top-down from any part of one base to any part of the other (§7.1). For each
+pair of models the rules decide which pieces *would* block a trace that crosses them; the
+shared exact search (:mod:`board.sight`) then looks for one trace that crosses none of them.
+Pieces are judged one at a time (§7.1: Sizes and proximities of different pieces never add up),
+so "blocks this pair" is a per-piece property and the search is exact.
+
+A piece blocks the pair when it is Blocking Terrain (Effective Size ≥ 1, §7.1) and
+
+* **Full Cover** (§7.1.1): its Effective Size is at least both models' Effective Sizes — not
+  when either model is Flying (§7.1.4);
+* **Direct Cover** (§7.1.1): a model is within 1" of it (base to footprint) and its Effective
+  Size is at least that model's — never for a Flying model (§7.1.4: a flyer counts as taller
+  than any terrain), still for the other model of the pair; **Close Quarters**: if both models
+  are within 1" of the piece and within 3" of each other, Direct Cover does not apply.
+
+Pieces in either model's own stack (what it stands on) never block (§7.1.2). Besides the trace:
+
+* **Elevation Dead Zone** (§7.1.1): a model on HIGH GROUND and a GROUND LEVEL model within 1"
+  of the foot of that same piece do not see each other, unless within 3" of each other (Close
+  Quarters; the high model is on the piece, so always within 1" of it). Flying models are on
+  no elevation level (§8.5.3), so the Dead Zone never involves them.
+* **HIDDEN** / **BURROWED** (glossary): not Visible beyond 4" (BURROWED gains HIDDEN; it also
+  counts as Size 0, see :func:`rules.starcraft.elevation.effective_size`). Applied both ways,
+  as Visible is reciprocal (§7.1).
+
+Every rule above is symmetric in the two models, and the search is symmetric, so Visible comes
+out reciprocal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from board.measure import gap_matrix
+from board.sight import Sight, find_witnesses
+from board.table import Figure
+from board.units import TOUCH
+
+from ..sightcommon import blockers, own_stacks, piece_gaps, sight_answer
+from ..state import GameState
+from . import terrain as sc_terrain
+from .elevation import Level, effective_size, level, standing_piece
+
+DIRECT_COVER_RANGE = 1.0
+CLOSE_QUARTERS_RANGE = 3.0
+HIDDEN_RANGE = 4.0
+FULL, DIRECT = 1, 2
+_REASON = {FULL: "full_cover", DIRECT: "direct_cover"}
+
+
+@dataclass(frozen=True)
+class _Models:
+    """Per-model facts for a list of figures (one pass over models, not pairs)."""
+
+    figs: list
+    es: np.ndarray
+    flying: np.ndarray
+    hidden: np.ndarray
+    level: np.ndarray
+    high_stack: list  # piece indices of the HIGH GROUND stack the model stands on
+    gaps: np.ndarray  # [model, piece]
+    own: np.ndarray  # [model, piece]
+
+
+def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
+    t = state.table
+    idx = {p.id: j for j, p in enumerate(t.pieces)}
+    es, fly, hid, lev, hs = [], [], [], [], []
+    for f in figs:
+        u = state.unit(f.unit)
+        es.append(effective_size(state, f, u))
+        fly.append(u.flying)
+        hid.append(bool({"hidden", "burrowed"} & set(u.status)))
+        lv = Level.GROUND if u.flying else level(t, f)
+        lev.append(int(lv) if not u.flying else -1)
+        sp = standing_piece(t, f) if lv == Level.HIGH else None
+        hs.append([idx[p.id] for p in t.stack(sp.id)] if sp is not None else [])
+    return _Models(list(figs), np.array(es, float), np.array(fly, bool), np.array(hid, bool),
+                   np.array(lev, int), hs, piece_gaps(figs, t), own_stacks(figs, t))
+
+
+def _piece_facts(state: GameState):
+    t = state.table
+    es = np.array([sc_terrain.effective_size(t, p) for p in t.pieces], float)
+    blk = np.array([sc_terrain.blocking(t, p) for p in t.pieces], bool)
+    return es, blk
+
+
+def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: np.ndarray):
+    """For pairs (``ma.figs[ia[k]]``, ``mb.figs[ib[k]]``): blocking mask and reason per piece,
+    and each pair's absolute blocks (Dead Zone, HIDDEN) as lists."""
+    pes, pblk = _piece_facts(state)
+    ga, gb = ma.gaps[ia], mb.gaps[ib]
+    w1a, w1b = ga <= DIRECT_COVER_RANGE + TOUCH, gb <= DIRECT_COVER_RANGE + TOUCH
+    esa, esb = ma.es[ia][:, None], mb.es[ib][:, None]
+    fa, fb = ma.flying[ia][:, None], mb.flying[ib][:, None]
+    d_ab = gap_matrix(ma.figs, mb.figs)[ia, ib] if len(ia) else np.zeros(0)
+    close = (d_ab <= CLOSE_QUARTERS_RANGE + TOUCH)[:, None]
+    full = (pes >= esa) & (pes >= esb) & ~fa & ~fb
+    direct = ((w1a & ~fa & (pes >= esa)) | (w1b & ~fb & (pes >= esb))) & ~(w1a & w1b & close)
+    own = ma.own[ia] | mb.own[ib]
+    mask = pblk & (full | direct) & ~own
+    reason = np.where(full, FULL, np.where(direct, DIRECT, 0)) * mask
+    absolute: list[list] = [[] for _ in range(len(ia))]
+    ids = [p.id for p in state.table.pieces]
+    far = d_ab > HIDDEN_RANGE + TOUCH
+    for k in np.nonzero((ma.hidden[ia] | mb.hidden[ib]) & far)[0]:
+        absolute[k].append((None, "hidden"))
+    la, lb = ma.level[ia], mb.level[ib]
+    high_low = ((la == Level.HIGH) & (lb == Level.GROUND)) | ((lb == Level.HIGH) & (la == Level.GROUND))
+    for k in np.nonzero(high_low & (d_ab > CLOSE_QUARTERS_RANGE + TOUCH))[0]:
+        i, j = ia[k], ib[k]
+        hi_m, hi_i, lo_m, lo_i = (ma, i, mb, j) if la[k] == Level.HIGH else (mb, j, ma, i)
+        for pj in hi_m.high_stack[hi_i]:
+            if lo_m.gaps[lo_i, pj] <= DIRECT_COVER_RANGE + TOUCH:
+                absolute[k].append((ids[pj], "dead_zone"))
+                break
+    return mask, reason, absolute
+
+
+def _search(state: GameState, ma: _Models, ia, mb: _Models, ib):
+    mask, reason, absolute = _pair_rules(state, ma, ia, mb, ib)
+    live = np.array([not a for a in absolute], bool)
+    found = np.zeros(len(ia), bool)
+    wit = np.full((len(ia), 2, 2), np.nan)
+    if live.any():
+        f, w = find_witnesses([ma.figs[i] for i in ia[live]], [mb.figs[j] for j in ib[live]],
+                              blockers(state.table), mask[live])
+        found[live], wit[live] = f, w
+    return found, wit, mask, reason, absolute
+
+
+def visible(state: GameState, a: str, b: str) -> Sight:
+    """Is model ``b`` Visible to model ``a`` (and so ``a`` to ``b``, §7.1)? With the witness
+    sight line, or every piece that blocks with its reason (``full_cover``, ``direct_cover``,
+    ``dead_zone``, ``hidden``)."""
+    fa, fb = state.figure(a), state.figure(b)
+    ma, mb = _models(state, [fa]), _models(state, [fb])
+    z = np.zeros(1, int)
+    found, wit, mask, reason, absolute = _search(state, ma, z, mb, z)
+    reasons = [_REASON.get(int(r), "") for r in reason[0]]
+    return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons, absolute[0])
+
+
+@dataclass(frozen=True)
+class SightMatrix:
+    """Which models of one unit (rows) see which of another (columns)."""
+
+    rows: tuple
+    cols: tuple
+    visible: np.ndarray
+    witness: np.ndarray
+
+    def seen_by(self, row_id: str) -> list[str]:
+        i = self.rows.index(row_id)
+        return [c for c, v in zip(self.cols, self.visible[i]) if v]
+
+
+def sight_matrix(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure]) -> SightMatrix:
+    """Visibility of every model of ``figs_a`` against every model of ``figs_b``: one batched
+    search over all pairs (no per-pair geometry in Python)."""
+    ma, mb = _models(state, figs_a), _models(state, figs_b)
+    ia, ib = np.divmod(np.arange(len(figs_a) * len(figs_b)), max(len(figs_b), 1))
+    found, wit, *_ = _search(state, ma, ia, mb, ib)
+    shape = (len(figs_a), len(figs_b))
+    return SightMatrix(tuple(f.id for f in figs_a), tuple(f.id for f in figs_b),
+                       found.reshape(shape), wit.reshape(shape + (2, 2)))
+
+
+def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> SightMatrix:
+    """Which models of ``unit_b`` each model of ``unit_a`` can see (§7.1)."""
+    return sight_matrix(state, state.figures_of(unit_a), state.figures_of(unit_b))
+
+
+def visible_to_group(state: GameState, firing_model_ids: Iterable[str], target_unit: str) -> set:
+    """Models of ``target_unit`` Visible to at least one of the firing models: the union the
+    casualty cap needs (§8.7.4; rules digest §9.6)."""
+    firing = [state.figure(m) for m in firing_model_ids]
+    targets = state.figures_of(target_unit)
+    if not firing or not targets:
+        return set()
+    m = sight_matrix(state, firing, targets)
+    return {c for c, v in zip(m.cols, m.visible.any(axis=0)) if v}
+
+
+def high_ground_cover(state: GameState, target_unit: str, firing_model_ids: Iterable[str]) -> bool:
+    """HIGH GROUND Cover (§7.1.3): every model of the target unit stands with its whole base on
+    HIGH GROUND, the target is not Flying, and the attack comes from a lower elevation — at
+    least one attacking model (Flying ones never count) is not entirely on HIGH GROUND."""
+    u = state.unit(target_unit)
+    figs = state.figures_of(target_unit)
+    if u.flying or not figs:
+        return False
+    if any(level(state.table, f) != Level.HIGH for f in figs):
+        return False
+    for m in firing_model_ids:
+        f = state.figure(m)
+        if state.unit(f.unit).flying:
+            continue
+        if level(state.table, f) != Level.HIGH:
+            return True
+    return False

@@ -1,0 +1,143 @@
+"""True line of sight by heights, shared by Horus Heresy 3rd and Warhammer 40,000 3rd.
+
+Both games trace sight from the model's point of view over the real terrain. tapeline models
+that with footprints and heights (spec: a piece's ``height``, a model's ``height``):
+
+* a model's **eye** is the top of the model: the height of the terrain stack it stands on
+  (``on:``) plus its own height — from the file (``height:``), else a default by unit type
+  (:data:`DEFAULT_HEIGHTS`, keyed by the unit's ``stats.unit_type``; "infantry" when absent);
+* a piece's **top** is its height plus the heights of the pieces it stands on;
+* a sight line runs from the top of one model to the top of the other, straight, over a 2D
+  segment from base to base (eye height constant over the base: the highest point of a model
+  gives the best view, and bases are small); a piece blocks the segment where that line runs
+  below the piece's top over the piece's footprint (reason ``height``).
+
+A piece blocks sight only as its traits and height say (spec): ``no_sight_block`` never blocks,
+``blocks_sight`` blocks at any height (treated as infinitely tall), otherwise a piece of height
+0 blocks nothing. Pieces a model stands on never block its own trace. Models in base contact
+always see each other (HH3 "Base to Base Contact", §A.1; the same is assumed for 40k 3rd).
+
+**Area terrain** (setting ``los_area_terrain``): a model standing *inside* a piece's footprint
+(its base overlaps the footprint; it is not ``on`` it), e.g. in a wood or ruin:
+
+* ``see_out`` (default): that piece does not block sight lines to or from the model — it sees
+  out and is seen, as the 40k 3rd / HH convention of models at the edge of area terrain;
+* ``height``: the piece blocks by height like any other; the model sees only over it or from
+  the part of its base outside the footprint.
+
+Exactness: with every blocking piece either lower than both eyes (dropped) or higher than both
+(a plain 2D obstacle) the search of :mod:`board.sight` is exact. A piece between the two eye
+heights blocks only part of each segment; the same candidate lines are tested under the 3D rule,
+so every witness is verified, but a witness found by no candidate may exist in rare cases.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from board.measure import contact, gap_matrix
+from board.sight import Sight, find_witnesses
+from board.units import TOUCH
+
+from .sightcommon import blockers, own_stacks, piece_gaps, sight_answer
+from .state import GameState
+
+#: Default model heights in inches by unit type (28–32 mm scale, to the top of the head or
+#: hull), used when a model gives no ``height``. Override per model in the file.
+DEFAULT_HEIGHTS = {
+    "infantry": 1.25,
+    "character": 1.25,
+    "jump": 1.5,
+    "jump-infantry": 1.5,
+    "bike": 1.25,
+    "cavalry": 1.75,
+    "beast": 1.0,
+    "artillery": 1.0,
+    "monstrous": 2.5,
+    "dreadnought": 2.5,
+    "walker": 2.5,
+    "automata": 2.0,
+    "vehicle": 2.5,
+    "super-heavy": 4.0,
+    "knight": 5.0,
+    "titan": 8.0,
+    "swarm": 0.5,
+}
+AREA_TERRAIN_SETTINGS = ("see_out", "height")
+
+
+def model_height(state: GameState, model_id: str) -> float:
+    """The model's own height: its ``height`` or the default for its unit type."""
+    f = state.figure(model_id)
+    if f.height is not None:
+        return float(f.height)
+    kind = str(state.unit(f.unit).stats.get("unit_type") or "infantry").lower()
+    return DEFAULT_HEIGHTS.get(kind, DEFAULT_HEIGHTS["infantry"])
+
+
+def eye(state: GameState, model_id: str) -> float:
+    """Height of the top of the model above the table (terrain it stands on included)."""
+    f = state.figure(model_id)
+    return state.table.stack_height(f.on) + model_height(state, model_id)
+
+
+def piece_tops(state: GameState) -> tuple[np.ndarray, np.ndarray]:
+    """Each piece's top height (``inf`` for ``blocks_sight``) and whether it can block at all."""
+    t = state.table
+    tops = np.array([math.inf if p.has("blocks_sight") else t.stack_height(p.id) for p in t.pieces], float)
+    can = np.array([(p.has("blocks_sight") or p.height > 0) and not p.has("no_sight_block") for p in t.pieces], bool)
+    return tops, can
+
+
+def _mask(state: GameState, figs_a, figs_b, ia, ib, za, zb):
+    tops, can = piece_tops(state)
+    own_a, own_b = own_stacks(figs_a, state.table), own_stacks(figs_b, state.table)
+    mask = can & ~own_a[ia] & ~own_b[ib] & (tops > np.minimum(za, zb)[:, None])
+    if state.settings.get("los_area_terrain", "see_out") == "see_out":
+        inside_a = piece_gaps(figs_a, state.table) < 0
+        inside_b = piece_gaps(figs_b, state.table) < 0
+        mask &= ~inside_a[ia] & ~inside_b[ib]
+    return mask, tops
+
+
+def visible(state: GameState, a: str, b: str) -> Sight:
+    """True line of sight between models ``a`` and ``b`` (reciprocal), with the witness or the
+    pieces that block (reason ``height``)."""
+    fa, fb = state.figure(a), state.figure(b)
+    if contact(fa, fb).ok:
+        return Sight(True, [list(fa.at), list(fb.at)], [], None, "base contact: always in sight (HH3 §A.1)")
+    za, zb = np.array([eye(state, a)]), np.array([eye(state, b)])
+    z = np.zeros(1, int)
+    mask, tops = _mask(state, [fa], [fb], z, z, za, zb)
+    found, wit = find_witnesses([fa], [fb], blockers(state.table), mask, heights=(za, zb, tops))
+    reasons = ["height"] * len(state.table.pieces)
+    return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons, [], with_clearance=False)
+
+
+def sight_matrix(state: GameState, fa, fb) -> np.ndarray:
+    """``[i, j]``: figure ``fa[i]`` sees figure ``fb[j]`` (one batched search, no per-pair loop)."""
+    if not fa or not fb:
+        return np.zeros((len(fa), len(fb)), bool)
+    ia, ib = np.divmod(np.arange(len(fa) * len(fb)), len(fb))
+    za = np.array([eye(state, f.id) for f in fa])[ia]
+    zb = np.array([eye(state, f.id) for f in fb])[ib]
+    mask, tops = _mask(state, fa, fb, ia, ib, za, zb)
+    found, _ = find_witnesses([fa[i] for i in ia], [fb[j] for j in ib], blockers(state.table), mask,
+                              heights=(za, zb, tops))
+    touching = np.abs(gap_matrix(fa, fb)) <= TOUCH
+    return found.reshape(len(fa), len(fb)) | touching
+
+
+def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> np.ndarray:
+    """``[i, j]``: model ``i`` of ``unit_a`` sees model ``j`` of ``unit_b``."""
+    return sight_matrix(state, state.figures_of(unit_a), state.figures_of(unit_b))
+
+
+def visible_to_group(state: GameState, firing_model_ids, target_unit: str) -> set:
+    """Models of ``target_unit`` seen by at least one firing model (the union)."""
+    fa = [state.figure(m) for m in firing_model_ids]
+    fb = state.figures_of(target_unit)
+    seen = sight_matrix(state, fa, fb).any(axis=0) if fa and fb else np.zeros(len(fb), bool)
+    return {f.id for f, v in zip(fb, seen) if v}
