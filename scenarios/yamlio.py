@@ -8,6 +8,7 @@ composed node tree is kept so a location such as ``units[2].models[0].at`` can b
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Optional
 
 import yaml
@@ -44,6 +45,14 @@ def _construct_mapping(loader, node, deep=False):
 
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+# YAML 1.1 reads on/off/yes/no as booleans, which turns the spec's key `on:` ("standing on")
+# into True. Scenario files use YAML 1.2 booleans: only true/false.
+_BOOL = "tag:yaml.org,2002:bool"
+_Loader.yaml_implicit_resolvers = {
+    k: [r for r in v if r[0] != _BOOL] for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 def parse(text: str, is_json: bool) -> tuple[Any, Optional[yaml.Node]]:

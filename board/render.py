@@ -1,0 +1,426 @@
+"""SVG pictures of the table: terrain, bases, leaders, and overlays that plug in as layers.
+
+The picture is drawn in **board coordinates** — inches, origin bottom-left, y up — inside one
+group whose transform flips y and scales inches to pixels, so everything a caller adds (a sight
+line, a path, a template) is given in the same coordinates the engine measures in. Text is kept
+upright: a label is positioned in board coordinates and un-flipped locally.
+
+>>> from board.bases import RoundBase
+>>> from board.table import Figure, Table
+>>> svg = render_svg(Table(24, 24), [Figure("m1", "marines", "terran", RoundBase(32), 6, 12)])
+>>> svg.startswith("<svg") and 'viewBox="0 0' in svg
+True
+
+Overlays are :class:`Layer` objects holding SVG snippets made by the helpers below
+(:func:`svg_polyline`, :func:`svg_geometry`, :func:`svg_circle`, :func:`svg_label`), styled by
+the CSS classes ``witness`` (green), ``blocker`` (red), ``path`` (blue), ``goal`` (translucent
+yellow), ``end-base`` (dashed blue outline), ``template`` (translucent orange) and
+``violation`` (magenta). The output is deterministic: the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Optional, Sequence
+from xml.sax.saxutils import escape
+
+import shapely
+
+from .bases import OvalBase
+from .errors import GeometryError
+from .table import Figure, Table
+
+#: Pixels per inch of the picture (the ``viewBox`` is in pixels; the SVG scales freely).
+PX = 20.0
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48.0, 24.0, 44.0, 40.0
+
+SIZE_COLOURS = ("#ece5cf", "#d8c291", "#b39463", "#876a43", "#66502f", "#4a3921")
+HEIGHT_BINS = ((0.0, "#eceae2"), (1.0, "#cfd6d9"), (2.0, "#a9b8bf"), (3.0, "#7f96a3"), (4.0, "#5c7584"), (6.0, "#3e5563"))
+GRASS = "#8fbf6a"
+KNOWN_SIDES = {"terran": "#2f66c4", "zerg": "#8a3cab", "protoss": "#d19a10"}
+PALETTE = ("#c0392b", "#16a085", "#d35400", "#2c3e50", "#7f8c8d", "#27ae60")
+LEADER = "#f2b705"
+
+CSS = """
+text { font-family: DejaVu Sans, Verdana, Arial, sans-serif; }
+.title { font-size: 16px; font-weight: bold; fill: #222; }
+.axis { font-size: 10px; fill: #444; }
+.legend { font-size: 11px; fill: #222; }
+.mat { fill: #f3f2ea; }
+.edge { fill: none; stroke: #333; stroke-width: 0.08; }
+.grid { fill: none; stroke: #000; stroke-opacity: 0.09; stroke-width: 0.015; }
+.grid6 { fill: none; stroke: #000; stroke-opacity: 0.28; stroke-width: 0.035; }
+.terrain { stroke: #3b2f20; stroke-width: 0.05; }
+.terrain.grass { stroke: #4d7a31; }
+.terrain.access { stroke: #c08a00; stroke-width: 0.07; stroke-dasharray: 0.25 0.15; }
+.hatch { fill: none; stroke: #4d7a31; stroke-width: 0.04; }
+.model { stroke: #111; stroke-width: 0.04; fill-opacity: 0.9; }
+.leader { fill: none; stroke: #f2b705; stroke-width: 0.12; }
+.label { font-size: 11px; text-anchor: middle; fill: #1b1b1b; stroke: #fff; stroke-width: 3px;
+         stroke-linejoin: round; paint-order: stroke; }
+.label.tlabel { font-size: 11px; font-weight: bold; }
+.label.mlabel { fill: #fff; stroke: #000; stroke-width: 2px; font-size: 8px; }
+.witness { fill: none; stroke: #14a03c; stroke-width: 0.08; }
+.blocker { fill: #e02020; fill-opacity: 0.3; stroke: #c81414; stroke-width: 0.08; }
+.path { fill: none; stroke: #1f5fd6; stroke-width: 0.08; stroke-linejoin: round; stroke-linecap: round; }
+.goal { fill: #ffd92e; fill-opacity: 0.4; stroke: #c9a800; stroke-width: 0.03; }
+.end-base { fill: none; stroke: #1f5fd6; stroke-width: 0.05; stroke-dasharray: 0.15 0.1; }
+.template { fill: #ff8c1a; fill-opacity: 0.3; stroke: #cc6600; stroke-width: 0.05; }
+.violation { fill: #e0007a; fill-opacity: 0.25; stroke: #e0007a; stroke-width: 0.1; }
+.label.witness { fill: #0c6e28; stroke: #fff; } .label.blocker { fill: #a30d0d; stroke: #fff; }
+.label.path { fill: #1747a3; stroke: #fff; } .label.violation { fill: #a8005b; stroke: #fff; }
+.label.goal, .label.template, .label.end-base { fill: #5a4300; stroke: #fff; fill-opacity: 1; }
+""".strip()
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A named overlay: SVG snippets in board coordinates, drawn above the models."""
+
+    name: str
+    elements: list[str] = field(default_factory=list)
+
+
+# --- snippet helpers (board coordinates: inches, y up) ----------------------------------------
+
+
+def _f(v: float) -> str:
+    """A number as SVG text: 4 decimals (1e-4" is finer than any picture), no ``-0``."""
+    v = float(v)
+    if not math.isfinite(v):
+        raise GeometryError(f"cannot draw a non-finite coordinate ({v})")
+    s = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def _attrs(cls: Optional[str], attrs: Mapping) -> str:
+    out = [f' class="{escape(cls, {chr(34): "&quot;"})}"'] if cls else []
+    for k in attrs:  # caller's order (kwargs keep it): deterministic
+        v = attrs[k]
+        if v is None:
+            continue
+        val = _f(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+        out.append(f' {k.rstrip("_").replace("_", "-")}="{escape(val, {chr(34): "&quot;"})}"')
+    return "".join(out)
+
+
+def _pts(points) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+def svg_polyline(points, cls: str, **attrs) -> str:
+    """An open polyline through ``points`` [(x, y), ...]."""
+    return f'<polyline{_attrs(cls, attrs)} points="{_pts(points)}"/>'
+
+
+def svg_circle(x: float, y: float, r: float, cls: str, **attrs) -> str:
+    """A circle of radius ``r`` inches centred at ``(x, y)``."""
+    return f'<circle{_attrs(cls, attrs)} cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>'
+
+
+def svg_label(x: float, y: float, text: str, cls: str = "") -> str:
+    """Upright text centred at board point ``(x, y)`` (XML-escaped)."""
+    k = _f(1 / PX)
+    return (
+        f'<text class="label{" " + escape(cls, {chr(34): "&quot;"}) if cls else ""}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({k} -{k})" dy="0.35em">{escape(str(text))}</text>'
+    )
+
+
+def _ring_d(coords) -> str:
+    pts = list(coords)
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    return "M" + " L".join(f"{_f(x)} {_f(y)}" for x, y in pts) + " Z"
+
+
+def _geom_d(geom) -> str:
+    """Path data of a (multi)polygon or (multi)line: rings closed, lines open."""
+    parts = []
+    for g in shapely.get_parts(geom):
+        if isinstance(g, shapely.Polygon):
+            if g.is_empty:
+                continue
+            parts.append(_ring_d(g.exterior.coords))
+            parts += [_ring_d(r.coords) for r in g.interiors]
+        elif isinstance(g, shapely.LinearRing):
+            parts.append(_ring_d(g.coords))
+        elif isinstance(g, shapely.LineString) and not g.is_empty:
+            parts.append("M" + " L".join(f"{_f(x)} {_f(y)}" for x, y in g.coords))
+        elif isinstance(g, shapely.GeometryCollection):
+            parts.append(_geom_d(g))
+    return " ".join(p for p in parts if p)
+
+
+def svg_geometry(geom, cls: str, **attrs) -> str:
+    """A shapely geometry: Polygon / MultiPolygon (holes kept), LineString, Point (a dot).
+
+    Points become circles of radius ``r`` (default 0.12"); an empty geometry draws nothing.
+    """
+    if geom is None or geom.is_empty:
+        return ""
+    if isinstance(geom, (shapely.Point, shapely.MultiPoint)):
+        r = attrs.pop("r", 0.12)
+        return "".join(svg_circle(p.x, p.y, r, cls, **attrs) for p in shapely.get_parts(geom))
+    if isinstance(geom, shapely.LineString) and not isinstance(geom, shapely.LinearRing):
+        return svg_polyline(list(geom.coords), cls, **attrs)
+    if isinstance(geom, shapely.GeometryCollection) and not isinstance(geom, (shapely.MultiPolygon, shapely.MultiLineString)):
+        return "".join(svg_geometry(g, cls, **attrs) for g in shapely.get_parts(geom))
+    return f'<path{_attrs(cls, attrs)} fill-rule="evenodd" d="{_geom_d(geom)}"/>'
+
+
+# --- the picture ------------------------------------------------------------------------------
+
+
+def size_colour(size: int) -> str:
+    return SIZE_COLOURS[max(0, min(int(size), len(SIZE_COLOURS) - 1))]
+
+
+def height_bin(h: float) -> int:
+    """Index of the height-shading bin for a top surface ``h`` inches high."""
+    i = 0
+    for k, (lo, _) in enumerate(HEIGHT_BINS):
+        if h > lo or (k == 0 and h >= lo):
+            i = k
+    return i
+
+
+def _height_label(k: int) -> str:
+    lo = HEIGHT_BINS[k][0]
+    if k == 0:
+        return '0"'
+    if k == len(HEIGHT_BINS) - 1:
+        return f'>{lo:g}"'
+    return f'{lo:g}–{HEIGHT_BINS[k + 1][0]:g}"'
+
+
+def side_palette(figures: Iterable[Figure], given: Optional[Mapping[str, str]] = None) -> dict[str, str]:
+    """A colour per side, in order of first appearance (known faction names keep theirs)."""
+    out: dict[str, str] = {}
+    spare = iter(PALETTE * 10)
+    for f in figures:
+        if f.side not in out:
+            if given and f.side in given:
+                out[f.side] = given[f.side]
+            elif f.side.lower() in KNOWN_SIDES:
+                out[f.side] = KNOWN_SIDES[f.side.lower()]
+            else:
+                out[f.side] = next(spare)
+    return out
+
+
+def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tuple[list[str], list[str], set]:
+    """Terrain shapes (lower pieces first) and their labels; also the legend keys used."""
+    shapes, labels, keys = [], [], set()
+    placer = _LabelPlacer(figures)
+    depth = {p.id: len(table.stack(p.id)) for p in table.pieces}
+    for p in sorted(table.pieces, key=lambda p: depth[p.id]):  # stable: file order within a level
+        es, top = table.stack_size(p.id), table.stack_height(p.id)
+        grass = p.has("grass")
+        if fill_by == "height":
+            k = height_bin(top)
+            colour, key = HEIGHT_BINS[k][1], ("h", k)
+        else:
+            colour, key = (GRASS, ("grass",)) if grass else (size_colour(p.size), ("s", min(p.size, len(SIZE_COLOURS) - 1)))
+        keys.add(key)
+        cls = "terrain" + (" grass" if grass else "") + (" access" if p.has("access_point") else "")
+        if p.has("access_point"):
+            keys.add(("access",))
+        attrs = {"fill": colour, "data_terrain": p.id, "data_size": p.size}
+        title = f"<title>{escape(p.id)}: Size {p.size}" + (f" on {escape(p.on)} (ES {es})" if p.on else "") + (
+            f', height {_f(top)}"' if top else "") + (f", {escape(', '.join(sorted(p.traits)))}" if p.traits else "") + "</title>"
+        if p.circle is not None:
+            el = svg_circle(*p.circle, cls, **attrs)
+        else:
+            el = svg_geometry(p.footprint, cls, **attrs)
+        shapes.append(el[:-2] + ">" + title + ("</circle>" if p.circle is not None else "</path>"))
+        if grass and fill_by != "height":
+            shapes.append(_hatch(p.footprint))
+        info = (f"S{p.size}" + (f" ES{es}" if p.on else "")) if fill_by == "size" else f'{_f(top)}"'
+        if p.has("access_point"):
+            info += " AP"
+        x, y = placer.place(p, max(len(p.id), len(info)))
+        labels.append(svg_label(x, y + 0.3, p.id, "tlabel"))
+        labels.append(svg_label(x, y - 0.3, info, "tlabel"))
+    return shapes, labels, keys
+
+
+class _LabelPlacer:
+    """Puts each terrain label where it hides the fewest bases and earlier labels.
+
+    Candidates: the piece's inner point, then points inset from its sides, then just outside
+    them; the first candidate with the least overlap wins (deterministic).
+    """
+
+    def __init__(self, figures: Sequence[Figure]):
+        discs = [shapely.Point(f.x, f.y).buffer(f.base.reach, 8) for f in figures]
+        self.bases = shapely.union_all(discs) if discs else shapely.Polygon()
+        self.taken: list = []
+
+    def place(self, piece, chars: int) -> tuple[float, float]:
+        w, h = chars * 6.9 / PX + 0.2, 1.25
+        fp = piece.footprint
+        c = fp.point_on_surface() if piece.circle is None else shapely.Point(piece.circle[:2])
+        x0, y0, x1, y1 = fp.bounds
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        cands = [(c.x, c.y), (mx, y1 - h / 2 - 0.1), (mx, y0 + h / 2 + 0.1), (x0 + w / 2 + 0.1, my),
+                 (x1 - w / 2 - 0.1, my), (mx, y1 + h / 2 + 0.1), (mx, y0 - h / 2 - 0.1),
+                 (x1 + w / 2 + 0.1, my), (x0 - w / 2 - 0.1, my)]
+        best, best_cost = cands[0], math.inf
+        for k, (x, y) in enumerate(cands):
+            box = shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            cost = 10 * box.intersection(self.bases).area + 10 * sum(box.intersection(t).area for t in self.taken)
+            cost += 0.5 * (box.area - box.intersection(fp).area) / box.area + 0.01 * k
+            if cost < best_cost - 1e-9:
+                best, best_cost = (x, y), cost
+        x, y = best
+        self.taken.append(shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+        return best
+
+
+def _hatch(poly) -> str:
+    """Diagonal strokes clipped to a grass footprint (drawn as geometry: no pattern defs)."""
+    x0, y0, x1, y1 = poly.bounds
+    lines = [shapely.LineString([(x0 + t, y0), (x0 + t + (y1 - y0), y1)]) for t in
+             [-(y1 - y0) + 0.6 * i for i in range(int(((x1 - x0) + (y1 - y0)) / 0.6) + 2)]]
+    cut = shapely.get_parts(shapely.intersection(shapely.MultiLineString(lines), poly))
+    return svg_geometry(shapely.MultiLineString([g for g in cut if isinstance(g, shapely.LineString) and g.length > 1e-6]), "hatch")
+
+
+def _figure(f: Figure, colour: str, leader: bool) -> list[str]:
+    b = f.base
+    title = f"<title>{escape(f.id)} ({escape(f.unit)}, {escape(f.side)}) {escape(b.describe())}" + (
+        f" on {escape(f.on)}" if f.on else "") + (" — leader" if leader else "") + f" at ({_f(f.x)}, {_f(f.y)})</title>"
+    data = {"fill": colour, "data_model": f.id, "data_unit": f.unit, "data_side": f.side}
+    if leader:
+        data["data_leader"] = "true"
+    out = []
+    if isinstance(b, OvalBase):
+        rot = f"rotate({_f(b.facing)} {_f(f.x)} {_f(f.y)})"
+        out.append(f'<ellipse{_attrs("model", data)} cx="{_f(f.x)}" cy="{_f(f.y)}" rx="{_f(b.a)}" ry="{_f(b.b)}" transform="{rot}">{title}</ellipse>')
+        # a tick at the front of the oval shows its facing
+        fx, fy = f.x + b.a * math.cos(b.phi), f.y + b.a * math.sin(b.phi)
+        ix, iy = f.x + 0.6 * b.a * math.cos(b.phi), f.y + 0.6 * b.a * math.sin(b.phi)
+        out.append(svg_polyline([(ix, iy), (fx, fy)], "facing", stroke="#111", stroke_width=0.06))
+        if leader:
+            out.append(f'<ellipse class="leader" cx="{_f(f.x)}" cy="{_f(f.y)}" rx="{_f(b.a + 0.14)}" ry="{_f(b.b + 0.14)}" transform="{rot}"/>')
+    else:
+        out.append(svg_circle(f.x, f.y, b.radius, "model", **data)[:-2] + f">{title}</circle>")
+        if leader:
+            out.append(svg_circle(f.x, f.y, b.radius + 0.14, "leader"))
+    return out
+
+
+def _model_label(f: Figure) -> str:
+    span = 2 * min(f.base.reach, getattr(f.base, "b", f.base.reach)) * PX  # pixels across the base
+    size = max(5.0, min(9.0, span * 1.55 / max(1, len(f.id))))
+    return svg_label(f.x, f.y, f.id, "mlabel").replace('<text ', f'<text style="font-size:{_f(size)}px" ', 1)
+
+
+def _grid(table: Table) -> list[str]:
+    minor, major = [], []
+    for i in range(int(math.floor(table.width)) + 1):
+        (major if i % 6 == 0 else minor).append(f"M{i} 0 V{_f(table.height)}")
+    for j in range(int(math.floor(table.height)) + 1):
+        (major if j % 6 == 0 else minor).append(f"M0 {j} H{_f(table.width)}")
+    return [f'<path class="grid" d="{" ".join(minor)}"/>', f'<path class="grid6" d="{" ".join(major)}"/>']
+
+
+def _ticks(w: float, h: float, ox: float, oy: float) -> list[str]:
+    out = []
+    xs = sorted(set(range(0, int(w) + 1, 6)) | {w})
+    ys = sorted(set(range(0, int(h) + 1, 6)) | {h})
+    for x in xs:
+        out.append(f'<text class="axis" x="{_f(ox + x * PX)}" y="{_f(oy + h * PX + 14)}" text-anchor="middle">{_f(x)}</text>')
+    for y in ys:
+        out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy + (h - y) * PX + 3.5)}" text-anchor="end">{_f(y)}</text>')
+    out.append(f'<text class="axis" x="{_f(ox + w * PX)}" y="{_f(oy + h * PX + 28)}" text-anchor="end">x (inches) →</text>')
+    out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy - 8)}" text-anchor="end">y ↑</text>')
+    return out
+
+
+def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float):
+    items: list[tuple[str, str]] = []  # (swatch svg template with {x},{y}, text)
+    if fill_by == "height":
+        items.append(("", "top height:"))
+        items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_BINS[k][1]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
+                  for k in range(len(HEIGHT_BINS)) if ("h", k) in keys]
+    else:
+        items.append(("", "terrain Size:"))
+        items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{size_colour(s)}" stroke="#333" stroke-width="0.6"/>',
+                   f"{s}" + ("+" if s == len(SIZE_COLOURS) - 1 else ""))
+                  for s in range(len(SIZE_COLOURS)) if ("s", s) in keys]
+        if ("grass",) in keys:
+            items.append((f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{GRASS}" stroke="#4d7a31" stroke-width="0.6"/>', "grass"))
+    if ("access",) in keys:
+        items.append(('<rect x="{x}" y="{y}" width="14" height="10" fill="none" stroke="#c08a00" stroke-width="1.4" stroke-dasharray="3 2"/>', "access point"))
+    for side, colour in sides.items():
+        items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5.5" fill="{colour}" stroke="#111" stroke-width="0.8"/>', escape(side)))
+    if has_leader:
+        items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5" fill="none" stroke="{LEADER}" stroke-width="2.4"/>', "leader"))
+    out, x, y = [], x0, y0
+    for swatch, text in items:
+        w = (20 if swatch else 0) + 6.6 * len(text) + 14
+        if x + w > x0 + width and x > x0:
+            x, y = x0, y + 18
+        if swatch:
+            out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4)))
+        out.append(f'<text class="legend" x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
+        x += w
+    return out, y - y0 + 18
+
+
+def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Optional[str] = None,
+               leaders: Iterable[str] = (), fill_by: str = "size",
+               side_colours: Optional[Mapping[str, str]] = None) -> str:
+    """The SVG picture of ``table`` with ``figures`` and overlay ``layers``.
+
+    ``fill_by`` shades terrain by its Size class (``"size"``) or by the height of its top
+    surface, stacks included (``"height"``). ``leaders`` are model ids drawn with a gold ring
+    and star. ``side_colours`` maps side names to colours (defaults: Terran blue, Zerg purple,
+    Protoss gold, then a fixed palette).
+
+    For convenience ``table`` may also be a game state (anything with ``.table``,
+    ``.all_figures()`` and ``.units`` having ``.leader``): ``render_svg(state, layers)``.
+    """
+    if not isinstance(table, Table) and hasattr(table, "all_figures"):
+        state = table
+        if figures is not None and not layers and all(isinstance(x, Layer) for x in figures):
+            layers, figures = figures, None
+        table = state.table
+        figures = state.all_figures() if figures is None else figures
+        leaders = set(leaders) | {u.leader for u in state.units if getattr(u, "leader", None)}
+    if fill_by not in ("size", "height"):
+        raise GeometryError(f"fill_by must be 'size' or 'height', not {fill_by!r}")
+    figures = list(figures or [])
+    leaders = set(leaders)
+    w, h = float(table.width), float(table.height)
+    ox, oy = MARGIN_LEFT, MARGIN_TOP
+    sides = side_palette(figures, side_colours)
+    shapes, tlabels, keys = _terrain(table, fill_by, figures)
+    legend, legend_h = _legend(keys, sides, fill_by, bool(leaders & {f.id for f in figures}),
+                               ox, oy + h * PX + MARGIN_BOTTOM + 4, w * PX)
+    vw = ox + w * PX + MARGIN_RIGHT
+    vh = oy + h * PX + MARGIN_BOTTOM + legend_h + 8
+    body: list[str] = [f'<rect class="mat" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>']
+    body += shapes + _grid(table) + tlabels
+    for f in figures:
+        body += _figure(f, sides[f.side], f.id in leaders)
+    body += [_model_label(f) for f in figures]
+    body.append(f'<rect class="edge" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>')
+    for layer in layers:
+        body.append(f'<g class="layer" data-layer="{escape(layer.name, {chr(34): "&quot;"})}">')
+        body += [e for e in layer.elements if e]
+        body.append("</g>")
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(vw)} {_f(vh)}" width="{_f(vw)}" height="{_f(vh)}">',
+        f"<style>\n{CSS}\n</style>",
+        f'<rect x="0" y="0" width="{_f(vw)}" height="{_f(vh)}" fill="#ffffff"/>',
+    ]
+    if title:
+        head.append(f"<title>{escape(title)}</title>")
+        head.append(f'<text class="title" x="{_f(ox)}" y="26">{escape(title)}</text>')
+    head.append(f'<text class="axis" x="{_f(ox + w * PX)}" y="26" text-anchor="end">{_f(w)}" × {_f(h)}" table, 1" grid (heavy every 6")</text>')
+    board = [f'<g class="board" transform="matrix({_f(PX)} 0 0 -{_f(PX)} {_f(ox)} {_f(oy + h * PX)})">'] + body + ["</g>"]
+    return "\n".join(head + _ticks(w, h, ox, oy) + board + legend + ["</svg>"]) + "\n"

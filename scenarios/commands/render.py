@@ -1,0 +1,50 @@
+"""``tapeline render FILE -o OUT.svg``: an SVG picture of the board the file describes.
+
+Terrain is shaded by Size class (``--fill size``, the default) or by the height of its top
+surface (``--fill height``); bases are drawn true to size and facing, coloured by side, with
+model ids; Leading Models carry a gold ring and star. ``--final`` draws the state after
+replaying the file's actions. Overlays (sight lines, paths, templates) add their own flags:
+see :mod:`scenarios.overlays`. ``-o -`` writes the SVG to standard output.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+
+from board.errors import TapelineError
+
+from .. import overlays
+from .. import replay as engine
+from ..cliutil import add_file, load
+
+
+def register(sub) -> None:
+    p = sub.add_parser("render", help="draw the board as an SVG picture")
+    add_file(p, json_flag=False)
+    p.add_argument("-o", "--output", required=True, metavar="OUT.svg", help="file to write ('-' for stdout)")
+    p.add_argument("--fill", choices=("size", "height"), default="size",
+                   help="shade terrain by Size class (default) or by height of its top surface")
+    p.add_argument("--title", default=None, help="picture title (default: the scenario's name)")
+    p.add_argument("--final", action="store_true", help="draw the state after replaying the file's actions")
+    overlays.add_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    loaded = load(args)
+    if args.final:
+        loaded = replace(loaded, state=engine.run(loaded).final)
+    title = args.title if args.title is not None else (loaded.spec.name or os.path.basename(args.file))
+    svg = overlays.render_state(loaded.state, overlays.layers(args, loaded), title=title, fill_by=args.fill)
+    if args.output == "-":
+        sys.stdout.write(svg)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(svg)
+    except OSError as e:
+        raise TapelineError(f"cannot write {args.output}: {e.strerror or e}") from None
+    print(f"wrote {args.output}")
+    return 0
