@@ -1,0 +1,97 @@
+"""``tapeline attack FILE --unit U --weapon W --target T``: exact odds of a Ranged Attack.
+
+Resolved on the real board (§8.7.3): which models fire (in Range of a target model Visible to
+them; LONG RANGE ones at −1), which target models may be removed (Visible to a firing model,
+or all when the target is Engaged), whether the target rolls Evade; then the exact
+distributions of hits, damage dice, damage and kills (§8.7.4). ``--weapon`` may be repeated
+(several Batches of the unit at the same target, in order); ``--also UNIT:WEAPON`` adds another
+unit's Batch.
+"""
+
+from __future__ import annotations
+
+from rules.errors import IllegalAction
+from rules.starcraft.odds import attack_odds
+from rules.starcraft.ranged import Modifiers, batch_spec, batch_target
+from rules.starcraft.targeting import check_target
+
+from ..cli import emit
+from ..cliutil import add_file, fmt, load, unit
+
+
+def register(sub) -> None:
+    p = sub.add_parser("attack", help="exact odds of a StarCraft TMG Ranged Attack on the board")
+    add_file(p)
+    p.add_argument("--unit", required=True, help="attacking unit id")
+    p.add_argument("--weapon", required=True, action="append", help="weapon (repeat for several Batches)")
+    p.add_argument("--target", required=True, help="target unit id")
+    p.add_argument("--also", action="append", default=[], metavar="UNIT:WEAPON", help="another unit's Batch at the same target")
+    p.add_argument("--hit", type=int, default=0, help="Hit modifier (+X easier)")
+    p.add_argument("--precision", type=int, default=0, help="extra PRECISION (X)")
+    p.add_argument("--critical-hit", type=int, default=0, help="extra CRITICAL HIT (X)")
+    p.add_argument("--tough", type=int, default=0, help="TOUGH (X) of the target")
+    p.add_argument("--dodge", type=int, default=0, help="DODGE (X) of the target")
+    p.add_argument("--evade", action="store_true", help="an ability grants the target an Evade roll")
+    p.set_defaults(func=run)
+
+
+def _mods(args) -> Modifiers:
+    for name in ("precision", "critical_hit", "tough", "dodge"):
+        if getattr(args, name) < 0:
+            raise IllegalAction("arguments", f"--{name.replace('_', '-')} must not be negative")
+    if not -6 <= args.hit <= 6:
+        raise IllegalAction("arguments", "--hit must be between -6 and 6")
+    return Modifiers(hit=args.hit, precision=args.precision, critical_hit=args.critical_hit,
+                     tough=args.tough, dodge=args.dodge, grant_evade=args.evade)
+
+
+def run(args) -> int:
+    loaded = load(args)
+    st = loaded.state
+    if st.system != "starcraft":
+        raise IllegalAction("arguments", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
+    target = unit(loaded, args.target)
+    orders = [(unit(loaded, args.unit), w) for w in args.weapon]
+    for a in args.also:
+        if ":" not in a:
+            raise IllegalAction("arguments", f"--also takes UNIT:WEAPON, got {a!r}")
+        u, w = a.split(":", 1)
+        orders.append((unit(loaded, u), w))
+    mods = _mods(args)
+    settings = st.settings
+    batches, info = [], []
+    for u, w in orders:
+        tg = check_target(st, u, w, target, grant_evade=mods.grant_evade)
+        spec = batch_spec(st, tg, mods, settings)
+        batches.append((spec, batch_target(st, tg, mods, settings)))
+        info.append({
+            "unit": u, "weapon": tg.weapon.key, "firing_models": list(tg.in_range),
+            "long_range_models": list(tg.long_range), "visible_targets": list(tg.removable),
+            "dice": spec.dice, "surge": spec.surge_dice if spec.surge_applies else None,
+            "evade": spec.evade, "evade_reasons": list(tg.evade_reasons) if spec.evade is not None else [],
+            "target_engaged": tg.target_engaged, "damage_per_die": spec.damage,
+        })
+    t = st.unit(target)
+    odds = attack_odds(batches, marker=t.damage, removed_before=len(t.removed))
+    firing = [m for b in info for m in b["firing_models"] + b["long_range_models"]]
+    visible = sorted({m for b in info for m in b["visible_targets"]}, key=list(t.models).index)
+    out = {"unit": args.unit, "target": target, "firing_models": firing, "visible_targets": visible}
+    out |= odds.summary()
+    out["batches"] = info
+    emit(out, args.json, _human(out))
+    return 0
+
+
+def _human(o: dict) -> str:
+    lines = [f"{o['unit']} at {o['target']}"]
+    for b in o["batches"]:
+        lr = f" (+{len(b['long_range_models'])} at LONG RANGE)" if b["long_range_models"] else ""
+        ev = f"; Evade {b['evade']}+ ({', '.join(b['evade_reasons'])})" if b["evade"] is not None else ""
+        lines.append(f"  {b['weapon']}: {len(b['firing_models'])} model(s) firing{lr}, {b['dice']} dice"
+                     + (f", Surge {b['surge']}" if b["surge"] else "") + ev)
+    lines.append(f"  {len(o['visible_targets'])} target model(s) may be removed: {', '.join(o['visible_targets'])}")
+    lines.append(f"hits (avg) {fmt(o['mean_hits'])}   damage dice {fmt(o['mean_damage_dice'])}   "
+                 f"damage {fmt(o['mean_damage'])}   kills {fmt(o['mean_kills'])}")
+    al = o["kills_at_least"]
+    lines.append("chance to kill at least: " + "  ".join(f"{k}: {100 * p:.2f}%" for k, p in enumerate(al) if k > 0))
+    return "\n".join(lines)
