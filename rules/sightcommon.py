@@ -72,7 +72,7 @@ def relevant(fa: Figure, fb: Figure, table: Table, mask: np.ndarray) -> list[int
 
 
 def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: np.ndarray,
-                 mask: np.ndarray, reasons: list[str], absolute: list[tuple],
+                 mask: np.ndarray, reasons: list, absolute: list[tuple],
                  with_clearance: bool = True) -> Sight:
     """A :class:`Sight` from one pair's search: witness and clearance, or the blockers."""
     if absolute:
@@ -84,7 +84,8 @@ def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: np.
         msg = "clear sight line" + (f", {cl:.6g}\" from the nearest blocking piece" if cl is not None else "")
         return Sight(True, seg, [], cl, msg)
     rel = relevant(fa, fb, table, mask)
-    blocked = [(table.pieces[j].id, reasons[j]) for j in rel]
+    blocked = [(table.pieces[j].id, r) for j in rel
+               for r in ((reasons[j],) if isinstance(reasons[j], str) else reasons[j])]
     return Sight(False, None, blocked, None, "every sight line is blocked: " + "; ".join(_say(t, r) for t, r in blocked))
 
 

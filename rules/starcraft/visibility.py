@@ -105,7 +105,7 @@ def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: 
     direct = ((w1a & ~fa & (pes >= esa)) | (w1b & ~fb & (pes >= esb))) & ~(w1a & w1b & close)
     own = ma.own[ia] | mb.own[ib]
     mask = pblk & (full | direct) & ~own
-    reason = np.where(full, FULL, np.where(direct, DIRECT, 0)) * mask
+    reason = (full * FULL | direct * DIRECT) * mask
     absolute: list[list] = [[] for _ in range(len(ia))]
     ids = [p.id for p in state.table.pieces]
     far = d_ab > HIDDEN_RANGE + TOUCH
@@ -143,7 +143,7 @@ def visible(state: GameState, a: str, b: str) -> Sight:
     ma, mb = _models(state, [fa]), _models(state, [fb])
     z = np.zeros(1, int)
     found, wit, mask, reason, absolute = _search(state, ma, z, mb, z)
-    reasons = [_REASON.get(int(r), "") for r in reason[0]]
+    reasons = [tuple(_REASON[k] for k in (FULL, DIRECT) if int(r) & k) for r in reason[0]]
     return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons, absolute[0])
 
 

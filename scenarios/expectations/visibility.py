@@ -1,0 +1,55 @@
+"""Sight expectation: ``visible``.
+
+```yaml
+expect:
+  - {expect: visible, a: g1, b: m1, value: false, blocked_by: [direct_cover]}
+  - {expect: visible, a: g1, b: m3, value: true}
+```
+
+``blocked_by`` (optional, only with ``value: false``) lists reasons that must all appear among
+the blockers the system reports (``full_cover``, ``direct_cover``, ``dead_zone``, ``hidden``,
+``height``); ``terrain`` (optional) lists piece ids that must all be among the blockers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from rules.systems import system
+
+from ..schema import Id
+from ..vocab import expectation
+from .common import ExpectBase
+
+
+@expectation
+class Visible(ExpectBase):
+    """Model ``b`` is (or is not) Visible to model ``a`` under the file's system."""
+
+    expect: Literal["visible"]
+    a: Id
+    b: Id
+    value: bool = True
+    blocked_by: Optional[list[Id]] = None
+    terrain: Optional[list[Id]] = None
+
+    def refs(self):
+        return [("a", "model", self.a), ("b", "model", self.b)] + [
+            ("terrain", "terrain", t) for t in (self.terrain or [])
+        ]
+
+    def check(self, state, ctx):
+        s = system(state.system).visible(state, self.a, self.b)
+        ok = s.visible == self.value
+        reasons = {r for _, r in s.blocked_by}
+        pieces = {t for t, _ in s.blocked_by if t}
+        if self.blocked_by:
+            ok &= set(self.blocked_by) <= reasons
+        if self.terrain:
+            ok &= set(self.terrain) <= pieces
+        if s.visible:
+            (x0, y0), (x1, y1) = s.witness
+            why = f"visible, witness ({x0:.4f}, {y0:.4f})->({x1:.4f}, {y1:.4f})"
+        else:
+            why = "not visible: " + (", ".join(f"{t} ({r})" if t else r for t, r in s.blocked_by) or "no sight line")
+        return ok, why
