@@ -36,7 +36,9 @@ PX = 20.0
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48.0, 24.0, 44.0, 40.0
 
 SIZE_COLOURS = ("#ece5cf", "#d8c291", "#b39463", "#876a43", "#66502f", "#4a3921")
-HEIGHT_BINS = ((0.0, "#eceae2"), (1.0, "#cfd6d9"), (2.0, "#a9b8bf"), (3.0, "#7f96a3"), (4.0, "#5c7584"), (6.0, "#3e5563"))
+#: Height shading: a top surface of height h falls in the first bin whose upper edge is >= h.
+HEIGHT_EDGES = (0.0, 1.0, 2.0, 3.0, 4.0, 6.0)
+HEIGHT_COLOURS = ("#eceae2", "#d6dde0", "#b7c4ca", "#93a8b3", "#6f8897", "#506a79", "#34495a")
 GRASS = "#8fbf6a"
 KNOWN_SIDES = {"terran": "#2f66c4", "zerg": "#8a3cab", "protoss": "#d19a10"}
 PALETTE = ("#c0392b", "#16a085", "#d35400", "#2c3e50", "#7f8c8d", "#27ae60")
@@ -178,21 +180,19 @@ def size_colour(size: int) -> str:
 
 
 def height_bin(h: float) -> int:
-    """Index of the height-shading bin for a top surface ``h`` inches high."""
-    i = 0
-    for k, (lo, _) in enumerate(HEIGHT_BINS):
-        if h > lo or (k == 0 and h >= lo):
-            i = k
-    return i
+    """Index of the height-shading bin for a top surface ``h`` inches high (0: flat)."""
+    for k, edge in enumerate(HEIGHT_EDGES):
+        if h <= edge:
+            return k
+    return len(HEIGHT_EDGES)
 
 
 def _height_label(k: int) -> str:
-    lo = HEIGHT_BINS[k][0]
     if k == 0:
         return '0"'
-    if k == len(HEIGHT_BINS) - 1:
-        return f'>{lo:g}"'
-    return f'{lo:g}–{HEIGHT_BINS[k + 1][0]:g}"'
+    if k == len(HEIGHT_EDGES):
+        return f'>{HEIGHT_EDGES[-1]:g}"'
+    return f'≤{HEIGHT_EDGES[k]:g}"' if k == 1 else f'{HEIGHT_EDGES[k - 1]:g}–{HEIGHT_EDGES[k]:g}"'
 
 
 def side_palette(figures: Iterable[Figure], given: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -220,7 +220,7 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         grass = p.has("grass")
         if fill_by == "height":
             k = height_bin(top)
-            colour, key = HEIGHT_BINS[k][1], ("h", k)
+            colour, key = HEIGHT_COLOURS[k], ("h", k)
         else:
             colour, key = (GRASS, ("grass",)) if grass else (size_colour(p.size), ("s", min(p.size, len(SIZE_COLOURS) - 1)))
         keys.add(key)
@@ -235,8 +235,9 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         else:
             el = svg_geometry(p.footprint, cls, **attrs)
         shapes.append(el[:-2] + ">" + title + ("</circle>" if p.circle is not None else "</path>"))
-        if grass and fill_by != "height":
+        if grass:
             shapes.append(_hatch(p.footprint))
+            keys.add(("hatch",))
         info = (f"S{p.size}" + (f" ES{es}" if p.on else "")) if fill_by == "size" else f'{_f(top)}"'
         if p.has("access_point"):
             info += " AP"
@@ -336,6 +337,7 @@ def _ticks(w: float, h: float, ox: float, oy: float) -> list[str]:
     for y in ys:
         out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy + (h - y) * PX + 3.5)}" text-anchor="end">{_f(y)}</text>')
     out.append(f'<text class="axis" x="{_f(ox + w * PX)}" y="{_f(oy + h * PX + 28)}" text-anchor="end">x (inches) →</text>')
+    out.append(f'<text class="axis" x="{_f(ox)}" y="{_f(oy + h * PX + 28)}">{_f(w)}" × {_f(h)}" table · 1" grid, heavy every 6"</text>')
     out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy - 8)}" text-anchor="end">y ↑</text>')
     return out
 
@@ -344,8 +346,11 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
     items: list[tuple[str, str]] = []  # (swatch svg template with {x},{y}, text)
     if fill_by == "height":
         items.append(("", "top height:"))
-        items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_BINS[k][1]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
-                  for k in range(len(HEIGHT_BINS)) if ("h", k) in keys]
+        items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_COLOURS[k]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
+                  for k in range(len(HEIGHT_COLOURS)) if ("h", k) in keys]
+        if ("hatch",) in keys:
+            items.append(('<rect x="{x}" y="{y}" width="14" height="10" fill="#fff" stroke="#4d7a31" stroke-width="0.6"/>'
+                          '<path d="M{x} {y} m0 10 l10 -10 m-6 10 l10 -10" stroke="#4d7a31" stroke-width="0.8"/>', "grass"))
     else:
         items.append(("", "terrain Size:"))
         items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{size_colour(s)}" stroke="#333" stroke-width="0.6"/>',
@@ -421,6 +426,5 @@ def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Opti
     if title:
         head.append(f"<title>{escape(title)}</title>")
         head.append(f'<text class="title" x="{_f(ox)}" y="26">{escape(title)}</text>')
-    head.append(f'<text class="axis" x="{_f(ox + w * PX)}" y="26" text-anchor="end">{_f(w)}" × {_f(h)}" table, 1" grid (heavy every 6")</text>')
     board = [f'<g class="board" transform="matrix({_f(PX)} 0 0 -{_f(PX)} {_f(ox)} {_f(oy + h * PX)})">'] + body + ["</g>"]
     return "\n".join(head + _ticks(w, h, ox, oy) + board + legend + ["</svg>"]) + "\n"
