@@ -1,0 +1,152 @@
+"""Setting the rest of a unit around its Leading Model, under constraints and a priority.
+
+After the Leading Model has moved, the other models are *set* (StarCraft TMG §4.3, §8.7.7):
+they ignore what lies between, but each must end legally — wholly on the table, overlapping no
+base and no footprint it may not stand on, not within a given distance of given enemies — and
+in coherency (wholly within ``radius`` of the Leading Model, with a clear link to a model
+already set). Among legal spots the priority decides (charge: **A** base contact with a
+declared target, **B** within ``contact_range`` of one, **C** as close as possible to the
+Leading Model), ties broken by closeness to the Leading Model.
+
+Candidate spots are finite and exact where it matters: rings of spots in base contact with each
+target and each model already set (every 5°), the spots touching *two* bases at once (pairwise
+ring intersections, the tight packings), and rings at ``contact_range``. Models are set one at
+a time in the order given (greedy: a legal answer that follows the priority, not a global
+optimum). A model with no legal spot in coherency is set as close as possible with a link and
+reported out of coherency; with no linked legal spot at all it is reported unplaced (StarCraft
+§4.4: removed as a casualty).
+
+Bases are handled as discs (an oval as the disc of its longest semi-axis: conservative).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+import shapely
+
+from .table import Figure, Table
+from .units import TOUCH
+
+_EPS = 1e-7  # spots "in base contact" are set this far apart (far below TOUCH)
+
+
+def _radius(f: Figure) -> float:
+    return f.base.radius if f.is_round else f.base.reach
+
+
+@dataclass(frozen=True)
+class Placement:
+    positions: dict = field(default_factory=dict)   # id -> (x, y)
+    tiers: dict = field(default_factory=dict)       # id -> "A" | "B" | "C"
+    out_of_coherency: tuple = ()
+    unplaced: dict = field(default_factory=dict)    # id -> reason
+
+
+def _ring(c, R, step_deg: float) -> np.ndarray:
+    t = np.radians(np.arange(0.0, 360.0, step_deg))
+    return np.column_stack([c[0] + R * np.cos(t), c[1] + R * np.sin(t)])
+
+
+def _pair_points(C: np.ndarray) -> np.ndarray:
+    """Intersections of every pair of circles ``(x, y, R)``."""
+    if len(C) < 2:
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(len(C), 1)
+    p, q, r1, r2 = C[i, :2], C[j, :2], C[i, 2], C[j, 2]
+    d = np.hypot(*(q - p).T)
+    ok = (d > 1e-12) & (d <= r1 + r2) & (d >= np.abs(r1 - r2))
+    p, q, r1, r2, d = p[ok], q[ok], r1[ok], r2[ok], d[ok]
+    a = (d**2 + r1**2 - r2**2) / (2 * d)
+    h = np.sqrt(np.clip(r1**2 - a**2, 0, None))
+    u = (q - p) / d[:, None]
+    w = np.column_stack([-u[:, 1], u[:, 0]])
+    m = p + a[:, None] * u
+    return np.concatenate([m + h[:, None] * w, m - h[:, None] * w])
+
+
+def place_around(
+    leader: Figure,
+    movers: Sequence[Figure],
+    table: Table,
+    blockers: Sequence[Figure] = (),
+    pieces: Sequence = (),
+    targets: Sequence[Figure] = (),
+    keep_away: Sequence[tuple] = (),
+    radius: float = 3.0,
+    link_clear: Optional[Callable] = None,
+    contact_range: float = 1.0,
+) -> Placement:
+    """Set ``movers`` around ``leader`` (already at its end spot); see the module notes."""
+    fixed = [leader] + list(blockers)
+    fc = np.array([f.at for f in fixed], dtype=float).reshape(-1, 2)
+    fr = np.array([_radius(f) for f in fixed])
+    tc = np.array([f.at for f in targets], dtype=float).reshape(-1, 2)
+    tr = np.array([_radius(f) for f in targets])
+    kc = np.array([f.at for f, _ in keep_away], dtype=float).reshape(-1, 2)
+    kr = np.array([_radius(f) + d for f, d in keep_away])
+    polys = [p.footprint for p in pieces]
+    ptree = shapely.STRtree(polys) if polys else None
+    lr = _radius(leader)
+    placed = [(leader.at, lr)]
+    pos, tiers, out, unplaced = {}, {}, [], {}
+    for m in movers:
+        r = _radius(m)
+        circles = [(x, y, r + pr + _EPS) for (x, y), pr in placed]
+        circles += [(c[0], c[1], r + rt + _EPS) for c, rt in zip(tc, tr)]
+        near_fixed = [(c[0], c[1], r + rf + _EPS) for c, rf in zip(fc, fr) if math.dist(c, leader.at) < radius + 2 * r + rf + 1]
+        cand = [_ring((x, y), R, 5.0) for x, y, R in circles]
+        cand += [_ring(c, r + rt + contact_range * f, 10.0) for c, rt in zip(tc, tr) for f in (0.5, 1.0 - 1e-6)]
+        cand.append(_pair_points(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
+        P = np.unique(np.round(np.concatenate(cand), 9), axis=0)
+        ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
+        allc = np.concatenate([fc, np.array([p for p, _ in placed[1:]], dtype=float).reshape(-1, 2)])
+        allr = np.concatenate([fr, np.array([pr for _, pr in placed[1:]])])
+        if len(allc):
+            d = np.linalg.norm(P[:, None, :] - allc[None, :, :], axis=2) - allr[None, :] - r
+            ok &= d.min(axis=1) >= -TOUCH
+        if len(kc):
+            d = np.linalg.norm(P[:, None, :] - kc[None, :, :], axis=2) - kr[None, :] - r
+            ok &= d.min(axis=1) > TOUCH
+        if ptree is not None and ok.any():
+            idx = np.nonzero(ok)[0]
+            gi, pi = ptree.query(shapely.points(P[idx]), predicate="dwithin", distance=r)
+            if len(gi):
+                dd = shapely.distance(shapely.points(P[idx][gi]), np.array(polys, dtype=object)[pi])
+                bad = np.unique(gi[dd < r - TOUCH])
+                ok[idx[bad]] = False
+        P = P[ok]
+        if not len(P):
+            unplaced[m.id] = "no legal spot: every spot overlaps a base or terrain, leaves the table or comes too near an enemy"
+            continue
+        linked = np.ones(len(P), dtype=bool)
+        if link_clear is not None:
+            pc = np.array([p for p, _ in placed], dtype=float)
+            a = np.repeat(P, len(pc), axis=0)
+            b = np.tile(pc, (len(P), 1))
+            linked = np.asarray(link_clear(a, b), dtype=bool).reshape(len(P), len(pc)).any(axis=1)
+        P = P[linked]
+        if not len(P):
+            unplaced[m.id] = "no legal spot with a clear coherency link to the models already set"
+            continue
+        dl = np.hypot(*(P - np.array(leader.at)).T)
+        wholly = dl + r - lr <= radius + TOUCH
+        if len(tc):
+            gt = (np.linalg.norm(P[:, None, :] - tc[None, :, :], axis=2) - tr[None, :] - r).min(axis=1)
+            tier = np.where(gt <= 10 * TOUCH, 0, np.where(gt <= contact_range + TOUCH, 1, 2))
+        else:
+            tier = np.full(len(P), 2)
+        if wholly.any():
+            P, dl, tier = P[wholly], dl[wholly], tier[wholly]
+        else:
+            out.append(m.id)
+            tier = np.full(len(P), 2)
+        k = int(np.lexsort((dl, tier))[0])
+        x, y = float(P[k, 0]), float(P[k, 1])
+        pos[m.id] = (x, y)
+        tiers[m.id] = "ABC"[int(tier[k])]
+        placed.append(((x, y), r))
+    return Placement(pos, tiers, tuple(out), unplaced)

@@ -1,0 +1,195 @@
+"""Goal regions for a moving centre: intersections of "within R of" and "at least R from".
+
+A charge ends anywhere in a region (notes/exact-geometry.md §2, "Goal regions"): within 1" of
+every declared target, not overlapping any base or impassable terrain, wholly on the table, not
+within 1" of an undeclared enemy. For the centre ``p`` of a round base of radius ``r`` each of
+these is a distance constraint to a *core* (a base's centre point or a footprint polygon):
+
+* ``near``: ``dist(p, core) ≤ R``  (within 1" of a target of radius ``rt``: ``R = r + rt + 1``)
+* ``far``:  ``dist(p, core) ≥ R``  (no overlap with a base: ``R = r + ro``; terrain: ``R = r``)
+* ``box``: ``x0 ≤ x ≤ x1, y0 ≤ y ≤ y1`` (wholly on the table: the table shrunk by ``r``)
+
+The region's outline is made of circle arcs (around point cores and around polygon corners)
+and straight pieces (offset polygon edges, the box): :meth:`Region.primitives`. The points of
+the region nearest to any outside point ``v`` lie among finitely many candidates: ``v``'s
+projections on every primitive and the outline's vertices (pairwise intersections), so
+:func:`board.paths.Reach.to_region` is exact.
+
+>>> import shapely
+>>> g = Region(near=((shapely.Point(5, 5), 2.0),), box=(0, 0, 10, 10))
+>>> bool(g.contains([[6, 5]])[0]), bool(g.contains([[8, 5]])[0])
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import shapely
+
+#: Membership slack: candidates computed on the outline land there up to float noise.
+SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class Region:
+    near: tuple = ()   # ((core, R), ...): within R of every core
+    far: tuple = ()    # ((core, R), ...): at least R from every core
+    box: tuple = (-math.inf, -math.inf, math.inf, math.inf)
+
+    # --- membership -------------------------------------------------------------------------
+
+    @cached_property
+    def _far_arrays(self):
+        if not self.far:
+            return None, None, None
+        cores = np.array([c for c, _ in self.far], dtype=object)
+        R = np.array([r for _, r in self.far], dtype=float)
+        return cores, R, shapely.STRtree(cores)
+
+    def slack(self, pts) -> np.ndarray:
+        """How far inside the region each point is (negative: outside, by that much)."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        geoms = shapely.points(pts)
+        x0, y0, x1, y1 = self.box
+        s = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
+        for core, R in self.near:
+            s = np.minimum(s, R - shapely.distance(geoms, core))
+        cores, R, tree = self._far_arrays
+        if cores is not None and len(pts):
+            gi, ci = tree.query(geoms, predicate="dwithin", distance=float(R.max()) + 1e-9)
+            if len(gi):
+                d = shapely.distance(geoms[gi], cores[ci]) - R[ci]
+                np.minimum.at(s, gi, d)
+        return s
+
+    def contains(self, pts) -> np.ndarray:
+        return self.slack(pts) >= -SLACK
+
+    # --- outline ----------------------------------------------------------------------------
+
+    @cached_property
+    def bounds(self) -> tuple:
+        """A box holding the region (the near constraints' boxes and the table box)."""
+        x0, y0, x1, y1 = self.box
+        for core, R in self.near:
+            a, b, c, d = shapely.bounds(core)
+            x0, y0, x1, y1 = max(x0, a - R), max(y0, b - R), min(x1, c + R), min(y1, d + R)
+        return (x0, y0, x1, y1)
+
+    @cached_property
+    def primitives(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(circles, lines)``: circles as rows ``(cx, cy, R)``, lines as rows
+        ``(nx, ny, c)`` for the line ``n·p = c`` (``n`` a unit vector)."""
+        circles, lines = [], []
+        x0, y0, x1, y1 = self.bounds
+        if not (x0 <= x1 and y0 <= y1):
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        hull = shapely.box(x0, y0, x1, y1)
+        relevant = list(self.near) + [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
+        for core, R in relevant:
+            if shapely.get_type_id(core) == 0:
+                x, y = shapely.get_coordinates(core)[0]
+                circles.append((x, y, R))
+                continue
+            for poly in shapely.get_parts(core):
+                ring = np.asarray(poly.exterior.coords)[:-1]
+                if not poly.exterior.is_ccw:
+                    ring = ring[::-1]
+                n = len(ring)
+                for i in range(n):
+                    p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
+                    e1, e2 = v - p, q - v
+                    if e1[0] * e2[1] - e1[1] * e2[0] > 1e-15:
+                        circles.append((v[0], v[1], R))
+                    L = math.hypot(*e2)
+                    if L > 0:
+                        nx_, ny_ = e2[1] / L, -e2[0] / L
+                        lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + R))
+        bx0, by0, bx1, by1 = self.box
+        for n_, c in (((1, 0), bx0), ((0, 1), by0), ((1, 0), bx1), ((0, 1), by1)):
+            if math.isfinite(c):
+                lines.append((n_[0], n_[1], c))
+        return np.array(circles, dtype=float).reshape(-1, 3), np.array(lines, dtype=float).reshape(-1, 3)
+
+    @cached_property
+    def vertices(self) -> np.ndarray:
+        """Pairwise intersections of the outline's primitives that lie in the region."""
+        C, L = self.primitives
+        pts = [_circle_circle(C), _circle_line(C, L), _line_line(L)]
+        allp = np.concatenate([p for p in pts if len(p)] or [np.zeros((0, 2))])
+        if not len(allp):
+            return allp
+        return allp[self.contains(allp)]
+
+    def projections(self, v) -> np.ndarray:
+        """The foot of ``v`` on every primitive (nearest point of each circle and line)."""
+        v = np.asarray(v, dtype=float)
+        C, L = self.primitives
+        out = []
+        if len(C):
+            d = v - C[:, :2]
+            n = np.hypot(d[:, 0], d[:, 1])
+            ok = n > 1e-15
+            u = d[ok] / n[ok, None]
+            out.append(C[ok, :2] + C[ok, 2:3] * u)
+        if len(L):
+            t = L[:, 2] - L[:, :2] @ v
+            out.append(v + t[:, None] * L[:, :2])
+        return np.concatenate(out) if out else np.zeros((0, 2))
+
+    def anchors(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where a shortest path's last straight leg can come from: points (outline vertices
+        and circle centres: the last leg lies on a line through one of them) and directions
+        (line normals: the last leg meets a straight piece square-on)."""
+        C, L = self.primitives
+        pts = np.concatenate([self.vertices, C[:, :2]]) if len(C) else self.vertices
+        return pts, L[:, :2].copy()
+
+
+def _circle_circle(C: np.ndarray) -> np.ndarray:
+    if len(C) < 2:
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(len(C), 1)
+    p, q = C[i, :2], C[j, :2]
+    r1, r2 = C[i, 2], C[j, 2]
+    d = np.hypot(*(q - p).T)
+    ok = (d > 1e-15) & (d <= r1 + r2 + 1e-12) & (d >= np.abs(r1 - r2) - 1e-12)
+    p, q, r1, r2, d = p[ok], q[ok], r1[ok], r2[ok], d[ok]
+    a = (d**2 + r1**2 - r2**2) / (2 * d)
+    h = np.sqrt(np.clip(r1**2 - a**2, 0, None))
+    u = (q - p) / d[:, None]
+    w = np.column_stack([-u[:, 1], u[:, 0]])
+    m = p + a[:, None] * u
+    return np.concatenate([m + h[:, None] * w, m - h[:, None] * w])
+
+
+def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:
+    if not len(C) or not len(L):
+        return np.zeros((0, 2))
+    i, j = np.meshgrid(np.arange(len(C)), np.arange(len(L)), indexing="ij")
+    i, j = i.ravel(), j.ravel()
+    c, r, n, k = C[i, :2], C[i, 2], L[j, :2], L[j, 2]
+    s = k - np.einsum("ij,ij->i", n, c)  # signed distance centre → line
+    ok = np.abs(s) <= r + 1e-12
+    c, r, n, s = c[ok], r[ok], n[ok], s[ok]
+    foot = c + s[:, None] * n
+    h = np.sqrt(np.clip(r**2 - s**2, 0, None))
+    t = np.column_stack([-n[:, 1], n[:, 0]])
+    return np.concatenate([foot + h[:, None] * t, foot - h[:, None] * t])
+
+
+def _line_line(L: np.ndarray) -> np.ndarray:
+    if len(L) < 2:
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(len(L), 1)
+    a1, b1, c1 = L[i].T
+    a2, b2, c2 = L[j].T
+    det = a1 * b2 - a2 * b1
+    ok = np.abs(det) > 1e-12
+    x = (c1[ok] * b2[ok] - c2[ok] * b1[ok]) / det[ok]
+    y = (a1[ok] * c2[ok] - a2[ok] * c1[ok]) / det[ok]
+    return np.column_stack([x, y])

@@ -1,0 +1,271 @@
+"""Configuration space of a moving round model: obstacles grown by its clearance radius.
+
+Shrink the moving model to its centre and grow every obstacle by the clearance radius ρ
+(notes/exact-geometry.md §2). An :class:`Obstacle` is a *core* (a terrain footprint polygon, or
+a point: the centre of a round base or of a round piece) and a *grow* distance: the centre may
+not come closer than ``grow`` to the core (ρ for a footprint, ``r + ρ`` for a round base of
+radius ``r``). The table edge is a box the centre must stay inside.
+
+Everything is measured exactly with shapely distances (segments and points to polygons and
+points); nothing is sampled except the arc test, which is certified by a Lipschitz bound.
+
+>>> import shapely
+>>> s = Space(10, 10, 0.5, [Obstacle("wall", "terrain", shapely.box(4, 0, 6, 6), 0.5)])
+>>> round(float(s.point_margin([[3.0, 3.0]])[0][0]), 6)
+0.5
+>>> bool(s.segment_margin([[3, 8]], [[7, 8]])[0][0] >= 0)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Optional, Sequence
+
+import numpy as np
+import shapely
+
+#: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
+#: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
+TOL = 1e-7
+#: Sentinel "which obstacle" for the table edge.
+EDGE = -1
+#: Obstacles farther than their grow + PAD are not looked at; a margin reported as PAD means
+#: "at least PAD" (a true lower bound, which is all the arc test needs).
+PAD = 1.0
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    """A core geometry the moving centre must keep ``grow`` inches away from."""
+
+    id: str
+    kind: str  # "terrain" or "model" (what the validator reports)
+    core: shapely.Geometry
+    grow: float
+
+    @property
+    def is_point(self) -> bool:
+        return shapely.get_type_id(self.core) == 0
+
+
+class Space:
+    """Free space for the centre of a model of clearance ``rho`` on a ``width × height`` table.
+
+    ``edge`` is how far the centre keeps from the table edge (default ``rho``).
+    """
+
+    def __init__(self, width: float, height: float, rho: float, obstacles: Sequence[Obstacle] = (), edge: Optional[float] = None):
+        self.width, self.height, self.rho = float(width), float(height), float(rho)
+        self.edge = self.rho if edge is None else float(edge)
+        self.box = (self.edge, self.edge, self.width - self.edge, self.height - self.edge)
+        self.obstacles = tuple(obstacles)
+        self.cores = np.array([o.core for o in self.obstacles], dtype=object)
+        self.grow = np.array([o.grow for o in self.obstacles], dtype=float)
+        self.maxgrow = float(self.grow.max()) if len(self.grow) else 0.0
+        self.tree = shapely.STRtree(self.cores) if len(self.cores) else None
+
+    # --- margins ----------------------------------------------------------------------------
+
+    def _box_margin_pts(self, pts: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.box
+        return np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
+
+    def _margins(self, geoms: np.ndarray, exclude: Optional[np.ndarray] = None, extra=None):
+        """Smallest ``distance(geom, core) - grow`` over obstacles near each geometry."""
+        n = len(geoms)
+        best = np.full(n, PAD)
+        which = np.full(n, -2, dtype=int)
+        if self.tree is not None and n:
+            gi, oi = self.tree.query(geoms, predicate="dwithin", distance=self.maxgrow + PAD)
+            if exclude is not None and len(gi):
+                keep = oi != exclude[gi]
+                gi, oi = gi[keep], oi[keep]
+            if len(gi):
+                d = shapely.distance(geoms[gi], self.cores[oi]) - self.grow[oi]
+                order = np.lexsort((d, gi))
+                gi, oi, d = gi[order], oi[order], d[order]
+                first = np.ones(len(gi), dtype=bool)
+                first[1:] = gi[1:] != gi[:-1]
+                best[gi[first]] = np.minimum(d[first], PAD)
+                which[gi[first]] = oi[first]
+        if extra is not None:
+            geom, grow = extra
+            if geom is not None:
+                d = shapely.distance(geoms, geom) - grow
+                lower = d < best
+                best[lower], which[lower] = d[lower], -3
+        return best, which
+
+    def point_margin(self, pts, exclude=None, extra=None) -> tuple[np.ndarray, np.ndarray]:
+        """For each point: how far it is inside free space (negative: inside an obstacle's
+        clearance, or beyond the edge) and which obstacle decides (``EDGE`` for the edge)."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        m, w = self._margins(shapely.points(pts), exclude, extra)
+        e = self._box_margin_pts(pts)
+        edge = e < m
+        m[edge], w[edge] = e[edge], EDGE
+        return m, w
+
+    def segment_margin(self, a, b) -> tuple[np.ndarray, np.ndarray]:
+        """The same for segments ``a[i] → b[i]`` (the box is convex: its ends decide)."""
+        a = np.asarray(a, dtype=float).reshape(-1, 2)
+        b = np.asarray(b, dtype=float).reshape(-1, 2)
+        if not len(a):
+            return np.zeros(0), np.zeros(0, dtype=int)
+        segs = shapely.linestrings(np.stack([a, b], axis=1))
+        same = np.all(np.abs(a - b) < 1e-15, axis=1)
+        if same.any():
+            segs[same] = shapely.points(a[same])
+        m, w = self._margins(segs)
+        e = np.minimum(self._box_margin_pts(a), self._box_margin_pts(b))
+        edge = e < m
+        m[edge], w[edge] = e[edge], EDGE
+        return m, w
+
+    def clear_points(self, pts) -> np.ndarray:
+        return self.point_margin(pts)[0] >= -TOL
+
+    def clear_segments(self, a, b) -> np.ndarray:
+        return self.segment_margin(a, b)[0] >= -TOL
+
+    def describe(self, which: int) -> tuple[str, str]:
+        """(kind, id) of an obstacle index from a margin query."""
+        if which == EDGE:
+            return "edge", "table edge"
+        if which < 0:
+            return "none", ""
+        o = self.obstacles[which]
+        return o.kind, o.id
+
+    # --- tangent circles --------------------------------------------------------------------
+
+    @cached_property
+    def circles(self) -> "Circles":
+        """Every circle a shortest path may wrap around (see :class:`Circles`)."""
+        cx, cy, R, own, lo, span, rest = [], [], [], [], [], [], []
+        for k, o in enumerate(self.obstacles):
+            if o.is_point:
+                x, y = shapely.get_coordinates(o.core)[0]
+                cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
+                lo.append(0.0), span.append(2 * math.pi), rest.append(None)
+                continue
+            for poly in shapely.get_parts(o.core):
+                ring = np.asarray(poly.exterior.coords)[:-1]
+                if not poly.exterior.is_ccw:
+                    ring = ring[::-1]
+                n = len(ring)
+                for i in range(n):
+                    p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
+                    e1, e2 = v - p, q - v
+                    cross = e1[0] * e2[1] - e1[1] * e2[0]
+                    if cross <= 1e-15:
+                        continue  # concave or flat: a shortest path never wraps it
+                    a1 = math.atan2(-e1[0], e1[1])  # outward normal of p→v (CCW ring)
+                    a2 = math.atan2(-e2[0], e2[1])
+                    cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
+                    lo.append(a1), span.append((a2 - a1) % (2 * math.pi))
+                    others = [shapely.LineString([ring[j], ring[(j + 1) % n]]) for j in range(n) if j not in ((i - 1) % n, i)]
+                    rest.append(shapely.MultiLineString(others) if others else None)
+        return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
+
+    def arc_clear(self, k: int, a0: float, sweep: float) -> bool:
+        """Is the arc of circle ``k`` from angle ``a0`` through ``sweep`` (signed) clear?
+
+        The circle's own obstacle is left out (the arc lies exactly on its boundary; for a
+        polygon corner, the arc stays in the corner's normal cone, and the rest of that
+        polygon's outline is still checked). Distances are 1-Lipschitz along the arc, so a piece
+        of arc of length ``s`` between samples with margins ``m1``, ``m2`` is clear when
+        ``(m1 + m2 − s)/2 ≥ −TOL``; unsettled pieces are bisected.
+        """
+        c = self.circles
+        x, y, R = c.x[k], c.y[k], c.r[k]
+        if abs(sweep) * R < 1e-12:
+            return True
+        exclude_k = c.own[k]
+        extra = (c.rest[k], self.grow[exclude_k]) if c.rest[k] is not None else None
+        t = np.linspace(a0, a0 + sweep, max(2, int(abs(sweep) * R / 0.05) + 2))
+        for _ in range(40):
+            pts = np.column_stack([x + R * np.cos(t), y + R * np.sin(t)])
+            ex = np.full(len(pts), exclude_k)
+            m, _w = self.point_margin(pts, exclude=ex, extra=extra)
+            if (m < -TOL).any():
+                return False
+            s = R * np.abs(np.diff(t))
+            lower = (m[:-1] + m[1:] - s) / 2
+            bad = lower < -TOL
+            if not bad.any():
+                return True
+            if s[bad].max() < 1e-7:
+                return True  # every sample clear, pieces shorter than the tolerance
+            mids = (t[:-1][bad] + t[1:][bad]) / 2
+            t = np.sort(np.concatenate([t[:-1][bad], mids, t[1:][bad]]))
+            t = np.unique(t)
+        return True
+
+
+@dataclass(frozen=True)
+class Circles:
+    """Circles a path may wrap: centre, radius, owning obstacle, normal cone ``[lo, lo+span]``
+    (a full turn for round obstacles) and, for polygon corners, the rest of the outline."""
+
+    x: np.ndarray
+    y: np.ndarray
+    r: np.ndarray
+    own: np.ndarray
+    lo: np.ndarray
+    span: np.ndarray
+    rest: list
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def in_cone(self, k: np.ndarray, ang: np.ndarray) -> np.ndarray:
+        rel = np.mod(ang - self.lo[k], 2 * math.pi)
+        full = self.span[k] >= 2 * math.pi - 1e-12
+        return full | (rel <= self.span[k] + 1e-9) | (rel >= 2 * math.pi - 1e-9)
+
+
+def disc_obstacle(id: str, kind: str, x: float, y: float, r: float, rho: float) -> Obstacle:
+    """A round base (or round piece) of radius ``r``: the centre keeps ``r + ρ`` away."""
+    return Obstacle(id, kind, shapely.Point(float(x), float(y)), float(r) + float(rho))
+
+
+def polygon_obstacle(id: str, kind: str, poly: shapely.Geometry, rho: float) -> Obstacle:
+    """A footprint (filled: holes are ignored), kept ``ρ`` away."""
+    parts = [shapely.Polygon(p.exterior) for p in shapely.get_parts(poly)]
+    core = parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
+    return Obstacle(id, kind, core, float(rho))
+
+
+#: Vertices of the circumscribed polygon standing in for an oval base as an obstacle.
+OVAL_OBSTACLE_VERTICES = 128
+
+
+def oval_polygon_outside(x: float, y: float, a: float, b: float, phi: float, n: int = OVAL_OBSTACLE_VERTICES) -> shapely.Polygon:
+    """A polygon *containing* the ellipse: the affine image of a regular polygon circumscribing
+    the unit circle (an affine map keeps tangency, so every edge touches the ellipse)."""
+    t = (np.arange(n) + 0.5) * 2 * math.pi / n
+    g = 1.0 / math.cos(math.pi / n)
+    u, v = a * g * np.cos(t), b * g * np.sin(t)
+    cp, sp = math.cos(phi), math.sin(phi)
+    return shapely.Polygon(np.column_stack([x + u * cp - v * sp, y + u * sp + v * cp]))
+
+
+def figure_obstacle(fig, rho: float, kind: str = "model") -> Obstacle:
+    """A model's base as an obstacle: exact for round bases, a circumscribed polygon (so
+    conservative) for ovals."""
+    if fig.is_round:
+        return disc_obstacle(fig.id, kind, fig.x, fig.y, fig.base.radius, rho)
+    b = fig.base
+    return Obstacle(fig.id, kind, oval_polygon_outside(fig.x, fig.y, b.a, b.b, b.phi), float(rho))
+
+
+def piece_obstacle(piece, rho: float) -> Obstacle:
+    """A terrain piece: round pieces exactly (their ``circle``), others by their footprint."""
+    if piece.circle is not None:
+        x, y, r = piece.circle
+        return disc_obstacle(piece.id, "terrain", x, y, r, rho)
+    return polygon_obstacle(piece.id, "terrain", piece.footprint, rho)
