@@ -1,0 +1,146 @@
+"""The three pools (§8.7.4): hand-resolved rolls, brute-force enumeration of every die, and the
+rules guide's attack simulator (seeds/starcraft-phase2-assault.txt) made exact."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from rules.dice import RecordedDice, SeededDice
+from rules.starcraft.attack import BatchSpec, clamp_target, modified, roll_pools, succeeds
+from rules.starcraft.odds import batch_odds, marginal, propagate
+
+C14_AT_ZERGLINGS = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
+
+
+def test_modifier_clamp_and_naturals():
+    # §3.4 rulebook example: 5+ with +1 is 4+, with −1 is 6+, never beyond 2+ / 6+
+    assert modified(5, +1) == 4 and modified(5, -1) == 6
+    assert modified(3, +3) == 2 and modified(6, -2) == 6 and modified(None, 1) is None
+    assert clamp_target(9) == 6 and clamp_target(0) == 2
+    assert succeeds(6, 7) and not succeeds(1, 2)  # natural 6 / natural 1
+    assert not succeeds(6, None)  # Null Value "-" never rolls
+
+
+def test_hand_resolved_batch():
+    # 3 Marines (6 dice, 3+) at Zerglings: hits 6,5,3,2,1,4 -> 4 hits; Surge die 6 -> D3 = 3:
+    # 3 dice skip Armour; the last one rolls Armour 6+: a 6 saves it. 3 damage dice.
+    spec = BatchSpec(groups=((6, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
+    pools, log = roll_pools(spec.steps(), RecordedDice([6, 5, 3, 2, 1, 4, 6, 6]))
+    assert (pools.hits, pools.damage) == (4, 3)
+    assert [e.purpose for e in log if e.values] == ["to hit", "surge die (D3)", "armour"]
+    # the same without the Surge tag: all 4 roll Armour, two 6s save
+    spec2 = BatchSpec(groups=((6, 3, "to hit"),), surge_dice="D3", surge_applies=False, armour=6)
+    pools2, _ = roll_pools(spec2.steps(), RecordedDice([6, 5, 3, 2, 1, 4, 6, 6, 2, 6, 1]))
+    assert (pools2.hits, pools2.damage) == (4, 2)
+
+
+def test_precision_tough_critical_dodge_evade_by_hand():
+    # 4 dice at 4+: 1,2,3,6 -> 1 hit; PRECISION 2 -> 3 hits. Surge D3+1 die 2 -> 2; CRITICAL HIT 1
+    # -> 3 to move, DODGE 1 -> 2 moved; 1 Armour roll (4+): a 2 fails, TOUGH 1 saves it.
+    # Evade 5+ on the 2 damage dice: 5 and 4 -> one evaded. 1 damage die.
+    spec = BatchSpec(groups=((4, 4, "to hit"),), surge_dice="D3+1", surge_applies=True, armour=4,
+                     evade=5, precision=2, critical_hit=1, dodge=1, tough=1)
+    pools, log = roll_pools(spec.steps(), RecordedDice([1, 2, 3, 6, 2, 2, 5, 4]))
+    assert pools.hits == 3 and pools.damage == 1
+
+
+def _brute(n, hit, kind, applies, armour, evade, precision=0, critical=0, dodge=0, tough=0):
+    """Every assignment of n attack dice, the Surge die, n Armour and n Evade dice, resolved by
+    hand-written array code (not the Step code); steps consume the leading dice of each block."""
+    width = 3 * n + 1
+    rolls = np.array(list(itertools.product(range(1, 7), repeat=width)), dtype=np.int8)
+    ok = lambda v, t: (v == 6) | ((v != 1) & (v >= t))
+    att, s_die, arm, eva = rolls[:, :n], rolls[:, n], rolls[:, n + 1: 2 * n + 1], rolls[:, 2 * n + 1:]
+    hits = ok(att, hit).sum(axis=1)
+    hits = hits + np.minimum(precision, n - hits)
+    surge = {"D3": (s_die + 1) // 2, "D3+1": (s_die + 1) // 2 + 1, "D6": s_die}[kind] if applies else 0 * s_die
+    by_surge = np.minimum(surge, hits)
+    moved = np.maximum(0, by_surge + np.minimum(critical, hits - by_surge) - dodge)
+    pool = hits - moved
+    idx = np.arange(n)
+    saves = (ok(arm, armour) & (idx < pool[:, None])).sum(axis=1)
+    saves = saves + np.minimum(tough, pool - saves)
+    dmg = moved + pool - saves
+    if evade is not None:
+        dmg = dmg - (ok(eva, evade) & (idx < dmg[:, None])).sum(axis=1)
+    return np.bincount(hits, minlength=n + 1) / len(rolls), np.bincount(dmg, minlength=n + 1) / len(rolls)
+
+
+@pytest.mark.parametrize("case", [
+    dict(n=2, hit=3, kind="D3", applies=True, armour=6, evade=None),
+    dict(n=2, hit=4, kind="D3+1", applies=True, armour=4, evade=4, precision=1, tough=1),
+    dict(n=2, hit=2, kind="D6", applies=False, armour=5, evade=5, critical=1, dodge=1),
+    dict(n=2, hit=5, kind="D3", applies=True, armour=3, evade=2, critical=2, dodge=1, tough=2),
+])
+def test_exact_matches_enumeration_of_every_die(case):
+    c = dict(case)
+    spec = BatchSpec(groups=((c["n"], c["hit"], "to hit"),), surge_dice=c["kind"], surge_applies=c["applies"],
+                     armour=c["armour"], evade=c["evade"], precision=c.get("precision", 0),
+                     critical_hit=c.get("critical", 0), dodge=c.get("dodge", 0), tough=c.get("tough", 0))
+    hits, dmg = _brute(**c)
+    final = propagate(spec.steps())
+    assert marginal(final, "hits").as_list() == pytest.approx(hits.tolist(), abs=1e-12)
+    assert marginal(final, "damage").as_list() == pytest.approx(dmg[: len(marginal(final, 'damage').as_list())].tolist(), abs=1e-12)
+    assert dmg[len(marginal(final, "damage").as_list()):].sum() == 0
+
+
+@pytest.mark.parametrize("spec, width", [
+    (BatchSpec(groups=((1, 3, "to hit"), (1, 4, "to hit (LONG RANGE -1)")), surge_dice="D3",
+               surge_applies=True, armour=5), 5),
+    (BatchSpec(groups=((1, 3, "to hit"),), surge_dice="D3+1", surge_applies=True, armour=4, evade=4,
+               precision=1), 4),
+    (BatchSpec(groups=((2, 4, "to hit"),), armour=4, evade=5, tough=1), 6),
+])
+def test_random_path_enumerated_equals_exact(spec, width):
+    # every sequence of dice the dice path could consume, fed to roll_pools: the tally is the
+    # exact distribution
+    tally = np.zeros(4)
+    for seq in itertools.product(range(1, 7), repeat=width):
+        pools, _ = roll_pools(spec.steps(), RecordedDice(seq))
+        tally[pools.damage] += 1
+    exact = marginal(propagate(spec.steps()), "damage").as_list()
+    assert (tally / 6**width)[: len(exact)].tolist() == pytest.approx(exact, abs=1e-12)
+    assert tally[len(exact):].sum() == 0
+
+
+def test_rules_guide_simulator_exact():
+    """9 Marines' C-14 rifles at 18 Zerglings in the open: 18 attack dice on 3+ plus one Surge
+    die (D3) per Batch, which does not roll to hit (mean hits 18 × 2/3 = 12 exactly)."""
+    o = batch_odds(C14_AT_ZERGLINGS, hp=1, removable=[f"z{i}" for i in range(18)])
+    assert o.dice == 18
+    assert o.hits.mean == pytest.approx(12.0, abs=1e-12)
+    assert round(o.damage.mean, 4) == 10.3333
+    # a hair under 31/3: with fewer hits than the Surge result, Surge is wasted
+    waste = sum(o.hits.prob(h) * sum(max(0, s - h) for s in (1, 2, 3)) / 3 for h in range(3))
+    assert o.damage.mean == pytest.approx(31 / 3 - waste / 6, abs=1e-12) and o.damage.mean < 31 / 3
+    assert round(o.kills.at_least(7), 4) == 0.9699
+    assert round(o.kills.at_least(10), 4) == 0.6596
+    assert o.kills.mean == pytest.approx(o.damage.mean, abs=1e-12)  # 18 in the open: no cap bites
+    # the guide's Monte Carlo figures lie within its sampling error ("a few hundred games")
+    n = 300
+    guide = {"hits": 11.90, "damage": 10.26, 7: 0.976, 10: 0.618}
+    assert abs(guide["hits"] - o.hits.mean) < 3 * math.sqrt(o.hits.variance / n)
+    assert abs(guide["damage"] - o.damage.mean) < 3 * math.sqrt(o.damage.variance / n)
+    for k in (7, 10):
+        p = o.kills.at_least(k)
+        assert abs(guide[k] - p) < 3 * math.sqrt(p * (1 - p) / n)
+
+
+def test_monte_carlo_of_the_dice_path_agrees():
+    o = batch_odds(C14_AT_ZERGLINGS, hp=1, removable=[f"z{i}" for i in range(18)])
+    dice = SeededDice(11)
+    n = 2000
+    dmg = np.array([roll_pools(C14_AT_ZERGLINGS.steps(), dice)[0].damage for _ in range(n)])
+    se = math.sqrt(o.damage.variance / n)
+    assert abs(dmg.mean() - o.damage.mean) < 4 * se
+    p10 = (dmg >= 10).mean()
+    assert abs(p10 - o.kills.at_least(10)) < 4 * math.sqrt(0.25 / n)
+
+
+def test_same_seed_same_rolls():
+    a, b = SeededDice(5), SeededDice(5)
+    roll_pools(C14_AT_ZERGLINGS.steps(), a)
+    roll_pools(C14_AT_ZERGLINGS.steps(), b)
+    assert a.take_events() == b.take_events()
