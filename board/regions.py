@@ -5,7 +5,8 @@ every declared target, not overlapping any base or impassable terrain, wholly on
 within 1" of an undeclared enemy. For the centre ``p`` of a round base of radius ``r`` each of
 these is a distance constraint to a *core* (a base's centre point or a footprint polygon):
 
-* ``near``: ``dist(p, core) ≤ R``  (within 1" of a target of radius ``rt``: ``R = r + rt + 1``)
+* ``near``: groups; in each group ``dist(p, core) ≤ R`` for at least one member (within 1" of a
+  target *unit*: one member per model of radius ``rt``, ``R = r + rt + 1``)
 * ``far``:  ``dist(p, core) ≥ R``  (no overlap with a base: ``R = r + ro``; terrain: ``R = r``)
 * ``box``: ``x0 ≤ x ≤ x1, y0 ≤ y ≤ y1`` (wholly on the table: the table shrunk by ``r``)
 
@@ -16,7 +17,7 @@ projections on every primitive and the outline's vertices (pairwise intersection
 :func:`board.paths.Reach.to_region` is exact.
 
 >>> import shapely
->>> g = Region(near=((shapely.Point(5, 5), 2.0),), box=(0, 0, 10, 10))
+>>> g = Region(near=(((shapely.Point(5, 5), 2.0),),), box=(0, 0, 10, 10))
 >>> bool(g.contains([[6, 5]])[0]), bool(g.contains([[8, 5]])[0])
 (True, False)
 """
@@ -36,7 +37,7 @@ SLACK = 1e-9
 
 @dataclass(frozen=True)
 class Region:
-    near: tuple = ()   # ((core, R), ...): within R of every core
+    near: tuple = ()   # (((core, R), ...), ...): within R of some core of every group
     far: tuple = ()    # ((core, R), ...): at least R from every core
     box: tuple = (-math.inf, -math.inf, math.inf, math.inf)
 
@@ -56,8 +57,8 @@ class Region:
         geoms = shapely.points(pts)
         x0, y0, x1, y1 = self.box
         s = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
-        for core, R in self.near:
-            s = np.minimum(s, R - shapely.distance(geoms, core))
+        for group in self.near:
+            s = np.minimum(s, np.max([R - shapely.distance(geoms, core) for core, R in group], axis=0))
         cores, R, tree = self._far_arrays
         if cores is not None and len(pts):
             gi, ci = tree.query(geoms, predicate="dwithin", distance=float(R.max()) + 1e-9)
@@ -75,9 +76,11 @@ class Region:
     def bounds(self) -> tuple:
         """A box holding the region (the near constraints' boxes and the table box)."""
         x0, y0, x1, y1 = self.box
-        for core, R in self.near:
-            a, b, c, d = shapely.bounds(core)
-            x0, y0, x1, y1 = max(x0, a - R), max(y0, b - R), min(x1, c + R), min(y1, d + R)
+        for group in self.near:
+            bb = np.array([shapely.bounds(core) + np.array([-R, -R, R, R]) for core, R in group])
+            a, b = bb[:, 0].min(), bb[:, 1].min()
+            c, d = bb[:, 2].max(), bb[:, 3].max()
+            x0, y0, x1, y1 = max(x0, a), max(y0, b), min(x1, c), min(y1, d)
         return (x0, y0, x1, y1)
 
     @cached_property
@@ -89,7 +92,7 @@ class Region:
         if not (x0 <= x1 and y0 <= y1):
             return np.zeros((0, 3)), np.zeros((0, 3))
         hull = shapely.box(x0, y0, x1, y1)
-        relevant = list(self.near) + [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
+        relevant = [m for group in self.near for m in group] + [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
         for core, R in relevant:
             if shapely.get_type_id(core) == 0:
                 x, y = shapely.get_coordinates(core)[0]
