@@ -189,8 +189,9 @@ def chords(p, d, c, m):
     b = np.einsum("ij,ij->i", pp, dd)
     cc = np.einsum("ij,ij->i", pp, pp) - 1
     disc = b * b - a * cc
-    ok = disc >= -1e-9 * a
+    ok = (disc >= -1e-9 * a) & (a > 0)
     s = np.sqrt(np.maximum(disc, 0))
+    a = np.where(a > 0, a, 1.0)
     return (-b - s) / a, (-b + s) / a, ok
 
 
