@@ -1,0 +1,132 @@
+"""Casualties (§8.7.4 step 5, §8.7.5), Shields (§5.1 5A), CONCENTRATED FIRE, by hand."""
+
+from pathlib import Path
+
+import pytest
+
+from rules.errors import IllegalAction
+from rules.starcraft.casualties import allocate, legal_casualties
+from scenarios.load import read
+from scenarios.replay import run
+from tests.conftest import EXAMPLES, scenario
+
+
+def test_allocate_by_hand():
+    # 10 damage at 1-HP models, 7 Visible: 7 die, 3 discarded, no marker
+    a = allocate(10, 1, 7)
+    assert (a.kills, a.marker, a.discarded) == (7, 0, 3)
+    # 5 damage at 2-HP Marines, 9 Visible: 2 die, 1 on the Damage Marker
+    a = allocate(5, 2, 9)
+    assert (a.kills, a.marker, a.discarded) == (2, 1, 0)
+    # CONCENTRATED FIRE (2): 9 damage at 1-HP models, cap 2: the rest discarded, not marked
+    a = allocate(9, 1, 12, cap=2)
+    assert (a.kills, a.marker, a.discarded) == (2, 0, 7)
+    # a cap larger than what is left behaves as no cap
+    a = allocate(3, 2, 12, cap=5)
+    assert (a.kills, a.marker) == (1, 1)
+    # Zealots (HP 4, Shield 3): 6 -> none dead, 6 marked; 15 kills the whole unit of 3
+    assert allocate(6, 4, 3, first_bonus=3).marker == 6
+    assert allocate(15, 4, 3, first_bonus=3).kills == 3
+    a = allocate(14, 4, 3, first_bonus=3)
+    assert (a.kills, a.marker) == (2, 3)
+    # nothing Visible: nothing removed, the damage is discarded
+    a = allocate(4, 1, 0)
+    assert (a.kills, a.marker, a.discarded) == (0, 0, 4)
+
+
+ENGAGED = EXAMPLES / "attack-engaged-casualties.yaml"
+
+
+def test_engaged_priority_and_keeping_the_engagement():
+    st = read(ENGAGED).state
+    first = legal_casualties(st, "zealots")
+    assert [o.model for o in first] == ["zA1", "zA2"] and {o.priority for o in first} == {2}
+    st2 = st.without_models("zealots", ["zA1"])
+    second = legal_casualties(st2, "zealots")
+    # both now end an Engagement and no other valid casualty exists: either may be chosen
+    assert [(o.model, o.breaks) for o in second] == [("zA2", ("hydras-1",)), ("zB", ("hydras-2",))]
+
+
+ENGAGED_PRIORITIES = """
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - id: zealots
+    side: protoss
+    profile: zealot
+    models:
+      - {id: far, at: [4, 20]}          # priority 1: within 1" of no enemy
+      - {id: near, at: [12, 12.2]}      # priority 2: within 1" of h2, not touching
+      - {id: touch, at: [11.574803, 10]}  # priority 3: base contact with h1
+  - id: hydras
+    side: zerg
+    profile: hydralisk
+    base: 40
+    models:
+      - {id: h1, at: [10, 10]}
+      - {id: h2, at: [10, 12.2]}
+"""
+
+
+def test_engaged_priority_order():
+    st = scenario(ENGAGED_PRIORITIES).state
+    opts = legal_casualties(st, "zealots")
+    assert [(o.model, o.priority) for o in opts] == [("far", 1)]
+    st = st.without_models("zealots", ["far"])
+    # 'near' (priority 2) keeps no Engagement on its own: 'touch' still engages hydras
+    assert [(o.model, o.priority) for o in legal_casualties(st, "zealots")] == [("near", 2)]
+    st = st.without_models("zealots", ["near"])
+    assert [(o.model, o.priority) for o in legal_casualties(st, "zealots")] == [("touch", 3)]
+
+
+def test_unengaged_only_visible():
+    st = read(EXAMPLES / "attack-direct-cover.yaml").state
+    opts = legal_casualties(st, "zerglings", visible={"z1", "z7"}, target_engaged=False)
+    assert [o.model for o in opts] == ["z1", "z7"]
+
+
+def _with(path: Path, old: str, new: str, tmp_path) -> Path:
+    text = path.read_text().replace(old, new)
+    assert text != path.read_text()
+    p = tmp_path / path.name
+    p.write_text(text)
+    return p
+
+
+def test_choosing_a_hidden_zergling_is_illegal(tmp_path):
+    p = _with(EXAMPLES / "attack-direct-cover.yaml", "target: zerglings}", "target: zerglings, casualties: [z7]}", tmp_path)
+    with pytest.raises(IllegalAction) as e:
+        run(read(p))
+    assert "z7 may not be removed" in str(e.value) and "§8.7.4" in str(e.value) and e.value.index == 0
+
+
+def test_too_many_choices_is_illegal(tmp_path):
+    p = _with(EXAMPLES / "attack-direct-cover.yaml", "target: zerglings}",
+              "target: zerglings, casualties: [z1, z2, z3, z4, z5, z6, z6]}", tmp_path)
+    with pytest.raises(IllegalAction):
+        run(read(p))
+
+
+def test_strict_choices_lists_legal_options(tmp_path):
+    p = _with(EXAMPLES / "attack-engaged-casualties.yaml", "actions:", "settings: {strict_choices: true}\nactions:", tmp_path)
+    p = _with(p, ", casualties: [zA1, zB]", "", tmp_path)
+    with pytest.raises(IllegalAction) as e:
+        run(read(p))
+    assert "legal: zA1, zA2" in str(e.value)
+
+
+def test_farthest_default(tmp_path):
+    p = _with(EXAMPLES / "attack-direct-cover.yaml", "actions:", "settings: {casualty_default: farthest}\nactions:", tmp_path)
+    p = _with(p, "  - {expect: casualties, action: 0, models: [z1, z2, z3, z4, z5, z6]}\n", "", tmp_path)
+    r = run(read(p))
+    assert r.ok
+    # all six Visible ones die either way; the farthest from the Marines (z6, x = 13.5) goes first
+    assert r.final.unit("zerglings").removed[0] == "z6"
+
+
+def test_shield_example_state():
+    r = run(read(EXAMPLES / "attack-zealot-shield.yaml"))
+    assert r.ok
+    u = r.final.unit("zealots")
+    assert u.removed == ("q1",) and u.damage == 0 and "shield_lost" in u.status
