@@ -70,9 +70,10 @@ text { font-family: DejaVu Sans, Verdana, Arial, sans-serif; }
 .end-base { fill: none; stroke: #1f5fd6; stroke-width: 0.05; stroke-dasharray: 0.15 0.1; }
 .template { fill: #ff8c1a; fill-opacity: 0.3; stroke: #cc6600; stroke-width: 0.05; }
 .violation { fill: #e0007a; fill-opacity: 0.25; stroke: #e0007a; stroke-width: 0.1; }
-.label.witness { fill: #0c6e28; stroke: #fff; } .label.blocker { fill: #a30d0d; stroke: #fff; }
-.label.path { fill: #1747a3; stroke: #fff; } .label.violation { fill: #a8005b; stroke: #fff; }
-.label.goal, .label.template, .label.end-base { fill: #5a4300; stroke: #fff; fill-opacity: 1; }
+.label.witness, .label.blocker, .label.path, .label.goal, .label.end-base, .label.template,
+.label.violation { stroke: #fff; stroke-width: 3px; stroke-opacity: 1; fill-opacity: 1; stroke-dasharray: none; }
+.label.witness { fill: #0c6e28; } .label.blocker { fill: #a30d0d; } .label.path { fill: #1747a3; }
+.label.violation { fill: #a8005b; } .label.goal, .label.template, .label.end-base { fill: #5a4300; }
 """.strip()
 
 
