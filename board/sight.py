@@ -307,15 +307,25 @@ def outlines(c, m) -> np.ndarray:
     return shapely.polygons(np.concatenate([pts, pts[:, :1]], axis=1))
 
 
-def _segments(pair, p, d, ca, ma, cb, mb):
-    """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok)."""
+def _segments(pair, p, d, ca, ma, cb, mb, far=None):
+    """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok).
+
+    ``far`` (per pair: 0 none, 1 A, 2 B) extends the segment to the *far* chord end of that
+    base instead of the inner one — with heights, reaching back over the lower model's base
+    raises the sight line everywhere between the two bases.
+    """
     nrm = np.linalg.norm(d, axis=1)
     good = nrm > 0
     d = d / np.where(good, nrm, 1)[:, None]
     a0, a1, oka = chords(p, d, ca[pair], ma[pair])
     b0, b1, okb = chords(p, d, cb[pair], mb[pair])
-    ta = np.where(a1 < b0, a1, np.where(b1 < a0, a0, np.maximum(a0, b0)))
-    tb = np.where(a1 < b0, b0, np.where(b1 < a0, b1, np.maximum(a0, b0)))
+    before, after = a1 < b0, b1 < a0
+    ta = np.where(before, a1, np.where(after, a0, np.maximum(a0, b0)))
+    tb = np.where(before, b0, np.where(after, b1, np.maximum(a0, b0)))
+    if far is not None:
+        f = far[pair]
+        ta = np.where((f == 1) & before, a0, np.where((f == 1) & after, a1, ta))
+        tb = np.where((f == 2) & before, b1, np.where((f == 2) & after, b0, tb))
     return p + ta[:, None] * d, p + tb[:, None] * d, good & oka & okb
 
 
@@ -397,12 +407,20 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     ca, ma = frames(figs_a)
     cb, mb = frames(figs_b)
 
+    variants = [None]
+    if heights is not None:
+        za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
+        variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
+
     def run(cands: _Cands):
-        pair, p, d = cands.arrays()
-        live = ~found[pair]
-        pair, p, d = pair[live], p[live], d[live]
-        s0, s1, ok = _segments(pair, p, d, ca, ma, cb, mb)
-        pair, s0, s1 = pair[ok], s0[ok], s1[ok]
+        pair0, p0, d0 = cands.arrays()
+        live = ~found[pair0]
+        pair0, p0, d0 = pair0[live], p0[live], d0[live]
+        parts = []
+        for far in variants:
+            s0, s1, ok = _segments(pair0, p0, d0, ca, ma, cb, mb, far)
+            parts.append((pair0[ok], s0[ok], s1[ok]))
+        pair, s0, s1 = (np.concatenate(x) for x in zip(*parts))
         clear = ~_blocked(bl, pair, s0, s1, block, heights)
         idx = np.nonzero(clear)[0]
         first_pair, first = np.unique(pair[idx], return_index=True)
