@@ -79,8 +79,15 @@ def place_around(
     radius: float = 3.0,
     link_clear: Optional[Callable] = None,
     contact_range: float = 1.0,
+    link_max: Optional[float] = None,
+    max_move: Optional[float] = None,
 ) -> Placement:
-    """Set ``movers`` around ``leader`` (already at its end spot); see the module notes."""
+    """Set ``movers`` around ``leader`` (already at its end spot); see the module notes.
+
+    ``link_max``: a link also needs an edge-to-edge gap of at most this (chain coherency, e.g.
+    2"); ``max_move``: a model may end at most this far (centre displacement) from where it
+    stands — a necessary condition for a move of that length.
+    """
     fixed = [leader] + list(blockers)
     fc = np.array([f.at for f in fixed], dtype=float).reshape(-1, 2)
     fr = np.array([_radius(f) for f in fixed])
@@ -122,12 +129,18 @@ def place_around(
         if not len(P):
             unplaced[m.id] = "no legal spot: every spot overlaps a base or terrain, leaves the table or comes too near an enemy"
             continue
-        linked = np.ones(len(P), dtype=bool)
-        if link_clear is not None:
-            pc = np.array([p for p, _ in placed], dtype=float)
+        if max_move is not None:
+            P = P[np.hypot(*(P - np.array(m.at)).T) <= max_move + TOUCH]
+        pc = np.array([p for p, _ in placed], dtype=float)
+        prad = np.array([pr for _, pr in placed])
+        link = np.ones((len(P), len(pc)), dtype=bool)
+        if link_max is not None:
+            link &= np.linalg.norm(P[:, None, :] - pc[None, :, :], axis=2) - prad[None, :] - r <= link_max + TOUCH
+        if link_clear is not None and len(P):
             a = np.repeat(P, len(pc), axis=0)
             b = np.tile(pc, (len(P), 1))
-            linked = np.asarray(link_clear(a, b), dtype=bool).reshape(len(P), len(pc)).any(axis=1)
+            link &= np.asarray(link_clear(a, b), dtype=bool).reshape(len(P), len(pc))
+        linked = link.any(axis=1)
         P = P[linked]
         if not len(P):
             unplaced[m.id] = "no legal spot with a clear coherency link to the models already set"

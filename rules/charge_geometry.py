@@ -1,0 +1,168 @@
+"""Charge and move geometry shared by every system: the moving model's configuration space,
+the goal region of legal end spots, the best Leading Model and the end spot for a rolled
+distance.
+
+A system decides *what* counts (clearance, which pieces and models block the path, what the end
+spot must avoid, how near the targets it must end) in a :class:`MoveRules`; this module turns
+that into a :class:`board.space.Space` and a :class:`board.regions.Region` and asks
+:mod:`board.paths` for exact shortest paths (notes/exact-geometry.md §2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import shapely
+
+from board.bases import RoundBase
+from board.errors import GeometryError
+from board.paths import Path, Reach
+from board.regions import Region
+from board.space import Space, figure_obstacle, oval_polygon_outside, piece_obstacle
+from board.table import Figure
+from board.units import TOUCH
+
+
+@dataclass(frozen=True)
+class MoveRules:
+    """One model's move under a system's rules."""
+
+    rho: float                       # clearance radius for the path
+    edge: float                      # how far the centre keeps from the table edge en route
+    path_pieces: tuple = ()          # pieces the path may not cross
+    path_figures: tuple = ()         # models the path may not pass through
+    end_pieces: tuple = ()           # footprints the base may not end overlapping
+    end_figures: tuple = ()          # bases the base may not end overlapping
+    keep_away: tuple = ()            # ((figure, distance), ...): may not end within distance
+    notes: tuple = field(default_factory=tuple)
+
+
+def radius(fig: Figure) -> float:
+    """The disc standing in for a base (an oval: its longest semi-axis, conservative)."""
+    return fig.base.radius if isinstance(fig.base, RoundBase) else fig.base.reach
+
+
+def space_for(state, rules: MoveRules) -> Space:
+    obs = [piece_obstacle(p, rules.rho) for p in rules.path_pieces]
+    obs += [figure_obstacle(f, rules.rho) for f in rules.path_figures]
+    return Space(state.table.width, state.table.height, rules.rho, obs, edge=rules.edge)
+
+
+def _base_core(f: Figure, extra: float):
+    """(core, R) for "the centre within / beyond ``extra`` of this base's edge"."""
+    if isinstance(f.base, RoundBase):
+        return shapely.Point(f.x, f.y), f.base.radius + extra
+    b = f.base
+    return oval_polygon_outside(f.x, f.y, b.a, b.b, b.phi), extra
+
+
+def _inner_core(f: Figure, extra: float):
+    """Like :func:`_base_core` but an oval is its *inscribed* polygon (for "within": safe)."""
+    if isinstance(f.base, RoundBase):
+        return shapely.Point(f.x, f.y), f.base.radius + extra
+    return f.polygon, extra
+
+
+def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple:
+    """"Within ``reach`` of some model of ``figs``" for a base of radius ``mover_r``."""
+    out = []
+    for f in figs:
+        core, R = _inner_core(f, reach)
+        out.append((core, R + mover_r))
+    return tuple(out)
+
+
+def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple]) -> Region:
+    """Legal end spots for ``mover``'s centre: ``groups`` (near constraints) plus no overlap,
+    keep-away and wholly on the table."""
+    r = radius(mover)
+    far = []
+    for f in rules.end_figures:
+        core, R = _base_core(f, 0.0)
+        far.append((core, R + r))
+    for p in rules.end_pieces:
+        if p.circle is not None:
+            x, y, pr = p.circle
+            far.append((shapely.Point(x, y), pr + r))
+        else:
+            far.append((p.footprint, r))
+    for f, dist in rules.keep_away:
+        core, R = _base_core(f, dist + 2 * TOUCH)
+        far.append((core, R + r))
+    W, H = state.table.width, state.table.height
+    return Region(near=tuple(groups), far=tuple(far), box=(r, r, W - r, H - r))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The best way for ``leader`` to reach a region: the path (``None``: unreachable)."""
+
+    leader: str
+    path: Optional[Path]
+    reach: Optional[Reach] = None
+    space: Optional[Space] = None
+
+    @property
+    def distance(self) -> Optional[float]:
+        return None if self.path is None else self.path.length
+
+
+def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple]) -> Plan:
+    space = space_for(state, rules)
+    try:
+        reach = Reach(space, mover.at)
+    except GeometryError:
+        return Plan(mover.id, None, None, space)
+    return Plan(mover.id, reach.to_region(end_region(state, mover, rules, groups)), reach, space)
+
+
+def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable) -> Plan:
+    """The model with the shortest path (ties: file order). Models are tried nearest first
+    and skipped once their straight-line lower bound cannot beat the best."""
+    best: Optional[Plan] = None
+    scored = []
+    for f in movers:
+        reg = end_region(state, f, rules_of(f), groups_of(f))
+        lb = float(-min(reg.slack([f.at])[0], 0.0)) if reg.near else 0.0
+        scored.append((lb, f))
+    for lb, f in sorted(scored, key=lambda t: t[0]):
+        if best is not None and best.path is not None and lb >= best.path.length - 1e-12:
+            continue
+        p = plan(state, f, rules_of(f), groups_of(f))
+        if p.path is not None and (best is None or best.path is None or p.path.length < best.path.length - 1e-12):
+            best = p
+        elif best is None:
+            best = p
+    return best
+
+
+def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], nominated: Figure, budget: float, band: float) -> tuple[Path, float]:
+    """The end spot nearest ``nominated`` (base contact when the budget allows, else as close as
+    possible within ``band``) reachable within ``budget`` inches: bisection on the allowed gap
+    ``k ∈ [0, band]`` (to 1e-7"), each step an exact region search.
+
+    Returns the path and the gap ``k`` achieved.
+    """
+    r = radius(mover)
+
+    def path_at(k: float):
+        core, R = _inner_core(nominated, k)
+        reg = end_region(state, mover, rules, tuple(groups) + (((core, R + r + 1e-9),),))
+        return reach.to_region(reg)
+
+    p0 = path_at(0.0)
+    if p0 is not None and p0.length <= budget + TOUCH:
+        return p0, 0.0
+    lo, hi = 0.0, band
+    best = path_at(band)
+    if best is None:
+        raise GeometryError("no end spot within reach")
+    for _ in range(24):
+        mid = (lo + hi) / 2
+        p = path_at(mid)
+        if p is not None and p.length <= budget + TOUCH:
+            hi, best = mid, p
+        else:
+            lo = mid
+    return best, hi

@@ -1,0 +1,207 @@
+"""StarCraft TMG Charge (§8.7.7): reach, exact odds, resolution and placement.
+
+1. An Unengaged Ground unit declares Ground targets (no line of sight needed).
+2. Charge Roll Distance = Speed + 1D6 (split Speed "4/7": the second value for a unit of one
+   model, §5.1), with modifiers (Concussive Shells: DEBUFF Speed (2), i.e. −2; the unit status
+   ``concussed`` applies it too) and "roll 2D6 and use the higher" abilities (Zergling
+   Metabolic Boost, Zealot Charge: ability ``metabolic-boost``, ``charge`` or
+   ``charge_best_of_two``).
+3. It succeeds iff the Leading Model can legally end Wholly Within the Charge Roll Distance of
+   its start, measured along the real path (Gap Clearance, around impassable obstacles): within
+   1" of every declared target unit, overlapping nothing, wholly on the table, not within 1" of
+   an undeclared enemy unit. For a round base moved by translation, "wholly within D of its
+   start along the path" is the centre's path length ≤ D (the path reference point is the
+   base's centre: setting ``path_reference``).
+4. The Leading Model is set in base contact with the nominated target model if the rolled
+   distance allows, else as close as possible within 1"; the rest are set in coherency with
+   priority A base contact with declared targets, B within 1" of them, C close to the Leading
+   Model; none within 1" of an undeclared enemy. A model that cannot be set legally with a link
+   is removed (§4.4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from board.errors import GeometryError
+from board.measure import gap
+from board.placement import place_around
+from board.table import Figure
+from board.units import TOUCH
+
+from ..charge_geometry import Plan, best_plan, closest_within, near_group, radius
+from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
+from ..errors import IllegalAction
+from ..state import GameState
+from .catalogue import make_profile
+from .engagement import units_engaged
+from .movement import ENGAGEMENT_RANGE, coherency_radius, grass_crossed, link_space, move_rules
+
+RULE = "§8.7.7 Charge"
+BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
+CONCUSSIVE_SHELLS = -2
+
+
+@dataclass(frozen=True)
+class ChargeReach:
+    """Everything the ``charge`` query answers (the spec's JSON keys and more)."""
+
+    unit: str
+    targets: tuple
+    leader: str
+    speed: int
+    modifier: int
+    plan: Plan
+    odds: ChargeOdds
+    grass: tuple = ()
+    notes: tuple = ()
+
+    @property
+    def distance(self) -> Optional[float]:
+        return self.plan.distance
+
+    @property
+    def path(self) -> list:
+        return [] if self.plan.path is None else self.plan.path.points()
+
+    @property
+    def end(self):
+        return None if self.plan.path is None else self.plan.path.end
+
+
+@dataclass(frozen=True)
+class ChargeOutcome:
+    reach: ChargeReach
+    roll: int
+    rolls: tuple
+    success: bool
+    end: Optional[tuple] = None
+    path: list = field(default_factory=list)
+    target_model: Optional[str] = None
+    contact: bool = False
+    end_gap: Optional[float] = None
+    placed: dict = field(default_factory=dict)
+    removed: tuple = ()
+    out_of_coherency: tuple = ()
+
+
+def charge_dice(state: GameState, unit_id: str):
+    abilities = state.unit(unit_id).stats.get("abilities") or ()
+    return BEST_OF_2D6 if any(a in abilities for a in BEST_OF_TWO) else D6
+
+
+def speed(state: GameState, unit_id: str) -> Optional[int]:
+    u = state.unit(unit_id)
+    prof = make_profile(u.profile or u.id, u.stats)
+    return prof.speed_for(len(u.models), u.started_with)
+
+
+def _check(state: GameState, unit_id: str, targets: Sequence[str]) -> None:
+    u = state.unit(unit_id)
+    if not u.models:
+        raise IllegalAction(RULE, f"unit {unit_id} has no models on the table")
+    if u.flying:
+        raise IllegalAction(RULE, f"{unit_id} is Flying: Flying units cannot Charge")
+    if not targets:
+        raise IllegalAction(RULE, "declare at least one target")
+    for t in targets:
+        if not state.has_unit(t):
+            raise IllegalAction(RULE, f"no unit {t!r}")
+        tu = state.unit(t)
+        if tu.side == u.side:
+            raise IllegalAction(RULE, f"{t} is not an enemy of {unit_id}")
+        if tu.flying:
+            raise IllegalAction(RULE, f"{t} is Flying: Flying units cannot be charged")
+        if not tu.models:
+            raise IllegalAction(RULE, f"{t} has no models on the table")
+    for e in state.enemies_of(unit_id):
+        if units_engaged(state, unit_id, e.id):
+            raise IllegalAction(RULE, f"{unit_id} is Engaged with {e.id}: only an Unengaged unit may Charge")
+    if speed(state, unit_id) is None:
+        raise IllegalAction(RULE, f"{unit_id} has Null Speed and cannot move")
+
+
+def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None, modifier: int = 0) -> ChargeReach:
+    """The shortest legal charge for ``unit_id`` against ``targets`` and its exact odds."""
+    targets = tuple(dict.fromkeys(targets))
+    _check(state, unit_id, targets)
+    u = state.unit(unit_id)
+    if leader is not None and leader not in u.models:
+        raise IllegalAction(RULE, f"{leader!r} is not a model of {unit_id}")
+    undeclared = [e.id for e in state.enemies_of(unit_id) if e.id not in targets and not e.flying]
+    notes = []
+    mod = int(modifier)
+    if "concussed" in u.status:
+        mod += CONCUSSIVE_SHELLS
+        notes.append("Concussive Shells: DEBUFF Speed (2)")
+    figs = state.figures_of(unit_id) if leader is None else [state.figure(leader)]
+
+    def rules_of(f):
+        return move_rules(state, unit_id, f, keep_away_from=undeclared)
+
+    def groups_of(f):
+        r = radius(f)
+        return [near_group(r, state.figures_of(t), ENGAGEMENT_RANGE) for t in targets]
+
+    plan = best_plan(state, figs, rules_of, groups_of)
+    sp = speed(state, unit_id)
+    odds = charge_odds(plan.distance, sp + mod, charge_dice(state, unit_id))
+    grass = tuple(grass_crossed(state, plan.path.points())) if plan.path is not None else ()
+    return ChargeReach(unit_id, targets, plan.leader, sp, mod, plan, odds, grass, tuple(notes))
+
+
+def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
+            modifier: int = 0, target_models: Optional[dict] = None) -> tuple[GameState, ChargeOutcome]:
+    """Resolve a Charge with the given dice: the new state (unchanged on failure) and what
+    happened. ``target_models`` nominates one model per target unit (default: the model of the
+    first target nearest the Leading Model's end spot)."""
+    rc = reach(state, unit_id, targets, leader, modifier)
+    result = rc.odds.dice.result(rolls)
+    budget = rc.speed + rc.modifier + result
+    ok = rc.odds.succeeds(result)
+    if not ok:
+        return state, ChargeOutcome(rc, result, tuple(rolls), False)
+    lead = state.figure(rc.leader)
+    nominated = _nominated(state, rc, target_models)
+    rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
+    groups = [near_group(radius(lead), state.figures_of(t), ENGAGEMENT_RANGE) for t in rc.targets]
+    path, k = rc.plan.path, None
+    try:
+        p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, state.figure(nominated), budget, ENGAGEMENT_RANGE)
+        if p2.length <= budget + TOUCH:
+            path = p2
+    except GeometryError:  # the nominated model cannot be approached within budget: keep the shortest spot
+        k = None
+    end = path.end
+    moved = lead.moved(end[0], end[1], None)
+    new = state.with_figures([moved])
+    end_gap = gap(moved, state.figure(nominated))
+    rest = [f for f in state.figures_of(unit_id) if f.id != rc.leader]
+    rest.sort(key=lambda f: (min(gap(f, t) for t in new.figures_of(rc.targets[0])), f.id))
+    keep = [(f, ENGAGEMENT_RANGE) for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying for f in state.figures_of(e.id)]
+    tfigs = [f for t in rc.targets for f in state.figures_of(t)]
+    others = [f for f in state.all_figures() if f.unit != unit_id]
+    pieces = [p for p in state.table.pieces if not p.has("grass")]
+    lspace = link_space(state, unit_id, rc.targets)
+    pl = place_around(moved, rest, state.table, others, pieces, tfigs, keep, coherency_radius(state.unit(unit_id)),
+                      lspace.clear_segments, ENGAGEMENT_RANGE)
+    new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in rest if f.id in pl.positions])
+    if pl.unplaced:
+        new = new.without_models(unit_id, list(pl.unplaced))
+    pts = path.points()
+    return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominated, abs(end_gap) <= TOUCH, end_gap,
+                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency)
+
+
+def _nominated(state: GameState, rc: ChargeReach, target_models: Optional[dict]) -> str:
+    tm = dict(target_models or {})
+    first = rc.targets[0]
+    if first in tm:
+        m = tm[first]
+        if m not in state.unit(first).models:
+            raise IllegalAction(RULE, f"{m!r} is not a model of target {first}")
+        return m
+    end = rc.end
+    return min(state.figures_of(first), key=lambda f: (math.dist(f.at, end), f.id)).id

@@ -1,0 +1,126 @@
+"""StarCraft TMG movement geometry: Gap Clearance, what blocks a path, what an end spot avoids,
+coherency (§4.3–4.6, §8.5.2–8.5.3).
+
+* **Gap Clearance** (§4.6): the Leading Model passes gaps ≥ 1" (unit Size ≤ 2) or ≥ 3" (Size ≥ 3);
+  LARGE (X) makes it X". In configuration space the obstacles grow by half of it (the
+  clearance radius ρ); the end spot is still checked with the whole base.
+* **Path** (§8.5.2): not through Size 2+ (impassable) terrain, enemy models or models of other
+  friendly units; through its own unit's models freely; Ground passes through Flying bases and
+  vice versa. The table edge: the centre keeps ρ from it (setting ``edge_clearance: base``
+  keeps the whole base on the table instead).
+* **End spot** (§8.5.3, §7.1 table): no overlap with any base, with impassable terrain, or with
+  Size 0/1 footprints (Grass excepted: ending on it removes it); wholly on the table; not within
+  1" of an enemy Ground unit (Move, Run; a Charge only of undeclared ones).
+* **Coherency** (§4.4): wholly within 3" (Squadron: 4") of the Leading Model, linked through
+  the unit's own models; a link crosses no terrain (setting ``coherency_link_terrain``:
+  ``impassable`` by default, or ``all``), no other unit's model (enemies being charged or
+  engaged excepted) and no gap the Leading Model could not pass; per-link length unlimited
+  unless ``coherency_link_max`` is set (UNCERTAIN in the rulebook).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Sequence
+
+import shapely
+
+from board.coherency import leader_coherency
+from board.space import Space, figure_obstacle, piece_obstacle
+from board.table import Figure
+
+from ..charge_geometry import MoveRules, radius
+from ..state import GameState, UnitState
+from .terrain import impassable
+
+ENGAGEMENT_RANGE = 1.0
+_LARGE = re.compile(r"^large[-_ (]*([0-9]+(?:\.[0-9]+)?)\)?$")
+
+
+def gap_clearance(unit: UnitState) -> float:
+    """The narrowest gap the unit's Leading Model may pass (§4.6), in inches."""
+    for ab in unit.stats.get("abilities") or ():
+        m = _LARGE.match(str(ab).lower())
+        if m:
+            return float(m.group(1))
+    large = unit.stats.get("large")
+    if large:
+        return float(large)
+    return 3.0 if (unit.size or 0) >= 3 else 1.0
+
+
+def clearance(unit: UnitState) -> float:
+    """Clearance radius ρ: half the Gap Clearance."""
+    return gap_clearance(unit) / 2
+
+
+def coherency_radius(unit: UnitState) -> float:
+    """3", or 4" for a Squadron unit (§4.4; the Squadron ability)."""
+    return 4.0 if "squadron" in (unit.stats.get("abilities") or ()) else 3.0
+
+
+def _ground(u: UnitState) -> bool:
+    return not u.flying
+
+
+def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Optional[Sequence[str]] = None) -> MoveRules:
+    """The path and end-spot rules for ``fig`` of ``unit_id`` moving (§8.5.2–8.5.3).
+
+    ``keep_away_from``: enemy unit ids it may not end within 1" of (default: every enemy Ground
+    unit, as for a Move or Run; a Charge passes its undeclared enemies).
+    """
+    unit = state.unit(unit_id)
+    rho = clearance(unit)
+    table = state.table
+    own = {p.id for p in table.stack(fig.on)}
+    path_pieces = tuple(p for p in table.pieces if p.id not in own and impassable(p))
+    end_pieces = tuple(p for p in table.pieces if p.id not in own and not p.has("grass"))
+    others = [u for u in state.units if u.id != unit_id and u.models]
+    path_figs = tuple(f for u in others if (_ground(u) == _ground(unit)) for f in state.figures_of(u.id))
+    end_figs = tuple(f for u in others for f in state.figures_of(u.id))
+    if keep_away_from is None:
+        keep_away_from = [u.id for u in state.enemies_of(unit_id) if _ground(u)]
+    keep = tuple((f, ENGAGEMENT_RANGE) for uid in keep_away_from for f in state.figures_of(uid))
+    edge = radius(fig) if state.settings.get("edge_clearance", "clearance") == "base" else rho
+    return MoveRules(rho, edge, path_pieces, path_figs, end_pieces, end_figs, keep)
+
+
+def grass_crossed(state: GameState, points) -> list[str]:
+    """Grass pieces whose footprint the Leading Model's path crosses (§7.1: they are removed)."""
+    if len(points) < 2:
+        line = shapely.Point(points[0])
+    else:
+        line = shapely.LineString(points)
+    return [p.id for p in state.table.pieces if p.has("grass") and shapely.intersects(line, p.footprint)]
+
+
+def link_space(state: GameState, unit_id: str, passable_units: Sequence[str] = ()) -> Space:
+    """The space a Coherency Link must be clear in (§4.4): the Leading Model's clearance, the
+    terrain a link may not cross, other units' models except ``passable_units`` (enemies the
+    unit is charging or engaged with)."""
+    unit = state.unit(unit_id)
+    rho = clearance(unit)
+    table = state.table
+    if unit.flying:
+        return Space(table.width, table.height, 0.0, [], edge=0.0)
+    mode = state.settings.get("coherency_link_terrain", "impassable")
+    pieces = [p for p in table.pieces if (impassable(p) if mode == "impassable" else True)]
+    obs = [piece_obstacle(p, rho) for p in pieces]
+    obs += [figure_obstacle(f, rho) for u in state.units if u.id != unit_id and u.id not in passable_units and u.models for f in state.figures_of(u.id)]
+    return Space(table.width, table.height, rho, obs, edge=0.0)
+
+
+def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, passable_units: Sequence[str] = ()):
+    """Is the unit in coherency (§4.4)? ``leader`` defaults to the unit's Leading Model, else
+    its first model. Returns :class:`board.coherency.Coherency`."""
+    unit = state.unit(unit_id)
+    figs = state.figures_of(unit_id)
+    lead = leader or (unit.leader if unit.leader in unit.models else unit.models[0])
+    engaged_with = set(passable_units)
+    from .engagement import units_engaged
+
+    for e in state.enemies_of(unit_id):
+        if units_engaged(state, unit_id, e.id):
+            engaged_with.add(e.id)
+    space = link_space(state, unit_id, tuple(engaged_with))
+    return leader_coherency(figs, lead, coherency_radius(unit), space.clear_segments, state.settings.get("coherency_link_max"))

@@ -1,0 +1,78 @@
+"""One face for the three systems' charges, used by the ``charge`` command, action and
+expectation: :func:`reach` and :func:`resolve` dispatch on the state's system and return plain
+JSON-ready dictionaries with the spec's keys (``distance``, ``min_roll``, ``probability``,
+``path``, ``end``, ``success``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Optional, Sequence
+
+
+def _module(system: str):
+    return importlib.import_module(f"rules.{system}.charge")
+
+
+def _xy(p):
+    return None if p is None else [round(float(p[0]), 6), round(float(p[1]), 6)]
+
+
+def _num(x):
+    return None if x is None else round(float(x), 9)
+
+
+def reach(state, unit: str, targets: Sequence[str], leader: Optional[str] = None, modifier: int = 0):
+    """(the system's result object, its JSON answer)."""
+    rc = _module(state.system).reach(state, unit, list(targets), leader, modifier)
+    odds = rc.odds
+    out = {
+        "system": state.system,
+        "unit": unit,
+        "targets": list(rc.targets),
+        "leader": rc.plan.leader if rc.plan is not None else None,
+        "distance": _num(rc.distance),
+        "min_roll": odds.min_roll,
+        "probability": odds.probability,
+        "probability_fraction": odds.fraction,
+        "dice": odds.dice.name,
+        "path": [_xy(p) for p in rc.path],
+        "end": _xy(rc.end),
+    }
+    if state.system == "starcraft":
+        out.update({"speed": rc.speed, "modifier": rc.modifier, "reach": odds.as_json()["reach"], "grass_crossed": list(rc.grass), "notes": list(rc.notes)})
+    else:
+        out.update({"allowed": rc.allowed, "reason": rc.reason, "details": {k: (_xy(v) if k == "end" else v) for k, v in rc.details.items()}})
+    return rc, out
+
+
+def resolve(state, unit: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None, modifier: int = 0,
+            target_models: Optional[dict] = None):
+    """(new state, JSON answer with ``success`` and where the models went)."""
+    mod = _module(state.system)
+    new, res = mod.resolve(state, unit, list(targets), list(rolls), leader, modifier, target_models)
+    if state.system == "starcraft":
+        rc = res.reach
+        out = {
+            "success": res.success, "roll": res.roll, "rolls": list(res.rolls),
+            "distance": _num(rc.distance), "min_roll": rc.odds.min_roll, "probability": rc.odds.probability,
+            "leader": rc.leader, "charge_distance": rc.speed + rc.modifier + res.roll,
+            "end": _xy(res.end) if res.success else None,
+            "path": [_xy(p) for p in res.path] if res.success else [],
+            "target_model": res.target_model, "contact": res.contact,
+            "end_gap": _num(res.end_gap), "placed": {k: _xy(v) for k, v in res.placed.items()},
+            "removed": list(res.removed), "out_of_coherency": list(res.out_of_coherency),
+        }
+        return new, out
+    cc = res.pop("charge")
+    out = {
+        "success": res["success"], "roll": res["roll"], "rolls": res["rolls"],
+        "distance": _num(cc.distance), "min_roll": cc.odds.min_roll, "probability": cc.odds.probability,
+        "leader": cc.plan.leader if cc.plan else None,
+        "end": _xy(res.get("end")) if res["success"] else None,
+        "path": [_xy(p) for p in cc.path] if res["success"] else [],
+        "placed": {k: _xy(v) for k, v in res.get("placed", {}).items()},
+        "stayed": res.get("stayed", []), "in_contact": res.get("in_contact", []),
+    }
+    if "note" in res:
+        out["note"] = res["note"]
+    return new, out

@@ -1,0 +1,90 @@
+"""``tapeline charge FILE UNIT --target T [--target T2 ...] [--leader M] [--roll N] [--modifier K]``:
+charge reach and exact odds under the file's system (StarCraft §8.7.7, Horus Heresy §A.3,
+40k 3rd §B.1); with ``--roll`` also whether it succeeds and where the models end."""
+
+from __future__ import annotations
+
+from .. import charging
+from ..cli import emit
+from ..cliutil import add_file, fmt, load, model, unit
+from rules.errors import IllegalAction
+
+
+def register(sub) -> None:
+    p = sub.add_parser("charge", help="charge distance, smallest roll and exact odds")
+    add_file(p)
+    p.add_argument("unit", metavar="UNIT", help="charging unit id")
+    p.add_argument("--target", action="append", required=True, metavar="T", help="declared target unit (repeat for several)")
+    p.add_argument("--leader", metavar="M", help="Leading Model (default: the one with the shortest route)")
+    p.add_argument("--roll", type=int, metavar="N", help="the charge roll's result (the die kept); resolves the charge")
+    p.add_argument("--modifier", type=int, default=0, metavar="K", help="added to the charge distance (Concussive Shells: -2)")
+    p.add_argument("--target-model", action="append", default=[], metavar="T=M", help="nominate target model M of unit T")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    loaded = load(args)
+    st = loaded.state
+    u = unit(loaded, args.unit)
+    targets = [unit(loaded, t) for t in args.target]
+    leader = model(loaded, args.leader) if args.leader else None
+    tm = {}
+    for item in args.target_model:
+        if "=" not in item:
+            raise IllegalAction("arguments", f"--target-model wants T=M, not {item!r}")
+        t, m = item.split("=", 1)
+        tm[unit(loaded, t)] = model(loaded, m)
+    rc, out = charging.reach(st, u, targets, leader, args.modifier)
+    lines = [_human(out)]
+    if args.roll is not None:
+        if not 1 <= args.roll <= 6:
+            raise IllegalAction("arguments", f"--roll must be a die result 1..6, not {args.roll}")
+        _new, res = charging.resolve(st, u, targets, [args.roll], leader, args.modifier, tm)
+        out["success"] = res["success"]
+        out["roll"] = res
+        if res["success"]:
+            out["end"], out["path"] = res["end"], res["path"]
+        lines.append(_human_roll(res))
+    emit(out, args.json, "\n".join(lines))
+    return 0
+
+
+def _human(o: dict) -> str:
+    tg = ", ".join(o["targets"])
+    if o["distance"] is None:
+        head = f"{o['unit']} charging {tg}: no legal end spot can be reached"
+    else:
+        head = f"{o['unit']} charging {tg}: Leading Model {o['leader']} needs {fmt(o['distance'])}\" of path to a legal end spot at ({fmt(o['end'][0])}, {fmt(o['end'][1])})"
+    parts = [head]
+    if o["system"] == "starcraft":
+        r = o["reach"]
+        parts.append(f"charge distance Speed {o['speed']}{o['modifier']:+d} + {o['dice']}: {r['min']}\"–{r['max']}\", {r['mean']:g}\" on average")
+        if o["grass_crossed"]:
+            parts.append(f"the path crosses Grass: {', '.join(o['grass_crossed'])} (removed)")
+    else:
+        if not o["allowed"]:
+            parts.append(f"not allowed: {o['reason']}")
+        d = o["details"]
+        if "setup_move" in d:
+            parts.append(f"Set-up Move {d['setup_move']}\"" + (" (Disordered)" if d.get("disordered") else ""))
+        if d.get("note"):
+            parts.append(d["note"])
+    if o["dice"] == "none":
+        parts.append(f"no roll: {'succeeds' if o['probability'] == 1 else 'cannot succeed'}")
+    else:
+        need = f"needs a {o['min_roll']}+" if o["min_roll"] is not None else "no roll succeeds"
+        parts.append(f"{o['dice']}: {need}, probability {o['probability_fraction']} ({100 * o['probability']:.1f}%)")
+    return "\n".join(parts)
+
+
+def _human_roll(r: dict) -> str:
+    if not r["success"]:
+        return f"rolled {r['roll']}: the charge fails (no move)"
+    s = f"rolled {r['roll']}: the charge succeeds; {r['leader']} ends at ({fmt(r['end'][0])}, {fmt(r['end'][1])})"
+    if r.get("contact"):
+        s += f" in base contact with {r['target_model']}"
+    elif r.get("end_gap") is not None:
+        s += f", {fmt(r['end_gap'])}\" from {r['target_model']}"
+    if r.get("removed"):
+        s += f"; removed (no legal linked spot): {', '.join(r['removed'])}"
+    return s

@@ -1,0 +1,80 @@
+"""``tapeline path FILE MODEL --via X,Y [--via X,Y ...] [--max D]``: check a proposed path for a
+model's centre, from where it stands through the given points, under the file's system's
+movement rules: legal, or the first violation with where it happens and what causes it."""
+
+from __future__ import annotations
+
+import math
+
+from board.pathcheck import check_end, check_path
+from rules.charge_geometry import MoveRules, space_for
+from rules.errors import IllegalAction
+
+from ..cli import emit
+from ..cliutil import add_file, fmt, load, model
+
+
+def register(sub) -> None:
+    p = sub.add_parser("path", help="validate a proposed movement path")
+    add_file(p)
+    p.add_argument("model", metavar="MODEL", help="the moving model (its centre follows the path)")
+    p.add_argument("--via", action="append", required=True, metavar="X,Y", help="next point of the path (repeat)")
+    p.add_argument("--max", type=float, metavar="D", help="longest path allowed (inches)")
+    p.add_argument("--may-engage", action="store_true",
+                   help="the move may end within 1\" of enemies (StarCraft: a Charge); default: it may not (Move, Run)")
+    p.set_defaults(func=run)
+
+
+def _xy(text: str):
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise IllegalAction("arguments", f"--via wants X,Y (two numbers), not {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise IllegalAction("arguments", f"--via {text!r}: coordinates must be finite")
+    return (x, y)
+
+
+def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
+    fig = state.figure(model_id)
+    if state.system == "starcraft":
+        from rules.starcraft.movement import move_rules
+
+        return move_rules(state, fig.unit, fig, keep_away_from=[] if may_engage else None)
+    from rules.contact_charge import contact_rules
+
+    r = contact_rules(state, fig.unit, fig, ())
+    return MoveRules(r.rho, r.edge, r.path_pieces, r.path_figures, r.end_pieces, r.end_figures, ())
+
+
+def run(args) -> int:
+    loaded = load(args)
+    st = loaded.state
+    m = model(loaded, args.model)
+    if args.max is not None and not (math.isfinite(args.max) and args.max >= 0):
+        raise IllegalAction("arguments", "--max must be a non-negative number")
+    pts = [st.figure(m).at] + [_xy(v) for v in args.via]
+    rules = move_rules_for(st, m, args.may_engage)
+    space = space_for(st, rules)
+    fig = st.figure(m)
+
+    def end_check(x, y):
+        return check_end(st.table, fig.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away)
+
+    res = check_path(space, pts, args.max, end_check)
+    out = {"model": m, "legal": res.legal, "length": res.length, "clearance": rules.rho,
+           "violation": None if res.violation is None else res.violation.as_json()}
+    extra = []
+    if st.system == "starcraft":
+        from rules.starcraft.movement import grass_crossed
+
+        out["grass_crossed"] = grass_crossed(st, pts)
+        if out["grass_crossed"]:
+            extra.append(f"crosses Grass: {', '.join(out['grass_crossed'])} (removed)")
+    if res.legal:
+        human = f"legal: {m} travels {fmt(res.length)}\"" + (f" of {fmt(args.max)}\" allowed (margin {fmt(args.max - res.length)}\")" if args.max is not None else "")
+    else:
+        v = res.violation
+        human = f"illegal: {v.kind} at ({fmt(v.at[0])}, {fmt(v.at[1])}): {v.detail}"
+    emit(out, args.json, "\n".join([human] + extra))
+    return 0
