@@ -156,6 +156,17 @@ class Settings(Strict):
     # (area terrain) — "see_out": that piece never blocks its sight lines; "height": it blocks
     # by height like any other piece. See docs/line-of-sight.md.
     los_area_terrain: Literal["see_out", "height"] = "see_out"
+    # Movement (docs/movement.md): how far a moving model's centre keeps from the table edge
+    # en route — "clearance": its clearance radius (a gap to the edge is a gap like any
+    # other); "base": its whole base stays on the table throughout.
+    edge_clearance: Literal["clearance", "base"] = "clearance"
+    # StarCraft §4.4 Coherency Link: longest edge-to-edge link between two models (null: no
+    # limit; the rulebook states none — UNCERTAIN); which terrain a link may not cross.
+    coherency_link_max: Optional[NonNeg] = None
+    coherency_link_terrain: Literal["impassable", "all"] = "impassable"
+    # The point of a base whose path is measured for Move / Charge distances (§8.7.7 "measure
+    # the actual path"; UNCERTAIN which point): the centre, equivalent for translations.
+    path_reference: Literal["centre"] = "centre"
     # (later settings are added below this line, one per rule they configure)
 
 

@@ -1,0 +1,61 @@
+"""``charge``: declare, roll and resolve a charge under the file's system.
+
+```yaml
+actions:
+  - {action: charge, unit: roaches, targets: [marines]}                  # dice from the file
+  - {action: charge, unit: zerglings, targets: [marines, medics], leader: z3,
+     target_models: {marines: m2}, modifier: -2}
+```
+
+StarCraft (§8.7.7): Speed + D6 (or the higher of 2D6), success if the Leading Model can reach
+a legal end spot; it is set in base contact with the nominated target model when the roll
+allows, else as close as possible within 1"; the rest are set in coherency (priority A/B/C);
+a model with no legal linked spot is removed (§4.4). Horus Heresy (§A.3): Set-up Move, then
+2D6 discard the lower; 40k 3rd (§B.1): the 6" assault move, 2D6 highest through difficult
+terrain. A failed charge moves nothing. ``ctx.results[index]`` holds the outcome for
+``expect: charged``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field
+
+from .. import charging
+from ..schema import Id, Strict
+from ..vocab import action
+
+
+@action
+class Charge(Strict):
+    action: Literal["charge"]
+    unit: Id
+    targets: Annotated[list[Id], Field(min_length=1)]
+    leader: Optional[Id] = None
+    target_models: dict[Id, Id] = {}
+    modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
+        if self.leader:
+            out.append(("leader", "model", self.leader))
+        out += [(f"target_models.{t}", "unit", t) for t in self.target_models]
+        out += [(f"target_models.{t}", "model", m) for t, m in self.target_models.items()]
+        return out
+
+    def apply(self, state, ctx):
+        rc, info = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
+        n = rc.odds.dice.dice
+        ctx.dice.take_events()
+        rolls = ctx.dice.roll(n, f"charge roll ({self.unit}, {rc.odds.dice.name})") if n else []
+        events = ctx.dice.take_events()
+        new, res = charging.resolve(state, self.unit, self.targets, rolls, self.leader, self.modifier, self.target_models)
+        ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
+              "min_roll": info["min_roll"], "probability": info["probability"]}
+        ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
+        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model"):
+            if res.get(k):
+                ev[k] = res[k]
+        ctx.results[ctx.index] = {"charge": {**info, **res}}
+        return new, events + [ev]

@@ -1,0 +1,122 @@
+"""Charge and coherency expectations: ``charge``, ``charged``, ``coherency``.
+
+```yaml
+expect:
+  - {expect: charge, unit: roaches, targets: [marines], value: distance, equals: 7.0}
+  - {expect: charge, unit: roaches, targets: [marines], value: min_roll, equals: 3}
+  - {expect: charge, unit: roaches, targets: [marines], value: probability, equals: 0.666667, tol: 1e-6}
+  - {expect: charge, unit: roaches, targets: [marines], reachable: false}     # no legal end spot
+  - {expect: charged, action: 0, success: true, contact: true}              # a charge action's outcome
+  - {expect: coherency, unit: roaches, value: true}
+  - {expect: coherency, unit: roaches, value: false, out: [r3]}
+```
+
+``charge`` asks the query on the state at that point (the file's system decides the dice);
+``charged`` reads what the ``charge`` action number ``action`` did.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from .. import charging
+from ..schema import Id
+from ..vocab import expectation
+from .common import ExpectBase, Numeric
+
+
+@expectation
+class ChargeQuery(ExpectBase, Numeric):
+    """``value`` (``distance``, ``min_roll``, ``probability``) of a charge, compared with
+    ``equals`` / ``at_least`` / ``at_most``; or ``reachable`` (a legal end spot exists)."""
+
+    expect: Literal["charge"]
+    unit: Id
+    targets: Annotated[list[Id], Field(min_length=1)]
+    leader: Optional[Id] = None
+    modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+    value: Optional[Literal["distance", "min_roll", "probability"]] = None
+    reachable: Optional[bool] = None
+
+    @model_validator(mode="after")
+    def _what(self):
+        if (self.value is None) == (self.reachable is None):
+            raise ValueError("give exactly one of value (with equals / at_least / at_most) or reachable")
+        return self
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
+        return out + ([("leader", "model", self.leader)] if self.leader else [])
+
+    def check(self, state, ctx):
+        _rc, o = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
+        if self.reachable is not None:
+            got = o["distance"] is not None
+            return got == self.reachable, f"reachable={got}" + (f" ({o['distance']:.6g}\")" if got else "")
+        v = o[self.value]
+        if v is None:
+            return False, f"{self.value}: none (no legal end spot, or no roll succeeds)"
+        ok, detail = self.compare(float(v))
+        return ok, f"{self.value} {detail}"
+
+
+@expectation
+class Charged(ExpectBase):
+    """The outcome of ``charge`` action number ``action``: ``success``, ``contact`` (the
+    Leading Model ended in base contact with the nominated model: StarCraft), ``removed``."""
+
+    expect: Literal["charged"]
+    action: Annotated[int, Field(strict=True, ge=0)]
+    success: Optional[bool] = None
+    contact: Optional[bool] = None
+    removed: Optional[list[Id]] = None
+
+    def check(self, state, ctx):
+        got = (ctx.results.get(self.action) or {}).get("charge")
+        if got is None:
+            return False, f"action {self.action} made no charge"
+        ok, parts = True, []
+        for name in ("success", "contact", "removed"):
+            want = getattr(self, name)
+            if want is None:
+                continue
+            have = got.get(name, [] if name == "removed" else None)
+            ok &= have == want
+            parts.append(f"{name}={have}")
+        parts.append(f"roll {got.get('roll')}, distance {got.get('distance')}")
+        return ok, ", ".join(parts)
+
+
+@expectation
+class CoherencyCheck(ExpectBase):
+    """Is the unit in coherency (StarCraft §4.4 leader-anchored; Heresy / 40k 2" chain)?
+    ``out`` optionally lists exactly the models out of coherency."""
+
+    expect: Literal["coherency"]
+    unit: Id
+    leader: Optional[Id] = None
+    value: bool = True
+    out: Optional[list[Id]] = None
+
+    def refs(self):
+        return [("unit", "unit", self.unit)] + ([("leader", "model", self.leader)] if self.leader else [])
+
+    def check(self, state, ctx):
+        c = unit_coherency(state, self.unit, self.leader)
+        ok = c.ok == self.value
+        if self.out is not None:
+            ok &= sorted(c.out) == sorted(self.out)
+        return ok, c.explain()
+
+
+def unit_coherency(state, unit: str, leader: Optional[str] = None):
+    if state.system == "starcraft":
+        from rules.starcraft.movement import coherency
+
+        return coherency(state, unit, leader)
+    from board.coherency import chain_coherency
+    from rules.contact_charge import CHAIN_LINK
+
+    return chain_coherency(state.figures_of(unit), CHAIN_LINK)
