@@ -176,9 +176,11 @@ class Space:
 
         The circle's own obstacle is left out (the arc lies exactly on its boundary; for a
         polygon corner, the arc stays in the corner's normal cone, and the rest of that
-        polygon's outline is still checked). Distances are 1-Lipschitz along the arc, so a piece
-        of arc of length ``s`` between samples with margins ``m1``, ``m2`` is clear when
-        ``(m1 + m2 − s)/2 ≥ −TOL``; unsettled pieces are bisected.
+        polygon's outline is still checked). A piece of arc of length ``s`` between two samples
+        is certified clear when (a) distances being 1-Lipschitz, ``(m1 + m2 − s)/2 ≥ −TOL``, or
+        (b) both samples are clear and ``s²·κ/8 ≤ TOL``, κ = 1/R + 1/ρ bounding the curvature
+        of the arc and of every grown outline (circles of radius ≥ ρ and straight pieces), so
+        nothing can poke deeper than TOL between the samples. Unsettled pieces are bisected.
         """
         c = self.circles
         x, y, R = c.x[k], c.y[k], c.r[k]
@@ -186,23 +188,28 @@ class Space:
             return True
         exclude_k = c.own[k]
         extra = (c.rest[k], self.grow[exclude_k]) if c.rest[k] is not None else None
-        t = np.linspace(a0, a0 + sweep, max(2, int(abs(sweep) * R / 0.05) + 2))
-        for _ in range(40):
+        kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
+        def margins(t):
             pts = np.column_stack([x + R * np.cos(t), y + R * np.sin(t)])
-            ex = np.full(len(pts), exclude_k)
-            m, _w = self.point_margin(pts, exclude=ex, extra=extra)
-            if (m < -TOL).any():
+            return self.point_margin(pts, exclude=np.full(len(t), exclude_k), extra=extra)[0]
+
+        t = np.linspace(a0, a0 + sweep, max(2, int(abs(sweep) * R / 0.05) + 2))
+        m = margins(t)
+        ta, tb, ma, mb = t[:-1], t[1:], m[:-1], m[1:]
+        for _ in range(60):
+            if (ma < -TOL).any() or (mb < -TOL).any():
                 return False
-            s = R * np.abs(np.diff(t))
-            lower = (m[:-1] + m[1:] - s) / 2
-            bad = lower < -TOL
+            s = R * np.abs(tb - ta)
+            bad = ((ma + mb - s) / 2 < -TOL) & (s * s * kappa / 8 > TOL)
             if not bad.any():
                 return True
-            if s[bad].max() < 1e-7:
-                return True  # every sample clear, pieces shorter than the tolerance
-            mids = (t[:-1][bad] + t[1:][bad]) / 2
-            t = np.sort(np.concatenate([t[:-1][bad], mids, t[1:][bad]]))
-            t = np.unique(t)
+            ta, tb, ma, mb, s = ta[bad], tb[bad], ma[bad], mb[bad], s[bad]
+            if s.max() < 1e-9 or len(ta) > 100_000:
+                return True  # every sample clear at a spacing far below the tolerance
+            tm = (ta + tb) / 2
+            mm = margins(tm)
+            ta, tb = np.concatenate([ta, tm]), np.concatenate([tm, tb])
+            ma, mb = np.concatenate([ma, mm]), np.concatenate([mm, mb])
         return True
 
 

@@ -1,0 +1,172 @@
+"""Shortest paths in configuration space: analytic cases by hand, properties, validation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from board.pathcheck import check_path
+from board.paths import Reach, shortest_path
+from board.regions import Region
+from board.space import Space, disc_obstacle, polygon_obstacle
+
+RHO = 0.5
+
+
+def block_space(*boxes, discs=(), W=30, H=30, rho=RHO):
+    obs = [polygon_obstacle(f"b{i}", "terrain", shapely.box(*b), rho) for i, b in enumerate(boxes)]
+    obs += [disc_obstacle(f"d{i}", "model", x, y, r, rho) for i, (x, y, r) in enumerate(discs)]
+    return Space(W, H, rho, obs)
+
+
+def tangent(p, c, R):
+    return math.sqrt(math.dist(p, c) ** 2 - R * R)
+
+
+def test_around_one_corner_of_a_square_block():
+    # Block [8,12]²; from (10,6) to (6,10) the straight line grazes corner (8,8): the path is
+    # tangent, arc of radius ρ around the corner, tangent.
+    s = block_space((8, 8, 12, 12))
+    p = shortest_path(s, (10, 6), (6, 10))
+    D = math.hypot(2, 2)
+    alpha = math.acos(RHO / D)
+    arc = RHO * (math.pi - 2 * alpha)
+    assert p.length == pytest.approx(2 * tangent((10, 6), (8, 8), RHO) + arc, abs=1e-9)
+    assert [l.kind for l in p.legs] == ["line", "arc", "line"]
+
+
+def test_around_a_square_block_two_corners_and_an_edge():
+    # From (10,6) to (10,14) round the left side: tangent, arc at (8,8), the grown edge x = 7.5
+    # (4"), arc at (8,12), tangent. The arc runs from the tangent point to the edge normal (180°).
+    s = block_space((8, 8, 12, 12))
+    p = shortest_path(s, (10, 6), (10, 14))
+    D = math.hypot(2, 2)
+    theta_t = math.radians(-45) - math.acos(RHO / D)  # tangent point angle on the corner circle
+    arc = (theta_t % (2 * math.pi)) - math.pi
+    want = 2 * tangent((10, 6), (8, 8), RHO) + 2 * RHO * arc + 4
+    assert p.length == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize("g", [1.01, 0.99])
+def test_gap_just_wider_passes_just_narrower_goes_round(g):
+    # Two blocks leave a gap g between them; clearance 1" (ρ = 0.5).
+    s = block_space((9, 4, 11, 10), (9, 10 + g, 11, 16 + g))
+    a, b = (5, 10 + g / 2), (15, 10 + g / 2)
+    p = shortest_path(s, a, b)
+    if g > 1:
+        assert p.length == pytest.approx(10.0, abs=1e-12)
+        return
+    # Round the lower block: tangent to corner (9,4), arc to the grown bottom edge y = 3.5, 2",
+    # arc, tangent (symmetric).
+    c = (9, 4)
+    th = math.atan2(a[1] - c[1], a[0] - c[0])
+    t_ang = th + math.acos(RHO / math.dist(a, c))
+    phi = 1.5 * math.pi - t_ang
+    want = 2 * (tangent(a, c, RHO) + RHO * phi) + 2
+    assert p.length == pytest.approx(want, abs=1e-9)
+    assert not s.clear_segments([a], [b])[0]
+
+
+def test_around_a_round_obstacle_tangent_arc_tangent():
+    s = block_space(discs=[(10, 10, 1.5)])
+    p = shortest_path(s, (5, 10), (15, 10))
+    R, D = 2.0, 5.0
+    assert p.length == pytest.approx(2 * math.sqrt(D * D - R * R) + R * (math.pi - 2 * math.acos(R / D)), abs=1e-9)
+    assert [l.kind for l in p.legs] == ["line", "arc", "line"]
+
+
+def test_no_path_when_a_wall_spans_the_table():
+    s = block_space((9, 0, 11, 30))
+    assert shortest_path(s, (5, 5), (15, 5)) is None
+
+
+def test_region_distance_matches_brute_force_over_the_goal_outline():
+    r = 0.63
+    s = Space(30, 30, RHO, [polygon_obstacle("w", "terrain", shapely.box(12, 5, 13, 15), RHO),
+                            disc_obstacle("t", "model", 20, 10, r, RHO)])
+    reg = Region(near=(((shapely.Point(20, 10), 2 * r + 1),),),
+                 far=((shapely.Point(20, 10), 2 * r), (shapely.box(12, 5, 13, 15), r)), box=(r, r, 30 - r, 30 - r))
+    R = Reach(s, (5, 10))
+    p = R.to_region(reg)
+    assert reg.contains([p.end])[0]
+    brute = min(R.to_point((20 + (2 * r + 1) * math.cos(t), 10 + (2 * r + 1) * math.sin(t))).length
+                for t in np.linspace(0, 2 * math.pi, 241))
+    assert p.length <= brute + 1e-9
+    assert p.length >= brute - 1e-2
+
+
+def test_region_straight_line_case_is_exact():
+    # Nothing between: the distance is the centre distance minus the reach.
+    reg = Region(near=(((shapely.Point(20, 10), 2.5),),), box=(0, 0, 30, 30))
+    p = Reach(Space(30, 30, RHO, []), (5, 10)).to_region(reg)
+    assert p.length == pytest.approx(12.5, abs=1e-9)
+    assert p.end == pytest.approx((17.5, 10))
+
+
+# --- properties ------------------------------------------------------------------------------
+
+coord = st.floats(1.0, 29.0, allow_nan=False)
+boxes = st.lists(st.tuples(st.floats(2, 26), st.floats(2, 26), st.floats(0.5, 4), st.floats(0.5, 4)), max_size=4)
+discs = st.lists(st.tuples(st.floats(2, 28), st.floats(2, 28), st.floats(0.3, 1.5)), max_size=3)
+
+
+def _space(bs, ds):
+    return block_space(*[(x, y, x + w, y + h) for x, y, w, h in bs], discs=ds)
+
+
+def _independent_clear(space, pts, tol=1e-6):
+    """Every vertex and segment of the polyline keeps its clearance from every core, checked
+    obstacle by obstacle without the space's index, plus the table box."""
+    line = shapely.LineString(pts) if len(pts) > 1 else shapely.Point(pts[0])
+    for o in space.obstacles:
+        if shapely.distance(line, o.core) < o.grow - tol:
+            return False
+    a = np.array(pts)
+    x0, y0, x1, y1 = space.box
+    return bool((a[:, 0] >= x0 - tol).all() and (a[:, 0] <= x1 + tol).all() and (a[:, 1] >= y0 - tol).all() and (a[:, 1] <= y1 + tol).all())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(boxes, discs, coord, coord, coord, coord)
+def test_path_properties(bs, ds, ax, ay, bx, by):
+    s = _space(bs, ds)
+    a, b = (ax, ay), (bx, by)
+    if not (s.clear_points([a])[0] and s.clear_points([b])[0]):
+        return
+    p = shortest_path(s, a, b)
+    q = shortest_path(s, b, a)
+    assert (p is None) == (q is None)
+    if p is None:
+        return
+    assert p.length >= math.dist(a, b) - 1e-9                    # never shorter than straight
+    assert p.length == pytest.approx(q.length, abs=1e-7)          # A→B as long as B→A
+    assert p.end == pytest.approx(b) and tuple(p.start) == pytest.approx(a)
+    pts = p.points()
+    check = check_path(s, pts)
+    assert check.legal, check.violation                          # our own validator
+    assert _independent_clear(s, pts)                            # and an independent check
+    assert check.length == pytest.approx(p.length, abs=1e-3)     # circumscribed arcs: tiny excess
+    assert check.length >= p.length - 1e-9
+
+
+# --- validation ------------------------------------------------------------------------------
+
+def test_validator_locates_the_first_violation():
+    s = block_space((9, 0, 11, 12), discs=[(20, 20, 0.63)])
+    c = check_path(s, [(5, 5), (15, 5)])
+    assert (c.violation.kind, c.violation.obstacle, c.violation.at) == ("crosses_terrain", "b0", (9.0, 5.0))
+    c = check_path(s, [(5, 12.3), (15, 12.3)])                  # 0.3" above the wall: inside ρ
+    assert c.violation.kind == "gap" and c.violation.obstacle == "b0"
+    assert c.violation.at[0] == pytest.approx(9 - math.sqrt(0.25 - 0.09), abs=1e-3)
+    c = check_path(s, [(15, 20), (25, 20)])
+    assert c.violation.kind == "through_model" and c.violation.at == pytest.approx((20 - 0.63, 20), abs=1e-9)
+    c = check_path(s, [(5, 20), (5, 29.8)])
+    assert c.violation.kind == "off_table" and c.violation.at == pytest.approx((5, 29.5), abs=1e-6)
+    c = check_path(s, [(5, 13), (15, 13)], max_length=4)
+    assert c.violation.kind == "too_long" and c.violation.at == pytest.approx((9, 13))
+    assert check_path(s, [(5, 13), (15, 13)], max_length=10).legal
