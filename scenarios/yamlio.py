@@ -59,7 +59,7 @@ def parse(text: str, is_json: bool) -> tuple[Any, Optional[yaml.Node]]:
     """The data and (for YAML) the node tree; raises :class:`TextError`."""
     if is_json:
         try:
-            return json.loads(text, object_pairs_hook=_json_pairs, parse_constant=_json_constant), None
+            return json.loads(text, object_pairs_hook=_json_pairs), None
         except json.JSONDecodeError as e:
             raise TextError(f"line {e.lineno}", f"not valid JSON: {e.msg}") from None
     try:
@@ -83,10 +83,6 @@ def _json_pairs(pairs):
             raise TextError("file", f"duplicate key {k!r}")
         out[k] = v
     return out
-
-
-def _json_constant(name):
-    raise TextError("file", f"{name} is not a finite number")
 
 
 def line_of(node: Optional[yaml.Node], path: tuple) -> Optional[int]:
