@@ -1,6 +1,7 @@
 """Validating a proposed path: a polyline for the moving centre, checked along its whole length.
 
-Walk the polyline segment by segment against the grown obstacles of a :class:`board.space.Space`
+Margins down to −1e-6" (:data:`board.units.TOUCH`) count as touching, not crossing, so a path
+given to six decimals that hugs a corner passes. Walk the polyline segment by segment against the grown obstacles of a :class:`board.space.Space`
 (notes/exact-geometry.md §2, "Validating a proposed path"). The first violation along the path
 is reported with where it happens and what causes it:
 
@@ -33,7 +34,7 @@ import numpy as np
 import shapely
 
 from .measure import gap, region_gap
-from .space import EDGE, TOL, Space
+from .space import EDGE, TOL, Space  # noqa: F401  (TOL: tangency slack of the path search)
 from .units import TOUCH
 
 
@@ -113,12 +114,12 @@ def check_path(space: Space, points: Sequence, max_length: Optional[float] = Non
     found: list[Violation] = []
     if len(pts) > 1:
         m, _ = space.segment_margin(pts[:-1], pts[1:])
-        bad = np.nonzero(m < -TOL)[0]
+        bad = np.nonzero(m < -TOUCH)[0]
         if len(bad):
             found.append(_first_on_segment(space, int(bad[0]), pts, cum))
     else:
         m, w = space.point_margin(pts)
-        if m[0] < -TOL:
+        if m[0] < -TOUCH:
             found.append(_first_on_segment(space, 0, np.concatenate([pts, pts]), np.zeros(2)))
     if max_length is not None and total > max_length + TOUCH:
         i = int(np.searchsorted(cum, max_length, side="right")) - 1
@@ -146,7 +147,7 @@ def _first_on_segment(space: Space, i: int, pts: np.ndarray, cum: np.ndarray) ->
         for k in idx:
             o = space.obstacles[int(k)]
             d = float(shapely.distance(seg, o.core))
-            if d - o.grow >= -TOL:
+            if d - o.grow >= -TOUCH:
                 continue
             inner = o.grow - space.rho  # the obstacle itself: footprint (0) or base radius
             hits_core = d < inner - TOL if o.is_point else d <= TOL

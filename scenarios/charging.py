@@ -14,7 +14,7 @@ def _module(system: str):
 
 
 def _xy(p):
-    return None if p is None else [round(float(p[0]), 6), round(float(p[1]), 6)]
+    return None if p is None else [round(float(p[0]), 9), round(float(p[1]), 9)]
 
 
 def _num(x):

@@ -1,0 +1,81 @@
+"""The ``charge`` and ``path`` commands: JSON keys, numbers, exit statuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import EXAMPLES, cli, cli_json
+
+ROACHES = EXAMPLES / "charge-roaches-7in.yaml"
+WALL = EXAMPLES / "charge-around-wall.yaml"
+
+
+def test_charge_json_has_the_spec_keys_and_the_rules_guide_numbers():
+    code, o = cli_json("charge", ROACHES, "roaches", "--target", "marines", "--leader", "r1")
+    assert code == 0
+    for k in ("distance", "min_roll", "probability", "path", "end"):
+        assert k in o
+    assert o["distance"] == pytest.approx(7.0, abs=1e-6)
+    assert (o["min_roll"], o["probability_fraction"]) == (3, "2/3")
+    assert o["reach"] == {"min": 5, "max": 10, "mean": 7.5}
+    assert "success" not in o
+    code, o = cli_json("charge", ROACHES, "roaches", "--target", "marines", "--leader", "r1", "--modifier", "-2")
+    assert (o["min_roll"], o["probability_fraction"]) == (5, "1/3")
+
+
+def test_charge_with_roll_reports_success_and_end():
+    code, o = cli_json("charge", ROACHES, "roaches", "--target", "marines", "--leader", "r1", "--roll", "6")
+    assert code == 0 and o["success"] is True and o["roll"]["contact"] is True
+    assert o["end"] == pytest.approx([13.0, 10.0], abs=1e-5)
+    code, o = cli_json("charge", ROACHES, "roaches", "--target", "marines", "--leader", "r1", "--roll", "2")
+    assert o["success"] is False
+
+
+def test_charge_human_output_states_the_roll_needed():
+    code, out, err = cli("charge", ROACHES, "roaches", "--target", "marines")
+    assert code == 0 and "needs a 3+" in out and "2/3" in out
+
+
+@pytest.mark.parametrize("args", [
+    ("roaches", "--target", "nobody"),
+    ("nobody", "--target", "marines"),
+    ("roaches", "--target", "marines", "--leader", "m1"),
+    ("roaches", "--target", "marines", "--roll", "9"),
+    ("roaches", "--target", "roaches"),
+])
+def test_charge_bad_input_exits_2_without_traceback(args):
+    code, out, err = cli("charge", ROACHES, *args)
+    assert code == 2 and "Traceback" not in err and err.startswith("tapeline: error:")
+
+
+def test_path_command_legal_and_first_violation():
+    code, o = cli_json("path", WALL, "z1", "--via", "11.5,7.4", "--via", "14,7.4", "--max", "8")
+    assert code == 0 and o["legal"] is True and o["violation"] is None
+    assert o["length"] == pytest.approx(((3.5**2 + 2.6**2) ** 0.5) + 2.5, abs=1e-9)
+    code, o = cli_json("path", WALL, "z1", "--via", "14,10")
+    assert o["legal"] is False and o["violation"]["kind"] == "crosses_terrain"
+    assert o["violation"]["at"] == pytest.approx([12, 10]) and o["violation"]["obstacle"] == "ruin"
+    # The 0.9" gap between the ruin and the crates is narrower than the 1" Gap Clearance.
+    code, o = cli_json("path", WALL, "z1", "--via", "8,13.45", "--via", "16,13.45")
+    assert o["violation"]["kind"] == "gap" and o["violation"]["obstacle"] in ("ruin", "crates")
+    code, o = cli_json("path", WALL, "z1", "--via", "11.5,7.4", "--via", "14,7.4", "--max", "5")
+    assert o["violation"]["kind"] == "too_long"
+    code, o = cli_json("path", WALL, "z1", "--via", "9,3.5")
+    assert o["legal"] and o["grass_crossed"] == ["grass"]
+    code, o = cli_json("path", WALL, "z1", "--via", "11.5,7.4", "--via", "14.5,7.4", "--via", "15.3,8.2")
+    assert o["violation"]["kind"] == "end_near_enemy" and o["violation"]["obstacle"] == "m1"
+
+
+@pytest.mark.parametrize("via", ["1,2,3", "a,b", "nan,1"])
+def test_path_bad_via_exits_2(via):
+    code, out, err = cli("path", WALL, "z1", "--via", via)
+    assert code == 2 and "Traceback" not in err
+
+
+def test_path_and_charge_agree():
+    """The path ``charge`` returns passes ``path`` with the same allowance."""
+    code, o = cli_json("charge", WALL, "zerglings", "--target", "marines")
+    vias = [a for p in o["path"][1:] for a in ("--via", f"{p[0]!r},{p[1]!r}")]
+    code, c = cli_json("path", WALL, o["leader"], *vias, "--may-engage", "--max", str(o["distance"] + 1e-3))
+    assert c["legal"], c["violation"]
+    assert c["length"] == pytest.approx(o["distance"], abs=1e-3)
