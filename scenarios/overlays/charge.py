@@ -1,0 +1,70 @@
+"""``tapeline render FILE --charge UNIT --target T [--target T2]``: a charge drawn on the board.
+
+The goal region (legal end spots for the Leading Model's centre, class ``goal``; drawn as
+shapely buffers, a picture only — the numbers come from the exact search), the shortest path
+(class ``path``) with its length, and the Leading Model's base at the end spot (class
+``end-base``).
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from board.render import Layer, svg_circle, svg_geometry, svg_label, svg_polyline
+from rules.charge_geometry import end_region, near_group, radius
+
+from .. import charging
+from ..cliutil import unit
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--charge", metavar="UNIT", default=None, help="draw UNIT's shortest charge (with --target)")
+    parser.add_argument("--target", action="append", default=None, metavar="T", help="declared target unit of --charge")
+
+
+def region_picture(region) -> shapely.Geometry:
+    """A polygon picture of a :class:`board.regions.Region` (buffers; for drawing only)."""
+    x0, y0, x1, y1 = region.box
+    shape = shapely.box(x0, y0, x1, y1)
+    for group in region.near:
+        shape = shape.intersection(shapely.union_all([shapely.buffer(c, R, quad_segs=32) for c, R in group]))
+    if region.far:
+        shape = shape.difference(shapely.union_all([shapely.buffer(c, R, quad_segs=32) for c, R in region.far]))
+    return shape
+
+
+def layers(args, loaded) -> list[Layer]:
+    if not getattr(args, "charge", None):
+        return []
+    st = loaded.state
+    u = unit(loaded, args.charge)
+    targets = [unit(loaded, t) for t in (args.target or [])]
+    rc, o = charging.reach(st, u, targets)
+    out: list[str] = []
+    plan = rc.plan
+    if plan is not None and plan.path is not None:
+        lead = st.figure(plan.leader)
+        if st.system == "starcraft":
+            from rules.starcraft.movement import ENGAGEMENT_RANGE, move_rules
+
+            undeclared = [e.id for e in st.enemies_of(u) if e.id not in targets and not e.flying]
+            rules = move_rules(st, u, lead, keep_away_from=undeclared)
+            groups = [near_group(radius(lead), st.figures_of(t), ENGAGEMENT_RANGE) for t in targets]
+        else:
+            from rules.contact_charge import contact_groups, contact_rules
+
+            rules = contact_rules(st, u, lead, targets)
+            groups = contact_groups(st, lead, targets)
+        pic = region_picture(end_region(st, lead, rules, groups))
+        if not pic.is_empty:
+            out.append(svg_geometry(pic, "goal"))
+        pts = plan.path.points()
+        out.append(svg_polyline(pts, "path"))
+        ex, ey = plan.path.end
+        out.append(svg_circle(ex, ey, radius(lead), "end-base"))
+        p = o["probability_fraction"]
+        out.append(svg_label(ex, ey + radius(lead) + 0.4, f"{plan.leader}: {o['distance']:.3f}\" ({p})", "path"))
+    else:
+        f = st.figures_of(u)[0]
+        out.append(svg_label(f.x, f.y + 1, "no legal end spot", "violation"))
+    return [Layer("charge", out)]
