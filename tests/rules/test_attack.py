@@ -5,6 +5,7 @@ import itertools
 import math
 
 import numpy as np
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from rules.dice import RecordedDice, SeededDice
@@ -144,3 +145,20 @@ def test_same_seed_same_rolls():
     roll_pools(C14_AT_ZERGLINGS.steps(), a)
     roll_pools(C14_AT_ZERGLINGS.steps(), b)
     assert a.take_events() == b.take_events()
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    n=st.integers(1, 2), hit=st.integers(2, 6), kind=st.sampled_from(["D3", "D3+1", "D6"]),
+    applies=st.booleans(), armour=st.integers(2, 6), evade=st.one_of(st.none(), st.integers(2, 6)),
+    precision=st.integers(0, 2), critical=st.integers(0, 2), dodge=st.integers(0, 2), tough=st.integers(0, 2),
+)
+def test_exact_matches_enumeration_random_profiles(n, hit, kind, applies, armour, evade, precision, critical, dodge, tough):
+    spec = BatchSpec(groups=((n, hit, "to hit"),), surge_dice=kind, surge_applies=applies, armour=armour,
+                     evade=evade, precision=precision, critical_hit=critical, dodge=dodge, tough=tough)
+    hits, dmg = _brute(n, hit, kind, applies, armour, evade, precision, critical, dodge, tough)
+    final = propagate(spec.steps())
+    assert sum(final.values()) == pytest.approx(1.0)
+    h, d = marginal(final, "hits").as_list(), marginal(final, "damage").as_list()
+    assert h == pytest.approx(hits[: len(h)].tolist(), abs=1e-12) and hits[len(h):].sum() == 0
+    assert d == pytest.approx(dmg[: len(d)].tolist(), abs=1e-12) and dmg[len(d):].sum() == 0

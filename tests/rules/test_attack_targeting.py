@@ -220,3 +220,22 @@ def test_indirect_fire_ignores_sight():
     tg = check_target(st, "marines", "rocket-launcher", "roaches", models=["m1"])
     assert tg.removable == ("r1",) and not tg.target_visible
     assert any("INDIRECT" in r for r in tg.evade_reasons) and batch_spec(st, tg).evade == 5
+
+
+def test_high_ground_cover_grants_evade():
+    st = board("""
+    - id: marines
+      side: terran
+      profile: marine
+      models: [{id: m1, at: [5, 10]}]
+    - id: roaches
+      side: zerg
+      profile: roach
+      models: [{id: r1, at: [13, 10], on: hill}]
+    """, terrain="""
+    terrain:
+      - {id: hill, footprint: {rect: [11, 7, 5, 6]}, size: 3}
+    """).state
+    tg = check_target(st, "marines", "c-14-rifle", "roaches")
+    assert any("High Ground" in r for r in tg.evade_reasons)
+    assert batch_spec(st, tg).evade == 5  # Roach Evade 5+

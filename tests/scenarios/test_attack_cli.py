@@ -90,3 +90,20 @@ def test_illegal_shoot_exit_2(write, tmp_path):
     p.write_text(text)
     code, out, err = cli("replay", p)
     assert code == 2 and "actions[0]" in err and "§8.7.4" in err
+
+
+def test_also_adds_another_units_batch(write):
+    p = open_board(write)
+    text = p.read_text().replace("dice: {seed: 42}", """  - id: more-marines
+    side: terran
+    profile: marine
+    models:
+      - {id: n1, at: [2, 3]}
+      - {id: n2, at: [2, 5]}
+dice: {seed: 42}""")
+    p.write_text(text)
+    code, o = cli_json("attack", p, "--unit", "marines", "--weapon", "c-14-rifle", "--target", "zerglings",
+                       "--also", "more-marines:c-14-rifle")
+    assert code == 0 and o["dice"] == 22 and len(o["batches"]) == 2
+    assert o["mean_hits"] == pytest.approx(22 * 2 / 3)
+    assert o["firing_models"][-2:] == ["n1", "n2"]
