@@ -1,0 +1,91 @@
+"""The command-line contract of check, measure, schema, replay (spec: scenario-format.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import EXAMPLES, cli, cli_json
+
+R32 = 16 / 25.4
+
+TWO = f"""
+tapeline: 1
+system: starcraft
+board: {{width: 24, height: 24}}
+units:
+  - {{id: t, side: terran, profile: marine, models: [{{id: m1, at: [5, 5]}}]}}
+  - {{id: z, side: zerg, profile: zergling, models: [{{id: z1, at: [8, 5]}}, {{id: z2, at: [5, {5 + 2 * R32}]}}]}}
+"""
+
+
+def test_schema_is_json_schema_of_the_file():
+    code, out, err = cli("schema")
+    assert code == 0
+    s = json.loads(out)
+    assert s["additionalProperties"] is False
+    assert set(s["required"]) >= {"tapeline", "system", "board", "units"}
+    assert {"terrain", "dice", "actions", "expect"} <= set(s["properties"])
+
+
+def test_check_valid(write):
+    code, out = cli_json("check", write(TWO))
+    assert code == 0 and out == {"valid": True, "errors": []}
+
+
+def test_measure_json_keys_and_values(write):
+    code, out = cli_json("measure", write(TWO), "m1", "z1")
+    assert code == 0
+    assert out["gap"] == pytest.approx(3 - 2 * R32)  # 1.740157
+    assert out["contact"] is False and out["engagement_range"] is False and out["engaged"] is False
+    code, out = cli_json("measure", write(TWO), "m1", "z2")
+    assert out["gap"] == 0 and out["contact"] is True and out["engagement_range"] is True and out["engaged"] is True
+
+
+def test_measure_human_states_margin(write):
+    code, out, err = cli("measure", write(TWO), "m1", "z1")
+    assert code == 0
+    assert "1.740157" in out and "0.740157" in out  # gap, and how far outside 1"
+
+
+def test_measure_unknown_model_is_exit_2(write):
+    code, out, err = cli("measure", write(TWO), "m1", "nobody")
+    assert code == 2 and "nobody" in err and "Traceback" not in err
+
+
+def test_json_and_yaml_are_the_same_format(write, tmp_path):
+    import yaml
+
+    data = yaml.safe_load(TWO)
+    p = tmp_path / "two.json"
+    p.write_text(json.dumps(data))
+    assert cli_json("measure", p, "m1", "z1") == cli_json("measure", write(TWO), "m1", "z1")
+
+
+def test_replay_failing_expectation_is_exit_1(write):
+    p = write(TWO + "expect:\n  - {expect: gap, a: m1, b: z1, equals: 1.5}\n")
+    code, out = cli_json("replay", p)
+    assert code == 1 and out["ok"] is False
+    assert out["expectations"][0]["ok"] is False and "1.74016" in out["expectations"][0]["detail"]
+
+
+def test_replay_place_then_expect_after(write):
+    p = write(
+        TWO
+        + """actions:
+  - {action: place, model: z1, to: [7, 5]}
+expect:
+  - {expect: gap, a: m1, b: z1, equals: 1.740157, after: -1}
+  - {expect: gap, a: m1, b: z1, equals: 0.740157}
+"""
+    )
+    code, out = cli_json("replay", p)
+    assert code == 0, out
+    assert out["final"]["units"][1]["models"][0] == {"id": "z1", "at": [7.0, 5.0]}
+    assert out["events"][0] == {"type": "action", "index": 0, "action": "place"}
+
+
+def test_showcase_replays():
+    code, out, err = cli("replay", EXAMPLES / "showcase.yaml")
+    assert code == 0, out + err
