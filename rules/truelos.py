@@ -106,6 +106,8 @@ def visible(state: GameState, a: str, b: str) -> Sight:
     """True line of sight between models ``a`` and ``b`` (reciprocal), with the witness or the
     pieces that block (reason ``height``)."""
     fa, fb = state.figure(a), state.figure(b)
+    if a == b:
+        return Sight(True, [list(fa.at), list(fa.at)], [], None, "a model always sees itself")
     if contact(fa, fb).ok:
         return Sight(True, [list(fa.at), list(fb.at)], [], None, "base contact: always in sight (HH3 §A.1)")
     za, zb = np.array([eye(state, a)]), np.array([eye(state, b)])

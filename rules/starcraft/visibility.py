@@ -140,6 +140,8 @@ def visible(state: GameState, a: str, b: str) -> Sight:
     sight line, or every piece that blocks with its reason (``full_cover``, ``direct_cover``,
     ``dead_zone``, ``hidden``)."""
     fa, fb = state.figure(a), state.figure(b)
+    if a == b:
+        return Sight(True, [list(fa.at), list(fa.at)], [], None, "a model always sees itself")
     ma, mb = _models(state, [fa]), _models(state, [fb])
     z = np.zeros(1, int)
     found, wit, mask, reason, absolute = _search(state, ma, z, mb, z)
