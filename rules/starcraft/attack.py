@@ -32,7 +32,7 @@ rule. Steps, in the rulebook's order:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
