@@ -198,7 +198,8 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
                 raise IllegalAction("§8.7.5 casualties" if tg.target_engaged else "§8.7.4 casualties",
                                     f"{wanted[k]} may not be removed as casualty {k + 1}; legal: {', '.join(names)}")
             pick = wanted[k]
-        elif len(opts) > 1 and _setting(settings, "strict_choices", False):
+        elif _setting(settings, "strict_choices", False) and len(opts) > 1 and (
+                tg.target_engaged or len(opts) > alloc.kills - k):  # all of them die anyway: no choice
             raise IllegalAction("choices", f"casualty {k + 1} from {tg.target} must be chosen (strict_choices); legal: {', '.join(names)}")
         else:
             pick = _default_pick(st, opts, tg.firing, settings).model

@@ -130,3 +130,21 @@ def test_shield_example_state():
     assert r.ok
     u = r.final.unit("zealots")
     assert u.removed == ("q1",) and u.damage == 0 and "shield_lost" in u.status
+
+
+def test_concentrated_fire_caps_and_discards(tmp_path):
+    p = _with(EXAMPLES / "attack-direct-cover.yaml", "target: zerglings}", "target: zerglings, concentrated_fire: 2}", tmp_path)
+    p = _with(p, "  - {expect: casualties, action: 0, models: [z1, z2, z3, z4, z5, z6]}\n", "", tmp_path)
+    r = run(read(p))
+    res = [c for c in r.expectations if c["expect"] == "attack" and "kills" in c["detail"]]
+    assert not res[0]["ok"]  # the file's 6 kills no longer hold
+    u = r.final.unit("zerglings")
+    assert u.removed == ("z1", "z2") and u.damage == 0
+    cas = [e for e in r.events if e["type"] == "casualties"][0]
+    assert cas["discarded"] == 8 and cas["marker"] == 0
+
+
+def test_strict_needs_no_choice_when_every_option_dies(tmp_path):
+    # 10 damage, 6 Visible Zerglings: all six die whatever the order
+    p = _with(EXAMPLES / "attack-direct-cover.yaml", "actions:", "settings: {strict_choices: true}\nactions:", tmp_path)
+    assert run(read(p)).ok
