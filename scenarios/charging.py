@@ -61,6 +61,7 @@ def resolve(state, unit: str, targets: Sequence[str], rolls: Sequence[int], lead
             "target_model": res.target_model, "contact": res.contact,
             "end_gap": _num(res.end_gap), "placed": {k: _xy(v) for k, v in res.placed.items()},
             "removed": list(res.removed), "out_of_coherency": list(res.out_of_coherency),
+            "grass_removed": list(res.grass_removed),
         }
         return new, out
     cc = res.pop("charge")

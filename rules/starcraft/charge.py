@@ -16,7 +16,8 @@
    distance allows, else as close as possible within 1"; the rest are set in coherency with
    priority A base contact with declared targets, B within 1" of them, C close to the Leading
    Model; none within 1" of an undeclared enemy. A model that cannot be set legally with a link
-   is removed (§4.4).
+   is removed (§4.4). Grass the Leading Model's path crosses, or a model ends on, is removed
+   (§7.1).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from ..errors import IllegalAction
 from ..state import GameState
 from .catalogue import make_profile
 from .engagement import units_engaged
-from .movement import ENGAGEMENT_RANGE, coherency_radius, grass_crossed, link_space, move_rules
+from .movement import (ENGAGEMENT_RANGE, coherency_radius, grass_crossed, grass_ended_on, link_space, move_rules,
+                       without_grass)
 
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
@@ -85,6 +87,7 @@ class ChargeOutcome:
     placed: dict = field(default_factory=dict)
     removed: tuple = ()
     out_of_coherency: tuple = ()
+    grass_removed: tuple = ()
 
 
 def charge_dice(state: GameState, unit_id: str):
@@ -191,8 +194,10 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     if pl.unplaced:
         new = new.without_models(unit_id, list(pl.unplaced))
     pts = path.points()
+    grass = sorted(set(grass_crossed(state, pts)) | set(grass_ended_on(new, new.figures_of(unit_id))))
+    new = without_grass(new, grass)
     return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominated, abs(end_gap) <= TOUCH, end_gap,
-                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency)
+                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass))
 
 
 def _nominated(state: GameState, rc: ChargeReach, target_models: Optional[dict]) -> str:

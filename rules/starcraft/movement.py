@@ -86,12 +86,13 @@ def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Opti
 
 
 def grass_crossed(state: GameState, points) -> list[str]:
-    """Grass pieces whose footprint the Leading Model's path crosses (§7.1: they are removed)."""
+    """Grass pieces whose footprint the Leading Model's centre path enters (§7.1: they are
+    removed); running along an edge does not count."""
     if len(points) < 2:
         line = shapely.Point(points[0])
     else:
         line = shapely.LineString(points)
-    return [p.id for p in state.table.pieces if p.has("grass") and shapely.intersects(line, p.footprint)]
+    return [p.id for p in state.table.pieces if p.has("grass") and shapely.relate_pattern(line, p.footprint, "T********")]
 
 
 def link_space(state: GameState, unit_id: str, passable_units: Sequence[str] = ()) -> Space:
@@ -124,3 +125,25 @@ def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, pass
             engaged_with.add(e.id)
     space = link_space(state, unit_id, tuple(engaged_with))
     return leader_coherency(figs, lead, coherency_radius(unit), space.clear_segments, state.settings.get("coherency_link_max"))
+
+
+def without_grass(state: GameState, ids: Sequence[str]) -> GameState:
+    """The state with Grass pieces ``ids`` removed (§7.1 table: a Ground move whose Leading
+    Model's path crosses Grass, or a model ending on it, removes it permanently)."""
+    if not ids:
+        return state
+    from dataclasses import replace
+
+    table = replace(state.table, pieces=tuple(p for p in state.table.pieces if p.id not in set(ids)))
+    return replace(state, table=table)
+
+
+def grass_ended_on(state: GameState, figs: Sequence[Figure]) -> list[str]:
+    """Grass pieces some base in ``figs`` ends overlapping."""
+    from board.measure import region_gap
+
+    out = []
+    for p in state.table.pieces:
+        if p.has("grass") and any(region_gap(f, p.footprint) < -1e-6 for f in figs):
+            out.append(p.id)
+    return out

@@ -54,7 +54,7 @@ class Charge(Strict):
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
-        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model"):
+        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "grass_removed"):
             if res.get(k):
                 ev[k] = res[k]
         ctx.results[ctx.index] = {"charge": {**info, **res}}

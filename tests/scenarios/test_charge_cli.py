@@ -79,3 +79,38 @@ def test_path_and_charge_agree():
     code, c = cli_json("path", WALL, o["leader"], *vias, "--may-engage", "--max", str(o["distance"] + 1e-3))
     assert c["legal"], c["violation"]
     assert c["length"] == pytest.approx(o["distance"], abs=1e-3)
+
+
+RUN = """
+tapeline: 1
+system: starcraft
+board: {width: 36, height: 24}
+terrain:
+  - {id: wall, footprint: {rect: [9, 0, 2, 12]}, size: 2}
+  - {id: grass, footprint: {rect: [4, 11.5, 2, 2]}, size: 2, traits: [grass]}
+units:
+  - id: marines
+    side: terran
+    profile: marine
+    models:
+      - {id: m1, at: [5, 10]}
+      - {id: m2, at: [5, 8.5]}
+  - id: zerg
+    side: zerg
+    profile: zergling
+    models:
+      - {id: z1, at: [20, 20]}
+actions:
+  - {action: run, unit: marines, leader: m1, path: PATH}
+"""
+
+
+def test_run_action_checks_the_path_and_removes_grass(write):
+    code, o = cli_json("replay", write(RUN.replace("PATH", "[[5, 13], [6, 13]]")))
+    assert code == 0
+    assert {"type": "grass_removed", "pieces": ["grass"]} in o["events"]
+    code, out, err = cli("replay", write(RUN.replace("PATH", "[[5, 13], [7.5, 13]]")))
+    assert code == 2 and "too_long" in err and "actions[0]" in err and "Traceback" not in err
+    # Into the wall's clearance within the allowance: the first violation is the gap.
+    code, out, err = cli("replay", write(RUN.replace("PATH", "[[8.7, 10]]")))
+    assert code == 2 and "gap" in err and "wall" in err
