@@ -365,6 +365,8 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
         items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5.5" fill="{colour}" stroke="#111" stroke-width="0.8"/>', escape(side)))
     if has_leader:
         items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5" fill="none" stroke="{LEADER}" stroke-width="2.4"/>', "leader"))
+    if not any(k[0] in ("h", "s", "grass") for k in keys):
+        items = items[1:]  # no terrain: no shading heading
     out, x, y = [], x0, y0
     for swatch, text in items:
         w = (20 if swatch else 0) + 6.6 * len(text) + 14
