@@ -216,27 +216,27 @@ class Reach:
             G.add_edge(u, v, weight=math.dist(p, q), leg=(u, Leg("line", tuple(p), tuple(q))))
         for k, a in anchors:
             node(("c", int(k), float(a)))
+        arcs = []
         for k, slot in on_circle.items():
             rels = sorted(slot)
             full = C.span[k] >= 2 * math.pi - 1e-12
             pairs = [(r0, r1, slot[r0], slot[r1]) for r0, r1 in zip(rels, rels[1:])]
             if full and len(rels) > 1:
                 pairs.append((rels[-1], rels[0] + 2 * math.pi, slot[rels[-1]], slot[rels[0]]))
-            for r0, r1, u, v in pairs:
-                sweep = r1 - r0
-                if sweep < 1e-12:
-                    continue
-                a0 = C.lo[k] + r0
-                key = (k, r0, r1)
-                if key not in self._arc_cache:
-                    self._arc_cache[key] = self.space.arc_clear(k, a0, sweep)
-                if not self._arc_cache[key]:
-                    continue
-                pu, pv = G.nodes[u]["pos"], G.nodes[v]["pos"]
-                leg = Leg("arc", pu, pv, (C.x[k], C.y[k]), C.r[k], a0, sweep)
-                w = sweep * C.r[k]
-                if not G.has_edge(u, v) or G[u][v]["weight"] > w:
-                    G.add_edge(u, v, weight=w, leg=(u, leg))
+            arcs += [(k, r0, r1, u, v) for r0, r1, u, v in pairs if r1 - r0 >= 1e-12]
+        todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in self._arc_cache]
+        if todo:
+            ok = self.space.arcs_clear([t[0] for t in todo], [C.lo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
+            self._arc_cache.update(zip(todo, ok.tolist()))
+        for k, r0, r1, u, v in arcs:
+            if not self._arc_cache[(k, r0, r1)]:
+                continue
+            a0, sweep = C.lo[k] + r0, r1 - r0
+            pu, pv = G.nodes[u]["pos"], G.nodes[v]["pos"]
+            leg = Leg("arc", pu, pv, (C.x[k], C.y[k]), C.r[k], a0, sweep)
+            w = sweep * C.r[k]
+            if not G.has_edge(u, v) or G[u][v]["weight"] > w:
+                G.add_edge(u, v, weight=w, leg=(u, leg))
         return G
 
     @staticmethod

@@ -93,7 +93,14 @@ class Space:
                 which[gi[first]] = oi[first]
         if extra is not None:
             geom, grow = extra
-            if geom is not None:
+            if isinstance(geom, np.ndarray):  # one (geometry or None, grow) per query geometry
+                has = np.array([g is not None for g in geom], dtype=bool)
+                d = np.full(n, np.inf)
+                if has.any():
+                    d[has] = shapely.distance(geoms[has], geom[has]) - np.asarray(grow)[has]
+                lower = d < best
+                best[lower], which[lower] = d[lower], -3
+            elif geom is not None:
                 d = shapely.distance(geoms, geom) - grow
                 lower = d < best
                 best[lower], which[lower] = d[lower], -3
@@ -170,6 +177,38 @@ class Space:
                     others = [shapely.LineString([ring[j], ring[(j + 1) % n]]) for j in range(n) if j not in ((i - 1) % n, i)]
                     rest.append(shapely.MultiLineString(others) if others else None)
         return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
+
+    def arcs_clear(self, ks, a0s, sweeps) -> np.ndarray:
+        """:meth:`arc_clear` for many arcs: one vectorised query settles most of them (clear
+        at the first sampling, or blocked); the rest are refined one by one."""
+        ks = np.asarray(ks, dtype=int)
+        out = np.zeros(len(ks), dtype=bool)
+        if not len(ks):
+            return out
+        c = self.circles
+        a0s, sweeps = np.asarray(a0s, dtype=float), np.asarray(sweeps, dtype=float)
+        R = c.r[ks]
+        n = np.maximum(2, (np.abs(sweeps) * R / 0.05).astype(int) + 2)
+        owner = np.repeat(np.arange(len(ks)), n)
+        frac = np.concatenate([np.linspace(0.0, 1.0, m) for m in n])
+        t = a0s[owner] + frac * sweeps[owner]
+        kk = ks[owner]
+        pts = np.column_stack([c.x[kk] + c.r[kk] * np.cos(t), c.y[kk] + c.r[kk] * np.sin(t)])
+        rest = np.array([c.rest[k] for k in kk], dtype=object)
+        grow = self.grow[c.own[kk]] if len(self.grow) else np.zeros(len(kk))
+        m, _ = self.point_margin(pts, exclude=c.own[kk], extra=(rest, grow))
+        kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
+        starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+        for i in range(len(ks)):
+            mi = m[starts[i]:starts[i] + n[i]]
+            if (mi < -TOL).any():
+                continue
+            s = R[i] * abs(sweeps[i]) / (n[i] - 1)
+            if (((mi[:-1] + mi[1:] - s) / 2 >= -TOL) | (s * s * kappa[i] / 8 <= TOL)).all():
+                out[i] = True
+            else:
+                out[i] = self.arc_clear(int(ks[i]), float(a0s[i]), float(sweeps[i]))
+        return out
 
     def arc_clear(self, k: int, a0: float, sweep: float) -> bool:
         """Is the arc of circle ``k`` from angle ``a0`` through ``sweep`` (signed) clear?
