@@ -268,15 +268,35 @@ class Reach:
         return Path(self.start, tuple(self._legs(G, route)), float(length))
 
     def to_region(self, region: Region) -> Optional[Path]:
-        """The shortest path to any point of ``region`` (``None`` if none is reachable)."""
+        """The shortest path to any point of ``region`` (``None`` if none is reachable).
+
+        The end point is the nearest point of the region (less the grown obstacles) to the
+        last graph node on the way: among that node's projections on every piece of the
+        outline and the outline's vertices (notes/exact-geometry.md §2).
+        """
         if region.contains([self.start])[0]:
             return Path(self.start, (), 0.0)
+        # The region as far as the centre can be there at all: minus the grown obstacles, inside
+        # the space's box. Their outlines join the candidate set (an end spot pressed against
+        # an obstacle lies on one).
+        x0, y0, x1, y1 = region.box
+        bx0, by0, bx1, by1 = self.space.box
+        region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
+                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)))
         pts, dirs = region.anchors()
         anchors = []
         for p in pts:
             k, a = self._tangent_angles(p)
             anchors.extend(zip(k.tolist(), a.tolist()))
         C = self.space.circles
+        verts = region.vertices
+        if len(C) and len(verts):
+            # A region vertex on a grown obstacle's circle: a path may end there along the arc.
+            d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
+            vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
+            ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
+            good = C.in_cone(ki, ang)
+            anchors.extend(zip(ki[good].tolist(), ang[good].tolist()))
         for n_ in dirs:
             base = math.atan2(n_[1], n_[0])
             for k in range(len(C)):
@@ -285,7 +305,6 @@ class Reach:
                         anchors.append((k, a))
         G = self._graph([], anchors)
         dist, routes = nx.single_source_dijkstra(G, ("S",))
-        verts = region.vertices
         bx0, by0, bx1, by1 = region.bounds
         best, best_end, best_node = math.inf, None, None
         for nd in sorted(dist, key=dist.get):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from board.measure import gap_matrix
 from board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
@@ -69,8 +70,6 @@ def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Option
     """The closest base-to-base distance between a charger and a target model that see each
     other (``None`` when no pair does), and that pair."""
     sysmod = system(state.system)
-    from board.measure import gap_matrix
-
     fa, fb = state.figures_of(unit_id), state.figures_of(target)
     g = gap_matrix(fa, fb)
     vis = sysmod.visibility_matrix(state, unit_id, target)

@@ -21,16 +21,19 @@ coherency (§4.3–4.6, §8.5.2–8.5.3).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Optional, Sequence
 
 import shapely
 
 from board.coherency import leader_coherency
+from board.measure import region_gap
 from board.space import Space, figure_obstacle, piece_obstacle
 from board.table import Figure
 
 from ..charge_geometry import MoveRules, radius
 from ..state import GameState, UnitState
+from .engagement import units_engaged
 from .terrain import impassable
 
 ENGAGEMENT_RANGE = 1.0
@@ -118,8 +121,6 @@ def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, pass
     figs = state.figures_of(unit_id)
     lead = leader or (unit.leader if unit.leader in unit.models else unit.models[0])
     engaged_with = set(passable_units)
-    from .engagement import units_engaged
-
     for e in state.enemies_of(unit_id):
         if units_engaged(state, unit_id, e.id):
             engaged_with.add(e.id)
@@ -132,16 +133,12 @@ def without_grass(state: GameState, ids: Sequence[str]) -> GameState:
     Model's path crosses Grass, or a model ending on it, removes it permanently)."""
     if not ids:
         return state
-    from dataclasses import replace
-
     table = replace(state.table, pieces=tuple(p for p in state.table.pieces if p.id not in set(ids)))
     return replace(state, table=table)
 
 
 def grass_ended_on(state: GameState, figs: Sequence[Figure]) -> list[str]:
     """Grass pieces some base in ``figs`` ends overlapping."""
-    from board.measure import region_gap
-
     out = []
     for p in state.table.pieces:
         if p.has("grass") and any(region_gap(f, p.footprint) < -1e-6 for f in figs):

@@ -170,3 +170,52 @@ def test_validator_locates_the_first_violation():
     c = check_path(s, [(5, 13), (15, 13)], max_length=4)
     assert c.violation.kind == "too_long" and c.violation.at == pytest.approx((9, 13))
     assert check_path(s, [(5, 13), (15, 13)], max_length=10).legal
+
+
+@settings(max_examples=40, deadline=None)
+@given(boxes, discs, coord, coord, coord, coord, st.floats(0.2, 2.0))
+def test_region_paths_are_legal_and_end_in_the_region(bs, ds, ax, ay, tx, ty, reach):
+    s = _space(bs, ds)
+    a = (ax, ay)
+    if not s.clear_points([a])[0]:
+        return
+    reg = Region(near=(((shapely.Point(tx, ty), reach),),), box=s.box)
+    p = Reach(s, a).to_region(reg)
+    if p is None:
+        return
+    assert reg.contains([p.end])[0]
+    assert p.length >= max(0.0, math.dist(a, (tx, ty)) - reach) - 1e-9
+    pts = p.points()
+    assert check_path(s, pts).legal and _independent_clear(s, pts)
+    # No reachable sample of the goal disc is nearer than the answer.
+    R = Reach(s, a)
+    for t in np.linspace(0, 2 * math.pi, 12, endpoint=False):
+        q = (tx + reach * math.cos(t), ty + reach * math.sin(t))
+        if s.clear_points([q])[0] and reg.contains([q])[0]:
+            pq = R.to_point(q)
+            if pq is not None:
+                assert p.length <= pq.length + 1e-7
+
+
+def test_region_reached_along_an_arc():
+    # The goal disc's centre lies inside a round obstacle's grown circle: the best end spot is
+    # where the goal's edge meets that circle, reached by wrapping it (tangent, then arc).
+    s = Space(30, 30, RHO, [disc_obstacle("r", "terrain", 10, 10, 1.5, RHO)])
+    reg = Region(near=(((shapely.Point(11.5, 10), 1.0),),), box=s.box)
+    p = Reach(s, (5, 10)).to_region(reg)
+    # By hand: |q − (10,10)| = 2 and |q − (11.5,10)| = 1 give x = 10 + (4 − 1 + 2.25)/3 = 11.75,
+    # angle acos(0.875); the tangent from (5,10) touches at angle π − acos(2/5).
+    R, D = 2.0, 5.0
+    want = math.sqrt(D * D - R * R) + R * (math.pi - math.acos(R / D) - math.acos(0.875))
+    assert p.length == pytest.approx(want, abs=1e-9)
+    assert p.legs[-1].kind == "arc"
+
+
+def test_region_left_on_a_tangent_towards_the_goal_centre():
+    # Goal centre outside the grown circle: leave the arc on the tangent towards it.
+    s = Space(30, 30, RHO, [disc_obstacle("r", "terrain", 10, 10, 1.5, RHO)])
+    reg = Region(near=(((shapely.Point(12.5, 10), 1.0),),), box=s.box)
+    p = Reach(s, (5, 10)).to_region(reg)
+    R, D = 2.0, 5.0
+    want = math.sqrt(D * D - R * R) + R * (math.pi - math.acos(R / D) - math.acos(R / 2.5)) + (1.5 - 1.0)
+    assert p.length == pytest.approx(want, abs=1e-9)
