@@ -192,3 +192,13 @@ def test_exact_enumeration_agrees_with_the_pmf(dice):
 
     for k in range(1, 8):
         assert float(exact_at_least(dice, k)) == pytest.approx(dice.pmf.at_least(k), abs=1e-12)
+
+
+def test_heresy_needs_line_of_sight():
+    from rules.heresy import charge as hh
+
+    L = contact_file("heresy", 4.0, traits="{id: wall, footprint: {rect: [6.5, 0, 0.5, 24]}, height: 6, traits: [blocks_sight]}")
+    cc = hh.reach(L.state, "a", ["b"])
+    assert not cc.allowed and "see" in cc.reason and cc.odds.probability == 0
+    with pytest.raises(IllegalAction, match="A.3"):
+        hh.resolve(L.state, "a", ["b"], [6])
