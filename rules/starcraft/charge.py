@@ -37,6 +37,7 @@ from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
 from .catalogue import make_profile
+from .elevation import Level, level
 from .engagement import units_engaged
 from .movement import (ENGAGEMENT_RANGE, coherency_radius, grass_crossed, grass_ended_on, link_space, move_rules,
                        without_grass)
@@ -88,6 +89,13 @@ class ChargeOutcome:
     removed: tuple = ()
     out_of_coherency: tuple = ()
     grass_removed: tuple = ()
+
+
+def engageable(state: GameState, target: str) -> list[Figure]:
+    """The target unit's models a charger ending at Ground Level can engage: not those on
+    High Ground (§7.2: High Ground and Ground Level never engage). Charge paths run on the
+    ground (they do not climb through Access Points), so this is the whole goal."""
+    return [f for f in state.figures_of(target) if level(state.table, f) != Level.HIGH]
 
 
 def charge_dice(state: GameState, unit_id: str):
@@ -146,9 +154,17 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
 
     def groups_of(f):
         r = radius(f)
-        return [near_group(r, state.figures_of(t), ENGAGEMENT_RANGE) for t in targets]
+        return [near_group(r, engageable(state, t), ENGAGEMENT_RANGE) for t in targets]
 
-    plan = best_plan(state, figs, rules_of, groups_of)
+    out_of_reach = [t for t in targets if not engageable(state, t)]
+    if out_of_reach:
+        notes.append(
+            f"no model of {', '.join(out_of_reach)} can be engaged from Ground Level: High Ground "
+            "cannot engage Ground Level (§7.2) and charge paths do not climb"
+        )
+        plan = Plan(figs[0].id, None)
+    else:
+        plan = best_plan(state, figs, rules_of, groups_of)
     sp = speed(state, unit_id)
     odds = charge_odds(plan.distance, sp + mod, charge_dice(state, unit_id))
     grass = tuple(grass_crossed(state, plan.path.points())) if plan.path is not None else ()
@@ -169,7 +185,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     lead = state.figure(rc.leader)
     nominated = _nominated(state, rc, target_models)
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
-    groups = [near_group(radius(lead), state.figures_of(t), ENGAGEMENT_RANGE) for t in rc.targets]
+    groups = [near_group(radius(lead), engageable(state, t), ENGAGEMENT_RANGE) for t in rc.targets]
     path, k = rc.plan.path, None
     try:
         p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, state.figure(nominated), budget, ENGAGEMENT_RANGE)
@@ -209,4 +225,4 @@ def _nominated(state: GameState, rc: ChargeReach, target_models: Optional[dict])
             raise IllegalAction(RULE, f"{m!r} is not a model of target {first}")
         return m
     end = rc.end
-    return min(state.figures_of(first), key=lambda f: (math.dist(f.at, end), f.id)).id
+    return min(engageable(state, first), key=lambda f: (math.dist(f.at, end), f.id)).id

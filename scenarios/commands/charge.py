@@ -61,6 +61,7 @@ def _human(o: dict) -> str:
         parts.append(f"charge distance Speed {o['speed']}{o['modifier']:+d} + {o['dice']}: {r['min']}\"–{r['max']}\", {r['mean']:g}\" on average")
         if o["grass_crossed"]:
             parts.append(f"the path crosses Grass: {', '.join(o['grass_crossed'])} (removed)")
+        parts += [f"note: {n}" for n in o.get("notes", [])]
     else:
         if not o["allowed"]:
             parts.append(f"not allowed: {o['reason']}")

@@ -202,3 +202,35 @@ def test_heresy_needs_line_of_sight():
     assert not cc.allowed and "see" in cc.reason and cc.odds.probability == 0
     with pytest.raises(IllegalAction, match="A.3"):
         hh.resolve(L.state, "a", ["b"], [6])
+
+
+def _cliff_charge(target_on_cliff: bool):
+    on = "cliff" if target_on_cliff else "null"
+    x = 15.5 if target_on_cliff else 11.0
+    return scenario(
+        f"""
+        tapeline: 1
+        system: starcraft
+        board: {{width: 24, height: 24}}
+        terrain:
+          - {{id: cliff, footprint: {{rect: [14, 0, 10, 24]}}, size: 3}}
+        units:
+          - {{id: roaches, side: zerg, profile: roach, models: [{{id: r1, at: [6, 12]}}]}}
+          - {{id: marines, side: terran, profile: marine, models: [{{id: m1, at: [{x}, 12], on: {on}}}]}}
+        """
+    ).state
+
+
+def test_targets_on_high_ground_cannot_be_reached_from_ground_level():
+    # §7.2: High Ground and Ground Level never engage; a charge path runs on the ground, so a
+    # Marine wholly on the cliff offers no legal end spot even though 1" from the cliff foot
+    # would be in range.
+    rc = charge.reach(_cliff_charge(True), "roaches", ["marines"])
+    assert rc.distance is None and rc.odds.probability == 0
+    assert any("High Ground" in n for n in rc.notes)
+
+
+def test_same_marine_at_the_foot_is_reachable():
+    # 6 → 11: centre gap 5"; end within 1" ⇒ travel 5 − r_roach − r_marine − 1 (straight)
+    rc = charge.reach(_cliff_charge(False), "roaches", ["marines"])
+    assert rc.distance == pytest.approx(5 - 25 / 25.4 - 16 / 25.4 - 1, abs=1e-6)
