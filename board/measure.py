@@ -97,18 +97,33 @@ def _is_point(t) -> bool:
     return isinstance(t, tuple) or (isinstance(t, (list, np.ndarray)) and len(t) == 2)
 
 
+def _radius_or_none(shape):
+    """The radius of a round base or a point (0), or ``None`` for an oval."""
+    if isinstance(shape, RoundBase):
+        return shape.radius
+    return 0.0 if shape is POINT else None
+
+
+def _support_extreme(a, b, sign: float) -> float:
+    """``max_θ [ n(θ)·(cB − cA) − hA(θ) + sign·hB(θ) ]`` with the round case in closed form.
+
+    ``sign = −1`` gives the signed gap of A and B; ``sign = +1`` with A and B swapped gives
+    how far the farthest point of B lies from A (see the module docstring).
+    """
+    sa, ca = _shape_and_centre(a)
+    sb, cb = _shape_and_centre(b)
+    d = cb - ca
+    ra, rb = _radius_or_none(sa), _radius_or_none(sb)
+    if ra is not None and rb is not None:
+        return float(math.hypot(*d) - ra + sign * rb)
+    return _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] - sa.support(t) + sign * sb.support(t))
+
+
 def gap(a: Union[Figure, Point], b: Target) -> float:
     """Signed edge-to-edge distance: 0 when touching, negative = overlap depth."""
     if not isinstance(b, Figure) and not _is_point(b):
         return region_gap(a, b)
-    sa, ca = _shape_and_centre(a)
-    sb, cb = _shape_and_centre(b)
-    d = cb - ca
-    ra = sa.radius if isinstance(sa, RoundBase) else (0.0 if sa is POINT else None)
-    rb = sb.radius if isinstance(sb, RoundBase) else (0.0 if sb is POINT else None)
-    if ra is not None and rb is not None:
-        return float(math.hypot(*d) - ra - rb)
-    return _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] - sa.support(t) - sb.support(t))
+    return _support_extreme(a, b, -1.0)
 
 
 def far(a: Union[Figure, Point], b: Target) -> float:
@@ -118,14 +133,7 @@ def far(a: Union[Figure, Point], b: Target) -> float:
     """
     if not isinstance(b, Figure) and not _is_point(b):
         return region_far(a, b)
-    sa, ca = _shape_and_centre(a)
-    sb, cb = _shape_and_centre(b)
-    d = ca - cb
-    ra = sa.radius if isinstance(sa, RoundBase) else (0.0 if sa is POINT else None)
-    rb = sb.radius if isinstance(sb, RoundBase) else (0.0 if sb is POINT else None)
-    if ra is not None and rb is not None:
-        return max(0.0, float(math.hypot(*d) + ra - rb))
-    return max(0.0, _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] + sa.support(t) - sb.support(t)))
+    return max(0.0, _support_extreme(b, a, +1.0))
 
 
 def _polygon_of(a: Union[Figure, Point]):

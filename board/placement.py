@@ -28,6 +28,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 import shapely
 
+from .plane import circle_intersections
 from .table import Figure, Table
 from .units import TOUCH
 
@@ -49,23 +50,6 @@ class Placement:
 def _ring(c, R, step_deg: float) -> np.ndarray:
     t = np.radians(np.arange(0.0, 360.0, step_deg))
     return np.column_stack([c[0] + R * np.cos(t), c[1] + R * np.sin(t)])
-
-
-def _pair_points(C: np.ndarray) -> np.ndarray:
-    """Intersections of every pair of circles ``(x, y, R)``."""
-    if len(C) < 2:
-        return np.zeros((0, 2))
-    i, j = np.triu_indices(len(C), 1)
-    p, q, r1, r2 = C[i, :2], C[j, :2], C[i, 2], C[j, 2]
-    d = np.hypot(*(q - p).T)
-    ok = (d > 1e-12) & (d <= r1 + r2) & (d >= np.abs(r1 - r2))
-    p, q, r1, r2, d = p[ok], q[ok], r1[ok], r2[ok], d[ok]
-    a = (d**2 + r1**2 - r2**2) / (2 * d)
-    h = np.sqrt(np.clip(r1**2 - a**2, 0, None))
-    u = (q - p) / d[:, None]
-    w = np.column_stack([-u[:, 1], u[:, 0]])
-    m = p + a[:, None] * u
-    return np.concatenate([m + h[:, None] * w, m - h[:, None] * w])
 
 
 def place_around(
@@ -107,7 +91,7 @@ def place_around(
         near_fixed = [(c[0], c[1], r + rf + _EPS) for c, rf in zip(fc, fr) if math.dist(c, leader.at) < radius + 2 * r + rf + 1]
         cand = [_ring((x, y), R, 5.0) for x, y, R in circles]
         cand += [_ring(c, r + rt + contact_range * f, 10.0) for c, rt in zip(tc, tr) for f in (0.5, 1.0 - 1e-6)]
-        cand.append(_pair_points(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
+        cand.append(circle_intersections(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
         P = np.unique(np.round(np.concatenate(cand), 9), axis=0)
         ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
         allc = np.concatenate([fc, np.array([p for p, _ in placed[1:]], dtype=float).reshape(-1, 2)])

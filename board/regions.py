@@ -31,6 +31,8 @@ from functools import cached_property
 import numpy as np
 import shapely
 
+from .plane import ccw_rings, circle_intersections
+
 #: Membership slack: candidates computed on the outline land there up to float noise.
 SLACK = 1e-9
 
@@ -98,10 +100,7 @@ class Region:
                 x, y = shapely.get_coordinates(core)[0]
                 circles.append((x, y, R))
                 continue
-            for poly in shapely.get_parts(core):
-                ring = np.asarray(poly.exterior.coords)[:-1]
-                if not poly.exterior.is_ccw:
-                    ring = ring[::-1]
+            for ring in ccw_rings(core):
                 n = len(ring)
                 for i in range(n):
                     p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
@@ -122,7 +121,7 @@ class Region:
     def vertices(self) -> np.ndarray:
         """Pairwise intersections of the outline's primitives that lie in the region."""
         C, L = self.primitives
-        pts = [_circle_circle(C), _circle_line(C, L), _line_line(L)]
+        pts = [circle_intersections(C, 1e-12), _circle_line(C, L), _line_line(L)]
         allp = np.concatenate([p for p in pts if len(p)] or [np.zeros((0, 2))])
         if not len(allp):
             return allp
@@ -151,23 +150,6 @@ class Region:
         C, L = self.primitives
         pts = np.concatenate([self.vertices, C[:, :2]]) if len(C) else self.vertices
         return pts, L[:, :2].copy()
-
-
-def _circle_circle(C: np.ndarray) -> np.ndarray:
-    if len(C) < 2:
-        return np.zeros((0, 2))
-    i, j = np.triu_indices(len(C), 1)
-    p, q = C[i, :2], C[j, :2]
-    r1, r2 = C[i, 2], C[j, 2]
-    d = np.hypot(*(q - p).T)
-    ok = (d > 1e-15) & (d <= r1 + r2 + 1e-12) & (d >= np.abs(r1 - r2) - 1e-12)
-    p, q, r1, r2, d = p[ok], q[ok], r1[ok], r2[ok], d[ok]
-    a = (d**2 + r1**2 - r2**2) / (2 * d)
-    h = np.sqrt(np.clip(r1**2 - a**2, 0, None))
-    u = (q - p) / d[:, None]
-    w = np.column_stack([-u[:, 1], u[:, 0]])
-    m = p + a[:, None] * u
-    return np.concatenate([m + h[:, None] * w, m - h[:, None] * w])
 
 
 def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:

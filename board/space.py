@@ -27,6 +27,8 @@ from typing import Optional, Sequence
 import numpy as np
 import shapely
 
+from .plane import ccw_rings
+
 #: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
 #: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
 TOL = 1e-7
@@ -159,10 +161,7 @@ class Space:
                 cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
                 lo.append(0.0), span.append(2 * math.pi), rest.append(None)
                 continue
-            for poly in shapely.get_parts(o.core):
-                ring = np.asarray(poly.exterior.coords)[:-1]
-                if not poly.exterior.is_ccw:
-                    ring = ring[::-1]
+            for ring in ccw_rings(o.core):
                 n = len(ring)
                 for i in range(n):
                     p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]

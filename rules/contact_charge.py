@@ -96,3 +96,20 @@ def move_in(state: GameState, unit_id: str, cc: ContactCharge, allowance: float)
     new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in rest if f.id in pl.positions])
     in_contact = [f.id for f in new.figures_of(unit_id) if any(abs(gap(f, t)) <= 10 * TOUCH for t in targets)]
     return new, {"end": end, "placed": dict(pl.positions), "stayed": sorted(pl.unplaced), "in_contact": in_contact}
+
+
+def resolve_contact(state: GameState, unit_id: str, cc: ContactCharge, rolls: Sequence[int], fail_note: str,
+                    no_roll_allowance: float = 0.0) -> tuple[GameState, dict]:
+    """Resolve a base-contact charge with the dice: on a failure nothing moves (``fail_note``
+    says what follows); on a success the chargers move in with the rolled allowance (or
+    ``no_roll_allowance`` when the charge needed no roll)."""
+    result = cc.odds.dice.result(rolls)
+    ok = cc.odds.succeeds(result)
+    info = {"roll": result, "rolls": list(rolls), "success": ok, "charge": cc}
+    if not ok:
+        info["note"] = fail_note
+        return state, info
+    allowance = cc.odds.base + result if cc.odds.dice.dice else max(no_roll_allowance, cc.odds.base + result)
+    new, moved = move_in(state, unit_id, cc, allowance)
+    info.update(moved)
+    return new, info

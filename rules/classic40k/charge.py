@@ -22,7 +22,7 @@ from board.measure import gap_matrix
 from board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, move_in, plan_contact
+from ..contact_charge import ContactCharge, plan_contact, resolve_contact
 from ..errors import IllegalAction
 from ..state import GameState
 
@@ -77,13 +77,4 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
             modifier: int = 0, target_models=None):
     cc = reach(state, unit_id, targets, leader, modifier)
-    result = cc.odds.dice.result(rolls)
-    ok = cc.odds.succeeds(result)
-    info = {"roll": result, "rolls": list(rolls), "success": ok, "charge": cc}
-    if not ok:
-        info["note"] = "the assault falls short: no combat follows"
-        return state, info
-    allowance = cc.odds.base + result if cc.odds.dice.dice else ASSAULT_MOVE
-    new, moved = move_in(state, unit_id, cc, allowance)
-    info.update(moved)
-    return new, info
+    return resolve_contact(state, unit_id, cc, rolls, "the assault falls short: no combat follows", ASSAULT_MOVE)

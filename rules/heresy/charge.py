@@ -23,7 +23,7 @@ from board.measure import gap_matrix
 from board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, move_in, plan_contact
+from ..contact_charge import ContactCharge, plan_contact, resolve_contact
 from ..errors import IllegalAction
 from ..state import GameState
 from ..systems import system
@@ -113,12 +113,4 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     cc = reach(state, unit_id, targets, leader, modifier)
     if not cc.allowed:
         raise IllegalAction(RULE, cc.reason)
-    result = cc.odds.dice.result(rolls)
-    ok = cc.odds.succeeds(result)
-    info = {"roll": result, "rolls": list(rolls), "success": ok, "charge": cc}
-    if not ok:
-        info["note"] = "charge failed: no move; the unit takes a Cool Check (Stunned on a fail)"
-        return state, info
-    new, moved = move_in(state, unit_id, cc, cc.odds.base + result)
-    info.update(moved)
-    return new, info
+    return resolve_contact(state, unit_id, cc, rolls, "charge failed: no move; the unit takes a Cool Check (Stunned on a fail)")
