@@ -8,9 +8,10 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $(STAMP)
+	@echo "installing tapeline and its test tools into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --upgrade pip > $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
+	@$(BIN)/python -m pip install -e '.[test]' >> $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
+	@touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/tapeline replay scenarios/examples/showcase.yaml

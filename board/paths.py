@@ -307,34 +307,45 @@ class Reach:
         dist, routes = nx.single_source_dijkstra(G, ("S",))
         bx0, by0, bx1, by1 = region.bounds
         best, best_end, best_node = math.inf, None, None
-        for nd in sorted(dist, key=dist.get):
-            d = dist[nd]
-            if d >= best - 1e-12:
+        order = sorted(dist, key=dist.get)
+        # Nodes in order of distance, a chunk at a time: every candidate end of a chunk is
+        # tested in one vectorised call; stop once a chunk's nearest node cannot beat the best.
+        for lo in range(0, len(order), _CHUNK):
+            chunk = order[lo:lo + _CHUNK]
+            if dist[chunk[0]] >= best - 1e-12:
                 break
-            v = np.array(G.nodes[nd]["pos"], dtype=float)
-            lb = math.hypot(max(bx0 - v[0], 0, v[0] - bx1), max(by0 - v[1], 0, v[1] - by1))
-            if d + lb >= best - 1e-12:
+            froms, cands, costs, nodes, must_test = [], [], [], [], []
+            for nd in chunk:
+                d = dist[nd]
+                v = np.array(G.nodes[nd]["pos"], dtype=float)
+                lb = math.hypot(max(bx0 - v[0], 0, v[0] - bx1), max(by0 - v[1], 0, v[1] - by1))
+                if d + lb >= best - 1e-12:
+                    continue
+                proj = region.projections(v)
+                c = np.concatenate([v[None, :], verts, proj]) if len(verts) or len(proj) else v[None, :]
+                test = np.zeros(len(c), dtype=bool)
+                test[0] = True  # the node itself must lie in the region
+                test[1 + len(verts):] = True  # projections too; outline vertices already do
+                cost = d + np.hypot(*(c - v).T)
+                keep = cost < best - 1e-12
+                froms.append(np.repeat(v[None, :], keep.sum(), axis=0))
+                cands.append(c[keep]), costs.append(cost[keep]), must_test.append(test[keep])
+                nodes.extend([nd] * int(keep.sum()))
+            if not nodes:
                 continue
-            proj = region.projections(v)
-            if len(proj):
-                proj = proj[region.contains(proj)]
-            cands = np.concatenate([v[None, :], verts, proj]) if len(verts) or len(proj) else v[None, :]
+            froms, cands, costs, must_test = map(np.concatenate, (froms, cands, costs, must_test))
             inside = np.ones(len(cands), dtype=bool)
-            inside[0] = bool(region.contains(v[None, :])[0])
-            cands = cands[inside]
-            if not len(cands):
+            if must_test.any():
+                inside[must_test] = region.contains(cands[must_test])
+            idx = np.nonzero(inside)[0]
+            idx = idx[np.argsort(costs[idx], kind="stable")]
+            if not len(idx):
                 continue
-            cost = d + np.hypot(*(cands - v).T)
-            keep = cost < best - 1e-12
-            cands, cost = cands[keep], cost[keep]
-            if not len(cands):
-                continue
-            order = np.argsort(cost, kind="stable")
-            cands, cost = cands[order], cost[order]
-            clear = self.space.clear_segments(np.repeat(v[None, :], len(cands), axis=0), cands)
+            clear = self.space.clear_segments(froms[idx], cands[idx])
             hit = np.nonzero(clear)[0]
-            if len(hit):
-                best, best_end, best_node = float(cost[hit[0]]), tuple(map(float, cands[hit[0]])), nd
+            if len(hit) and costs[idx[hit[0]]] < best - 1e-12:
+                j = idx[hit[0]]
+                best, best_end, best_node = float(costs[j]), tuple(map(float, cands[j])), nodes[j]
         if best_node is None:
             return None
         legs = self._legs(G, routes[best_node])
@@ -342,6 +353,10 @@ class Reach:
         if math.dist(last, best_end) > 0:
             legs.append(Leg("line", tuple(last), best_end))
         return Path(self.start, tuple(legs), best)
+
+
+#: Graph nodes whose candidate end spots are tested together in :meth:`Reach.to_region`.
+_CHUNK = 64
 
 
 def shortest_path(space: Space, a: Sequence[float], b: Sequence[float]) -> Optional[Path]:

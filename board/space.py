@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional, Sequence
 
@@ -81,7 +81,11 @@ class Space:
         best = np.full(n, PAD)
         which = np.full(n, -2, dtype=int)
         if self.tree is not None and n:
-            gi, oi = self.tree.query(geoms, predicate="dwithin", distance=self.maxgrow + PAD)
+            # bounding boxes grown by the largest clearance: a cheap superset of "dwithin"
+            # (the exact distance is taken once, below)
+            r = self.maxgrow + PAD
+            b = shapely.bounds(geoms)
+            gi, oi = self.tree.query(shapely.box(b[:, 0] - r, b[:, 1] - r, b[:, 2] + r, b[:, 3] + r))
             if exclude is not None and len(gi):
                 keep = oi != exclude[gi]
                 gi, oi = gi[keep], oi[keep]
@@ -120,14 +124,9 @@ class Space:
 
     def segment_margin(self, a, b) -> tuple[np.ndarray, np.ndarray]:
         """The same for segments ``a[i] → b[i]`` (the box is convex: its ends decide)."""
-        a = np.asarray(a, dtype=float).reshape(-1, 2)
-        b = np.asarray(b, dtype=float).reshape(-1, 2)
+        a, b, segs = _segments(a, b)
         if not len(a):
             return np.zeros(0), np.zeros(0, dtype=int)
-        segs = shapely.linestrings(np.stack([a, b], axis=1))
-        same = np.all(np.abs(a - b) < 1e-15, axis=1)
-        if same.any():
-            segs[same] = shapely.points(a[same])
         m, w = self._margins(segs)
         e = np.minimum(self._box_margin_pts(a), self._box_margin_pts(b))
         edge = e < m
@@ -138,7 +137,18 @@ class Space:
         return self.point_margin(pts)[0] >= -TOL
 
     def clear_segments(self, a, b) -> np.ndarray:
-        return self.segment_margin(a, b)[0] >= -TOL
+        """Whether each segment ``a[i] → b[i]`` stays in free space (the same verdict as
+        ``segment_margin(a, b)[0] >= -TOL``, decided with ``dwithin`` instead of distances)."""
+        a, b, segs = _segments(a, b)
+        ok = np.minimum(self._box_margin_pts(a), self._box_margin_pts(b)) >= -TOL
+        if self.tree is not None and ok.any():
+            idx = np.nonzero(ok)[0]
+            r = self.maxgrow
+            bb = shapely.bounds(segs[idx])
+            gi, oi = self.tree.query(shapely.box(bb[:, 0] - r, bb[:, 1] - r, bb[:, 2] + r, bb[:, 3] + r))
+            hit = shapely.dwithin(segs[idx[gi]], self.cores[oi], self.grow[oi] - TOL)
+            ok[idx[np.unique(gi[hit])]] = False
+        return ok
 
     def describe(self, which: int) -> tuple[str, str]:
         """(kind, id) of an obstacle index from a margin query."""
@@ -173,8 +183,7 @@ class Space:
                     a2 = math.atan2(-e2[0], e2[1])
                     cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
                     lo.append(a1), span.append((a2 - a1) % (2 * math.pi))
-                    others = [shapely.LineString([ring[j], ring[(j + 1) % n]]) for j in range(n) if j not in ((i - 1) % n, i)]
-                    rest.append(shapely.MultiLineString(others) if others else None)
+                    rest.append((ring, i))
         return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
 
     def arcs_clear(self, ks, a0s, sweeps) -> np.ndarray:
@@ -193,7 +202,7 @@ class Space:
         t = a0s[owner] + frac * sweeps[owner]
         kk = ks[owner]
         pts = np.column_stack([c.x[kk] + c.r[kk] * np.cos(t), c.y[kk] + c.r[kk] * np.sin(t)])
-        rest = np.array([c.rest[k] for k in kk], dtype=object)
+        rest = np.array([c.rest_of(k) for k in kk], dtype=object)
         grow = self.grow[c.own[kk]] if len(self.grow) else np.zeros(len(kk))
         m, _ = self.point_margin(pts, exclude=c.own[kk], extra=(rest, grow))
         kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
@@ -225,7 +234,8 @@ class Space:
         if abs(sweep) * R < 1e-12:
             return True
         exclude_k = c.own[k]
-        extra = (c.rest[k], self.grow[exclude_k]) if c.rest[k] is not None else None
+        rest = c.rest_of(k)
+        extra = (rest, self.grow[exclude_k]) if rest is not None else None
         kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
         def margins(t):
             pts = np.column_stack([x + R * np.cos(t), y + R * np.sin(t)])
@@ -262,7 +272,23 @@ class Circles:
     own: np.ndarray
     lo: np.ndarray
     span: np.ndarray
-    rest: list
+    rest: list  # per circle: None (round obstacle) or (ring, corner index)
+    _rest_geoms: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def rest_of(self, k: int):
+        """The rest of a corner's polygon outline (every edge but the two at the corner), as
+        one MultiLineString built on first use; ``None`` for a round obstacle."""
+        k = int(k)
+        if self.rest[k] is None:
+            return None
+        if k not in self._rest_geoms:
+            ring, i = self.rest[k]
+            n = len(ring)
+            edges = np.stack([ring, np.roll(ring, -1, axis=0)], axis=1)
+            keep = np.ones(n, dtype=bool)
+            keep[[(i - 1) % n, i]] = False
+            self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges[keep])) if keep.any() else None
+        return self._rest_geoms[k]
 
     def __len__(self) -> int:
         return len(self.x)
@@ -271,6 +297,17 @@ class Circles:
         rel = np.mod(ang - self.lo[k], 2 * math.pi)
         full = self.span[k] >= 2 * math.pi - 1e-12
         return full | (rel <= self.span[k] + 1e-9) | (rel >= 2 * math.pi - 1e-9)
+
+
+def _segments(a, b):
+    """Arrays of start and end points and the shapely segments (a point where they coincide)."""
+    a = np.asarray(a, dtype=float).reshape(-1, 2)
+    b = np.asarray(b, dtype=float).reshape(-1, 2)
+    segs = shapely.linestrings(np.stack([a, b], axis=1)) if len(a) else np.zeros(0, dtype=object)
+    same = np.all(np.abs(a - b) < 1e-15, axis=1)
+    if same.any():
+        segs[same] = shapely.points(a[same])
+    return a, b, segs
 
 
 def disc_obstacle(id: str, kind: str, x: float, y: float, r: float, rho: float) -> Obstacle:

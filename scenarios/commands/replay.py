@@ -28,8 +28,11 @@ def run(args) -> int:
     r = engine.run(loaded)
     lines = [f"{loaded.spec.name or args.file} ({loaded.state.system})"]
     lines += [describe(e) for e in r.events]
-    for c in r.expectations:
-        lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}] {c['expect']}: {c['detail']}")
+    n = len(loaded.spec.actions)
+    for c in sorted(r.expectations, key=lambda c: c["index"]):
+        after = getattr(loaded.spec.expect[c["index"]], "after", None)
+        when = "" if after is None or after >= n else (" (before any action)" if after < 0 else f" (after action {after})")
+        lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}]{when} {c['expect']}: {c['detail']}")
     passed = sum(c["ok"] for c in r.expectations)
     lines.append(f"{passed} of {len(r.expectations)} expectations hold" if r.expectations else "no expectations")
     emit(r.as_json(), args.json, "\n".join(lines))
