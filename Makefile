@@ -13,9 +13,20 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install -e '.[test]' >> $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
 	@touch $(STAMP)
 
+SHOW := scenarios/examples/showcase.yaml
+
 demo: $(STAMP)
-	$(BIN)/tapeline replay scenarios/examples/showcase.yaml
-	$(BIN)/tapeline render scenarios/examples/showcase.yaml -o showcase.svg
+	$(BIN)/tapeline replay $(SHOW)
+	@echo
+	$(BIN)/tapeline los $(SHOW) a6 za5
+	@echo
+	$(BIN)/tapeline los $(SHOW) c2 zb1
+	@echo
+	$(BIN)/tapeline attack $(SHOW) --unit marines-alpha --weapon c-14-rifle --target zerglings-a
+	@echo
+	$(BIN)/tapeline charge $(SHOW) roaches --target marines-bravo
+	@echo
+	$(BIN)/tapeline render $(SHOW) --los c2 zb1 -o showcase.svg
 	@echo "picture written to showcase.svg"
 
 test: $(STAMP)
