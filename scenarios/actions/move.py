@@ -7,7 +7,8 @@ actions:
   - {action: move, moves: {m1: [12, 8], m2: [13.5, 8]}}     # several models at once
 ```
 
-Both check the end positions only: every base wholly on the table, no base overlapping another
+``move`` keeps a model standing on its piece (``on``) while its base still overlaps it, and
+sets it on the ground otherwise. Both check the end positions only: every base wholly on the table, no base overlapping another
 or impassable terrain. Path-checked moves (Move, Run, Charge) come with the movement rules.
 """
 
@@ -85,4 +86,13 @@ class Move(Strict):
         return [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        return place_figures(state, {m: (xy[0], xy[1], state.figure(m).on) for m, xy in self.moves.items()})
+        return place_figures(state, {m: (xy[0], xy[1], _still_on(state, m, xy)) for m, xy in self.moves.items()})
+
+
+def _still_on(state, model: str, xy) -> Optional[str]:
+    """A moved model keeps standing on its piece only while its base still overlaps it."""
+    fig = state.figure(model)
+    if fig.on is None:
+        return None
+    moved = fig.moved(xy[0], xy[1], fig.on)
+    return fig.on if region_gap(moved, state.table.piece(fig.on).footprint) < -TOUCH else None

@@ -89,3 +89,23 @@ expect:
 def test_showcase_replays():
     code, out, err = cli("replay", EXAMPLES / "showcase.yaml")
     assert code == 0, out + err
+
+
+def test_move_off_a_piece_puts_the_model_on_the_ground(write):
+    p = write(
+        """
+        tapeline: 1
+        system: starcraft
+        board: {width: 24, height: 24}
+        terrain:
+          - {id: hill, footprint: {rect: [2, 2, 6, 6]}, size: 3}
+        units:
+          - {id: t, side: terran, profile: marine, models: [{id: m1, at: [5, 5], on: hill}, {id: m2, at: [6.5, 5], on: hill}]}
+        actions:
+          - {action: move, moves: {m1: [15, 15], m2: [6.5, 6.5]}}
+        """
+    )
+    code, out = cli_json("replay", p)
+    assert code == 0
+    models = {m["id"]: m for m in out["final"]["units"][0]["models"]}
+    assert "on" not in models["m1"] and models["m2"]["on"] == "hill"
