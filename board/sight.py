@@ -505,7 +505,43 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     i, j = combos(pt_pair, pt_pair, same=True)
     c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
     run(c3)
+    if heights is not None and not found.all():
+        # Stage 4: a piece between the two eye heights (board/sightheights.py).
+        from .sightheights import partial_candidates
+
+        cond = _partial_conditions(bl, rel_pair, pj, found, heights)
+        if len(cond[0]):
+            c4 = _Cands()
+            geom = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
+                    za < zb, ca, ma, cb, mb, tangents_from, combos)
+            partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
+            run(c4)
     return found, wit
+
+
+def _partial_conditions(bl: Blockers, rel_pair, pj, found, heights):
+    """``(pair, s, kind, a, b)`` for each edge (kind 0, ``a → b``) or circle (kind 1, centre
+    ``a``, radius ``b[:, 0]``) of a piece whose top lies strictly between the pair's eyes;
+    ``s`` is where the sight line reaches the top, as a fraction from the low model."""
+    za, zb, tops = (np.asarray(h, float) for h in heights)
+    zlo, zhi = np.minimum(za, zb)[rel_pair], np.maximum(za, zb)[rel_pair]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (tops[pj] - zlo) / (zhi - zlo)
+    part = (zhi > zlo) & (s > 0) & (s < 1) & ~found[rel_pair]
+    circ = part & bl.is_circle[pj]
+    poly = np.nonzero(part & ~bl.is_circle[pj])[0]
+    es = np.searchsorted(bl.epiece, pj[poly], "left")
+    ec = np.searchsorted(bl.epiece, pj[poly], "right") - es
+    r = np.repeat(poly, ec)
+    ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
+    cc = bl.circles[pj[circ]]
+    pair = np.concatenate([rel_pair[r], rel_pair[circ]])
+    ss = np.concatenate([s[r], s[circ]])
+    kind = np.concatenate([np.zeros(len(r), int), np.ones(len(cc), int)])
+    a = np.vstack([bl.e0[ei], cc[:, :2]])
+    b = np.vstack([bl.e1[ei], np.column_stack([cc[:, 2], np.zeros(len(cc))])])
+    o = np.argsort(pair, kind="stable")
+    return pair[o], ss[o], kind[o], a[o], b[o]
 
 
 def clearance(seg, pieces: Sequence[Piece]) -> Optional[float]:

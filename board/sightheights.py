@@ -1,0 +1,139 @@
+"""Extra sight-line candidates for pieces whose top lies between the two eye heights.
+
+Used by :func:`board.sight.find_witnesses` (stage 4) when eye heights are given. Notation: for
+a pair, the *low* model has the lower eye; for a line L (oriented low → high) let P(L) be the
+far end of the low base's chord and Q(L) the near end of the high base's chord (the best 3D
+choice: moving P back or Q back raises the sight line everywhere between the bases). A piece
+with top ``h`` strictly between the eyes has ratio ``s = (h - z_low) / (z_high - z_low)``; the
+line runs below ``h`` exactly on the sub-segment ``[P, E]`` with ``E(L) = P + s·(Q - P)``, so the
+piece blocks L iff ``[P, E]`` meets the interior of its footprint.
+
+A clear line pushed until it is stopped ends up touching a constraint: a footprint corner on
+``[P, E]`` or a base / circle tangent (the 2D features of :mod:`board.sight`), or ``E(L)`` on an
+edge of a partial piece (or on its circle). Following the boundary of the clear set of lines
+from such a contact, the first other contact met gives a finite candidate. The new ones are
+**E(L) on a partial piece's edge or circle, together with a line through a point feature or a
+line tangent to a curve feature** — each a one-parameter family solved as a 1-D root problem:
+
+* lines through a point feature ``w`` (convex corner or outline crossing), by angle θ over
+  exactly the range where the line meets both bases (64 samples, sign changes bisected to
+  float precision);
+* lines tangent to a base or a circular blocker, by the angle φ of the touching point
+  (720 samples over the turn, bisected).
+
+A corner ending a partial piece's edge is a point feature, so the ends of each "E on edge"
+stretch are among these candidates. See docs/line-of-sight.md for what is proven and what is not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_G_POINT = 64
+_G_CURVE = 720
+_BISECT = 52
+_CHUNK = 400_000
+
+
+def _wrap(a):
+    return (a + math.pi / 2) % math.pi - math.pi / 2
+
+
+def _arc(w, c, m, tangents_from):
+    """Line directions (angle mod π) through points ``w`` meeting curves ``(c, M)``: (lo, hi)."""
+    t1, t2, ok = tangents_from(w, c, m)
+    mid = np.arctan2(c[:, 1] - w[:, 1], c[:, 0] - w[:, 0])
+    d1 = _wrap(np.arctan2(t1[:, 1] - w[:, 1], t1[:, 0] - w[:, 0]) - mid)
+    d2 = _wrap(np.arctan2(t2[:, 1] - w[:, 1], t2[:, 0] - w[:, 0]) - mid)
+    lo = np.where(ok, mid + np.minimum(d1, d2), mid - math.pi / 2)
+    hi = np.where(ok, mid + np.maximum(d1, d2), mid + math.pi / 2)
+    return lo, hi
+
+
+def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
+    """Add candidate lines ``add(pair, p, d)`` for every point / curve feature of a pair crossed
+    with every partial-height condition of that pair.
+
+    ``cond``: ``(pair, s, kind, a, b)`` sorted by pair — ``kind`` 0: edge ``a → b``; 1: circle
+    centre ``a``, radius ``b[:, 0]``. ``geom``: ``(segments, lowA, ca, ma, cb, mb, tangents_from,
+    combos)`` where ``segments(pair, p, d)`` returns the far/near segment ``(s0, s1, ok)``.
+    """
+    segments, low_a, ca, ma, cb, mb, tangents_from, combos = geom
+    c_pair, c_s, c_kind, c_a, c_b = cond
+    if not len(c_pair):
+        return
+
+    def gval(ci, pair, p, d):
+        s0, s1, ok = segments(pair, p, d)
+        la = low_a[pair][:, None]
+        lo_pt, hi_pt = np.where(la, s0, s1), np.where(la, s1, s0)
+        e = lo_pt + c_s[ci, None] * (hi_pt - lo_pt)
+        a, b = c_a[ci], c_b[ci]
+        g_edge = (b[:, 0] - a[:, 0]) * (e[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (e[:, 0] - a[:, 0])
+        g_circ = np.einsum("ij,ij->i", e - a, e - a) - b[:, 0] ** 2
+        return np.where(c_kind[ci] == 0, g_edge, g_circ), ok
+
+    # lines through point features
+    i, j = combos(pair_of_pt, c_pair)
+    if len(i):
+        w = pt_xy[i]
+        pr = pair_of_pt[i]
+        loa, hia = _arc(w, ca[pr], ma[pr], tangents_from)
+        lob, hib = _arc(w, cb[pr], mb[pr], tangents_from)
+        shift = np.round(((lob + hib) - (loa + hia)) / (2 * math.pi)) * math.pi
+        lob, hib = lob - shift, hib - shift
+        lo, hi = np.maximum(loa, lob), np.minimum(hia, hib)
+        keep = hi > lo
+        w, pr, ci, lo, hi = w[keep], pr[keep], j[keep], lo[keep], hi[keep]
+
+        def point_lines(k, t):
+            return w[k], np.column_stack([np.cos(t), np.sin(t)])
+
+        _solve(len(w), lo, hi, _G_POINT, pr, ci, point_lines, gval, add)
+
+    # lines tangent to curve features
+    i, j = combos(cv_pair, c_pair)
+    if len(i):
+        cc, mm, pr = cv_c[i], cv_m[i], cv_pair[i]
+
+        def curve_lines(k, t):
+            u = np.column_stack([np.cos(t), np.sin(t)])
+            v = np.column_stack([-np.sin(t), np.cos(t)])
+            return cc[k] + np.einsum("nij,nj->ni", mm[k], u), np.einsum("nij,nj->ni", mm[k], v)
+
+        n = len(i)
+        _solve(n, np.zeros(n), np.full(n, 2 * math.pi), _G_CURVE, pr, j, curve_lines, gval, add)
+
+
+def _solve(n, lo, hi, grid, pair, ci, lines, gval, add):
+    """Sign changes of ``g`` on a grid of each item's parameter range, bisected; each root's
+    line is added as a candidate."""
+    step = max(1, _CHUNK // grid)
+    u = np.linspace(0.0, 1.0, grid)
+    for s in range(0, n, step):
+        k = np.arange(s, min(n, s + step))
+        t = lo[k, None] + (hi[k] - lo[k])[:, None] * u[None, :]
+        kk = np.repeat(k, grid)
+        p, d = lines(kk, t.ravel())
+        g, ok = gval(ci[kk], pair[kk], p, d)
+        g, ok = g.reshape(len(k), grid), ok.reshape(len(k), grid)
+        sg = np.sign(g)
+        chg = ok[:, :-1] & ok[:, 1:] & (sg[:, :-1] * sg[:, 1:] <= 0)
+        r, c = np.nonzero(chg)
+        if not len(r):
+            continue
+        item = k[r]
+        a, b, ga = t[r, c], t[r, c + 1], g[r, c]
+        for _ in range(_BISECT):
+            mid = 0.5 * (a + b)
+            p, d = lines(item, mid)
+            gm, okm = gval(ci[item], pair[item], p, d)
+            same = ~okm | (np.sign(gm) == np.sign(ga))
+            a = np.where(same, mid, a)
+            ga = np.where(same, gm, ga)
+            b = np.where(same, b, mid)
+        for t_root in (a, b):
+            p, d = lines(item, t_root)
+            add(pair[item], p, d)
