@@ -75,7 +75,13 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         g_circ = np.einsum("ij,ij->i", e - a, e - a) - b[:, 0] ** 2
         return np.where(c_kind[ci] == 0, g_edge, g_circ), ok
 
-    # lines through point features
+    # lines through point features, and through every corner of a partial piece (E passing a
+    # reflex corner joins two edges' stretches)
+    own = c_kind == 0
+    pair_of_pt = np.concatenate([pair_of_pt, c_pair[own]])
+    pt_xy = np.vstack([pt_xy, c_a[own]])
+    o = np.argsort(pair_of_pt, kind="stable")
+    pair_of_pt, pt_xy = pair_of_pt[o], pt_xy[o]
     i, j = combos(pair_of_pt, c_pair)
     if len(i):
         w = pt_xy[i]
@@ -91,7 +97,8 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         def point_lines(k, t):
             return w[k], np.column_stack([np.cos(t), np.sin(t)])
 
-        _solve(len(w), lo, hi, _G_POINT, pr, ci, point_lines, gval, add)
+        _solve(len(w), lo, hi, _G_POINT, lambda k, t: gval(ci[k], pr[k], *point_lines(k, t)),
+               point_lines, pr, add)
 
     # lines tangent to curve features
     i, j = combos(cv_pair, c_pair)
@@ -104,20 +111,50 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
             return cc[k] + np.einsum("nij,nj->ni", mm[k], u), np.einsum("nij,nj->ni", mm[k], v)
 
         n = len(i)
-        _solve(n, np.zeros(n), np.full(n, 2 * math.pi), _G_CURVE, pr, j, curve_lines, gval, add)
+        _solve(n, np.zeros(n), np.full(n, 2 * math.pi), _G_CURVE,
+               lambda k, t: gval(j[k], pr[k], *curve_lines(k, t)), curve_lines, pr, add)
+
+    # the line pushing E farthest out of the piece (a clear island bounded by one edge or circle)
+    edge = c_kind == 0
+    if edge.any():
+        e = c_b[edge] - c_a[edge]
+        nrm = np.column_stack([e[:, 1], -e[:, 0]])  # outward: rings are counter-clockwise
+        pr = c_pair[edge]
+        p = _support(ca[pr], ma[pr], nrm)
+        add(pr, p, _support(cb[pr], mb[pr], nrm) - p)
+    circ = np.nonzero(~edge)[0]
+    if len(circ):
+        pr = c_pair[circ]
+
+        def ends(k, t):
+            nn = np.column_stack([np.cos(t), np.sin(t)])
+            return nn, _support(ca[pr[k]], ma[pr[k]], nn), _support(cb[pr[k]], mb[pr[k]], nn)
+
+        def g_circ(k, t):
+            nn, pa, pb = ends(k, t)
+            la = low_a[pr[k]][:, None]
+            lo_pt, hi_pt = np.where(la, pa, pb), np.where(la, pb, pa)
+            v = lo_pt + c_s[circ[k], None] * (hi_pt - lo_pt) - c_a[circ[k]]
+            return nn[:, 0] * v[:, 1] - nn[:, 1] * v[:, 0], np.einsum("ij,ij->i", nn, v) > 0
+
+        def line_circ(k, t):
+            _, pa, pb = ends(k, t)
+            return pa, pb - pa
+
+        m = len(circ)
+        _solve(m, np.zeros(m), np.full(m, 2 * math.pi), _G_CURVE, g_circ, line_circ, pr, add)
 
 
-def _solve(n, lo, hi, grid, pair, ci, lines, gval, add):
-    """Sign changes of ``g`` on a grid of each item's parameter range, bisected; each root's
-    line is added as a candidate."""
+def _solve(n, lo, hi, grid, g_of, line_of, pair, add):
+    """Sign changes of ``g_of(item, t) -> (g, ok)`` on a grid of each item's parameter range
+    ``[lo, hi]``, bisected to float precision; the line ``line_of(item, t) -> (p, d)`` at both
+    ends of each final bracket is added as a candidate."""
     step = max(1, _CHUNK // grid)
     u = np.linspace(0.0, 1.0, grid)
     for s in range(0, n, step):
         k = np.arange(s, min(n, s + step))
         t = lo[k, None] + (hi[k] - lo[k])[:, None] * u[None, :]
-        kk = np.repeat(k, grid)
-        p, d = lines(kk, t.ravel())
-        g, ok = gval(ci[kk], pair[kk], p, d)
+        g, ok = g_of(np.repeat(k, grid), t.ravel())
         g, ok = g.reshape(len(k), grid), ok.reshape(len(k), grid)
         sg = np.sign(g)
         chg = ok[:, :-1] & ok[:, 1:] & (sg[:, :-1] * sg[:, 1:] <= 0)
@@ -128,12 +165,17 @@ def _solve(n, lo, hi, grid, pair, ci, lines, gval, add):
         a, b, ga = t[r, c], t[r, c + 1], g[r, c]
         for _ in range(_BISECT):
             mid = 0.5 * (a + b)
-            p, d = lines(item, mid)
-            gm, okm = gval(ci[item], pair[item], p, d)
+            gm, okm = g_of(item, mid)
             same = ~okm | (np.sign(gm) == np.sign(ga))
             a = np.where(same, mid, a)
             ga = np.where(same, gm, ga)
             b = np.where(same, b, mid)
         for t_root in (a, b):
-            p, d = lines(item, t_root)
+            p, d = line_of(item, t_root)
             add(pair[item], p, d)
+
+
+def _support(c, m, n):
+    """Touching point of curves ``(c, M)`` with outward normal ``n`` (rows)."""
+    w = np.einsum("nji,nj->ni", m, n)
+    return c + np.einsum("nij,nj->ni", m, w / np.linalg.norm(w, axis=1)[:, None])

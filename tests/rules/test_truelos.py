@@ -281,3 +281,20 @@ def test_the_only_sight_line_passes_over_a_partial_piece_near_the_higher_model()
     v = truelos.visible(s, "a1", "b1")
     assert v.visible and witness_clear(v.witness, 1.0, 2.0, pieces)
     assert truelos.visible(s, "b1", "a1").visible
+
+
+def test_an_island_of_clear_lines_over_an_oblique_partial_wall():
+    # One 3.61" slab, oblique, across every path from a1 (eye 1.21") to b1 (eye 5.24"). Lines
+    # are clear only where the point at which they reach 3.61" (60 % of the way from a1) falls
+    # short of the slab: a small island of lines touching no corner and no tangent, around the
+    # line through the two bases' points farthest along the slab's outward normal. The dense
+    # sampler confirms clear lines exist; tapeline must find one.
+    ca, za, cb, zb = (5.0, 9.471597609625066), 1.2148219298682972, (14.003748990660679, 8.369092066213168), 5.239445380016409
+    pieces = [("poly", [(10.507618679659503, 7.312697258128145), (11.893555132643868, 8.050240669248964),
+                        (10.228828372385069, 11.178470772742203), (8.842891919400703, 10.440927361621384)],
+               3.6099601435312136)]
+    assert brute_clear(ca, R32, za, cb, R32, zb, pieces)
+    s = _yaml(ca, za, cb, zb, pieces)
+    v = truelos.visible(s, "a1", "b1")
+    assert v.visible and witness_clear(v.witness, za, zb, pieces)
+    assert not witness_clear([(ca[0] + R32, ca[1]), (cb[0] - R32, cb[1])], za, zb, pieces)
