@@ -34,8 +34,9 @@ tangents) settles most visible pairs; only the rest get the full candidate set.
 piece a top height: a piece then blocks a segment only where the straight sight line from
 ``za`` to ``zb`` runs below the piece's top over its footprint. With pieces all lower than both
 eyes or all higher, this is exactly the 2D problem above; with a piece between the two eye
-heights the same candidate lines are tested with the 3D rule (every returned witness is still
-verified; completeness is then not proven — see docs/line-of-sight.md).
+heights the same candidate lines are tested with the 3D rule and, for pairs still open, the
+extra families of :mod:`board.sightheights` (every returned witness is verified; what remains
+unproven is listed in docs/line-of-sight.md).
 """
 
 from __future__ import annotations

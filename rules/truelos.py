@@ -27,8 +27,10 @@ always see each other (HH3 "Base to Base Contact", §A.1; the same is assumed fo
 
 Exactness: with every blocking piece either lower than both eyes (dropped) or higher than both
 (a plain 2D obstacle) the search of :mod:`board.sight` is exact. A piece between the two eye
-heights blocks only part of each segment; the same candidate lines are tested under the 3D rule,
-so every witness is verified, but a witness found by no candidate may exist in rare cases.
+heights blocks only the part of each segment near the lower model; :mod:`board.sightheights`
+adds the candidate lines for that case (the point where the line reaches the piece's top lying
+on an edge, with a corner or a tangent; and clear "islands"). Every witness is verified; the
+cases not proven complete are listed in docs/line-of-sight.md ("What is not proven").
 """
 
 from __future__ import annotations
