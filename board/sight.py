@@ -521,8 +521,8 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
 
 
 def _partial_conditions(bl: Blockers, rel_pair, pj, found, heights):
-    """``(pair, s, kind, a, b)`` for each edge (kind 0, ``a → b``) or circle (kind 1, centre
-    ``a``, radius ``b[:, 0]``) of a piece whose top lies strictly between the pair's eyes;
+    """``(pair, s, kind, a, b, piece)`` for each edge (kind 0, ``a → b``) or circle (kind 1,
+    centre ``a``, radius ``b[:, 0]``) of a piece whose top lies strictly between the pair's eyes;
     ``s`` is where the sight line reaches the top, as a fraction from the low model."""
     za, zb, tops = (np.asarray(h, float) for h in heights)
     zlo, zhi = np.minimum(za, zb)[rel_pair], np.maximum(za, zb)[rel_pair]
@@ -536,13 +536,14 @@ def _partial_conditions(bl: Blockers, rel_pair, pj, found, heights):
     r = np.repeat(poly, ec)
     ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
     cc = bl.circles[pj[circ]]
+    piece = np.concatenate([pj[r], pj[circ]])
     pair = np.concatenate([rel_pair[r], rel_pair[circ]])
     ss = np.concatenate([s[r], s[circ]])
     kind = np.concatenate([np.zeros(len(r), int), np.ones(len(cc), int)])
     a = np.vstack([bl.e0[ei], cc[:, :2]])
     b = np.vstack([bl.e1[ei], np.column_stack([cc[:, 2], np.zeros(len(cc))])])
     o = np.argsort(pair, kind="stable")
-    return pair[o], ss[o], kind[o], a[o], b[o]
+    return pair[o], ss[o], kind[o], a[o], b[o], piece[o]
 
 
 def clearance(seg, pieces: Sequence[Piece]) -> Optional[float]:

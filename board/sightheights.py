@@ -56,12 +56,12 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
     """Add candidate lines ``add(pair, p, d)`` for every point / curve feature of a pair crossed
     with every partial-height condition of that pair.
 
-    ``cond``: ``(pair, s, kind, a, b)`` sorted by pair — ``kind`` 0: edge ``a → b``; 1: circle
-    centre ``a``, radius ``b[:, 0]``. ``geom``: ``(segments, lowA, ca, ma, cb, mb, tangents_from,
+    ``cond``: ``(pair, s, kind, a, b, piece)`` sorted by pair — ``kind`` 0: edge ``a → b``; 1:
+    circle centre ``a``, radius ``b[:, 0]``. ``geom``: ``(segments, lowA, ca, ma, cb, mb, tangents_from,
     combos)`` where ``segments(pair, p, d)`` returns the far/near segment ``(s0, s1, ok)``.
     """
     segments, low_a, ca, ma, cb, mb, tangents_from, combos = geom
-    c_pair, c_s, c_kind, c_a, c_b = cond
+    c_pair, c_s, c_kind, c_a, c_b, c_piece = cond
     if not len(c_pair):
         return
 
@@ -113,6 +113,55 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         n = len(i)
         _solve(n, np.zeros(n), np.full(n, 2 * math.pi), _G_CURVE,
                lambda k, t: gval(j[k], pr[k], *curve_lines(k, t)), curve_lines, pr, add)
+
+    # E on an edge of one partial piece and E' on an edge of another: for P at angle α on the
+    # low outline both conditions are linear in Q, so Q(α) is a 2×2 solve; root: Q on the high
+    # outline.
+    ed = np.nonzero(c_kind == 0)[0]
+    i, j = combos(c_pair[ed], c_pair[ed], same=True)
+    i, j = ed[i], ed[j]
+    keep = c_piece[i] != c_piece[j]
+    i, j = i[keep], j[keep]
+    if len(i):
+        pr = c_pair[i]
+        la = low_a[pr][:, None, None]
+        lc, lm = np.where(la[:, :, 0], ca[pr], cb[pr]), np.where(la, ma[pr], mb[pr])
+        hc, hm = np.where(la[:, :, 0], cb[pr], ca[pr]), np.where(la, mb[pr], ma[pr])
+        hinv = np.linalg.inv(hm)
+
+        def normal(k):
+            e = c_b[k] - c_a[k]
+            return np.column_stack([e[:, 1], -e[:, 0]])
+
+        n1, n2 = normal(i), normal(j)
+        k1, k2 = np.einsum("ij,ij->i", n1, c_a[i]), np.einsum("ij,ij->i", n2, c_a[j])
+        s1, s2 = c_s[i], c_s[j]
+        det = s1 * s2 * (n1[:, 0] * n2[:, 1] - n1[:, 1] * n2[:, 0])
+        scale = s1 * s2 * np.linalg.norm(n1, axis=1) * np.linalg.norm(n2, axis=1)
+        live = np.abs(det) > 1e-9 * scale
+        i, j, pr = i[live], j[live], pr[live]
+        lc, lm, hc, hinv = lc[live], lm[live], hc[live], hinv[live]
+        n1, n2, k1, k2, s1, s2, det = n1[live], n2[live], k1[live], k2[live], s1[live], s2[live], det[live]
+
+        def ends2(k, t):
+            p = lc[k] + np.einsum("nij,nj->ni", lm[k], np.column_stack([np.cos(t), np.sin(t)]))
+            r1 = k1[k] - (1 - s1[k]) * np.einsum("ij,ij->i", n1[k], p)
+            r2 = k2[k] - (1 - s2[k]) * np.einsum("ij,ij->i", n2[k], p)
+            a11, a12, a21, a22 = s1[k] * n1[k, 0], s1[k] * n1[k, 1], s2[k] * n2[k, 0], s2[k] * n2[k, 1]
+            q = np.column_stack([(r1 * a22 - r2 * a12) / det[k], (a11 * r2 - a21 * r1) / det[k]])
+            return p, q
+
+        def g_two(k, t):
+            p, q = ends2(k, t)
+            v = np.einsum("nij,nj->ni", hinv[k], q - hc[k])
+            return np.einsum("ij,ij->i", v, v) - 1, np.ones(len(k), bool)
+
+        def line_two(k, t):
+            p, q = ends2(k, t)
+            return p, q - p
+
+        m = len(i)
+        _solve(m, np.zeros(m), np.full(m, 2 * math.pi), _G_CURVE, g_two, line_two, pr, add)
 
     # the line pushing E farthest out of the piece (a clear island bounded by one edge or circle)
     edge = c_kind == 0
