@@ -11,7 +11,9 @@ made of straight segments tangent to those circles and pieces of arc along them
 * an arc edge between consecutive tangent points on each circle, kept when the arc is clear
   (:meth:`board.space.Space.arc_clear`);
 
-then Dijkstra gives lengths exact to floating point. A goal point adds its own tangents; a goal
+then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
+point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
+region's anchors) is kept in :attr:`board.space.Space.memo` and shared. A goal point adds its own tangents; a goal
 *region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
 reached from every graph node by a straight leg to the nearest candidate point of the region.
 
@@ -27,9 +29,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from heapq import heappop, heappush
+from itertools import count
 from typing import Optional, Sequence
 
-import networkx as nx
 import numpy as np
 
 from .errors import GeometryError
@@ -118,8 +121,10 @@ class Reach:
         if m[0] < -TOL:
             kind, ident = space.describe(int(w[0]))
             raise GeometryError(f"the start ({self.start[0]:g}, {self.start[1]:g}) lies within the clearance of {kind} {ident} by {-m[0]:.6g}\"")
-        self._segs = self._bitangents() + self._point_tangents(self.start, "S")
-        self._arc_cache: dict = {}
+        if "bitangents" not in space.memo:  # they do not depend on the start: one set per space
+            space.memo["bitangents"] = self._bitangents()
+        self._segs = space.memo["bitangents"] + self._point_tangents(self.start, "S")
+        self._arc_cache: dict = space.memo.setdefault("arcs", {})
 
     # --- candidate edges -------------------------------------------------------------------
 
@@ -184,66 +189,112 @@ class Reach:
 
     # --- the graph ---------------------------------------------------------------------------
 
-    def _graph(self, extra_segs: list, anchors: list) -> nx.Graph:
-        """Graph of the tangent segments plus arcs; ``anchors`` are extra (circle, angle)
-        points joined by arcs only."""
+    def _slots(self, k: np.ndarray, a: np.ndarray) -> tuple[list, np.ndarray]:
+        """Graph-node slots of circle points ``(k, a)``: the angle from the cone's start
+        (clamped into the cone), rounded to 1e-11 so equal points share one node, and the
+        unrounded value (where a new node is placed)."""
         C = self.space.circles
-        G = nx.Graph()
-        G.add_node(("S",), pos=self.start)
-        on_circle: dict[int, dict] = {}
+        a = np.array([math.remainder(x, _TAU) for x in np.asarray(a, dtype=float).tolist()])
+        rel = np.mod(a - C.lo[k], _TAU)
+        span = C.span[k]
+        out = (span < _TAU - 1e-12) & (rel > span + 1e-9)
+        rel = np.where(out, np.where(rel > math.pi + span / 2, 0.0, span), rel)
+        return _round11(rel), rel
 
-        def node(key):
-            if key[0] != "c":
-                return key
-            k, a = key[1], key[2]
-            a = math.remainder(a, 2 * math.pi)
-            rel = (a - C.lo[k]) % (2 * math.pi)
-            if C.span[k] < 2 * math.pi - 1e-12 and rel > C.span[k] + 1e-9:
-                rel = 0.0 if rel > math.pi + C.span[k] / 2 else C.span[k]
-            slot = on_circle.setdefault(k, {})
-            r = round(rel, 11)
-            if r not in slot:
-                slot[r] = ("c", k, r)
-                G.add_node(slot[r], pos=(C.x[k] + C.r[k] * math.cos(C.lo[k] + rel), C.y[k] + C.r[k] * math.sin(C.lo[k] + rel)))
-            return slot[r]
-
-        for ka, kb, p, q in self._segs + extra_segs:
-            u, v = node(ka), node(kb)
-            if u not in G:
-                G.add_node(u, pos=p)
-            if v not in G:
-                G.add_node(v, pos=q)
-            G.add_edge(u, v, weight=math.dist(p, q), leg=(u, Leg("line", tuple(p), tuple(q))))
-        for k, a in anchors:
-            node(("c", int(k), float(a)))
+    def _graph(self, extra_segs: list, anchors) -> "_Graph":
+        """Graph of the tangent segments plus arcs; ``anchors`` (arrays ``(circle, angle)``)
+        are extra circle points joined by arcs only."""
+        C = self.space.circles
+        segs = self._segs + extra_segs
+        # every circle point, in order: both ends of each segment, then the anchors
+        ends = [key for ka, kb, _, _ in segs for key in (ka, kb)]
+        circ = [i for i, key in enumerate(ends) if key[0] == "c"]
+        ak, aa = (np.asarray(anchors[0], dtype=int), np.asarray(anchors[1], dtype=float)) if anchors is not None else (np.zeros(0, dtype=int), np.zeros(0))
+        ks = np.concatenate([np.array([ends[i][1] for i in circ], dtype=int), ak])
+        angs = np.concatenate([np.array([ends[i][2] for i in circ], dtype=float), aa])
+        rk, rels = self._slots(ks, angs) if len(ks) else (np.zeros(0), np.zeros(0))
+        # one node per (circle, slot), placed where it first occurs; nodes sorted by circle, slot
+        n = len(ks)
+        order = np.lexsort((np.arange(n), rk, ks))
+        ks_s, rk_s = ks[order], rk[order]
+        new = np.ones(n, dtype=bool)
+        new[1:] = (ks_s[1:] != ks_s[:-1]) | (rk_s[1:] != rk_s[:-1])
+        first = order[new]
+        node_of = np.empty(n, dtype=int)
+        node_of[order] = np.cumsum(new) - 1
+        nk, nr, nrel = ks[first].tolist(), rk[first].tolist(), rels[first].tolist()
+        keys = [("c", k, r) for k, r in zip(nk, nr)]
+        pos = {("S",): self.start}
+        for key, k, rel in zip(keys, nk, nrel):
+            pos[key] = (C.x[k] + C.r[k] * math.cos(C.lo[k] + rel), C.y[k] + C.r[k] * math.sin(C.lo[k] + rel))
+        key_of = [None] * len(ends)
+        for i, nd in zip(circ, node_of[:len(circ)].tolist()):
+            key_of[i] = keys[nd]
+        adj: dict = {("S",): {}}  # node -> {neighbour: weight}, in insertion order
+        legs: dict = {}           # (u, v) and (v, u) -> (from, spec)
+        for n, (ka, kb, p, q) in enumerate(segs):
+            u = key_of[2 * n] or ka
+            v = key_of[2 * n + 1] or kb
+            if u not in pos:
+                pos[u] = p
+            if v not in pos:
+                pos[v] = q
+            w = math.dist(p, q)
+            adj.setdefault(u, {})[v] = w
+            adj.setdefault(v, {})[u] = w
+            legs[(u, v)] = legs[(v, u)] = (u, ("line", p, q))
+        # arcs between consecutive nodes of a circle (and round the back of a full circle);
+        # a node's arcs all lie on its own circle, so the order of circles does not matter
+        nk_a, nr_a = np.asarray(nk, dtype=int), np.asarray(nr, dtype=float)
+        m = len(nk)
+        same = nk_a[1:] == nk_a[:-1] if m else np.zeros(0, dtype=bool)
+        last = np.ones(m, dtype=bool)
+        last[:-1] = ~same
+        firsts = np.concatenate([[0], np.nonzero(last)[0][:-1] + 1]) if m else np.zeros(0, dtype=int)
+        lasts = np.nonzero(last)[0]
+        wrap = (C.span[nk_a[firsts]] >= 2 * math.pi - 1e-12) & (lasts > firsts) if m else np.zeros(0, dtype=bool)
+        # per circle: consecutive pairs, then the wrap-around pair
+        pu = np.concatenate([np.nonzero(same)[0], lasts[wrap]])
+        pv = np.concatenate([np.nonzero(same)[0] + 1, firsts[wrap]])
+        grp = np.concatenate([np.cumsum(np.concatenate([[0], last[:-1]]))[np.nonzero(same)[0]] if m else np.zeros(0, dtype=int),
+                              np.nonzero(wrap)[0]])
+        sub = np.concatenate([np.nonzero(same)[0], np.full(int(wrap.sum()), m)])
+        o = np.lexsort((sub, grp))
+        pu, pv = pu[o].tolist(), pv[o].tolist()
         arcs = []
-        for k, slot in on_circle.items():
-            rels = sorted(slot)
-            full = C.span[k] >= 2 * math.pi - 1e-12
-            pairs = [(r0, r1, slot[r0], slot[r1]) for r0, r1 in zip(rels, rels[1:])]
-            if full and len(rels) > 1:
-                pairs.append((rels[-1], rels[0] + 2 * math.pi, slot[rels[-1]], slot[rels[0]]))
-            arcs += [(k, r0, r1, u, v) for r0, r1, u, v in pairs if r1 - r0 >= 1e-12]
-        todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in self._arc_cache]
+        for a_, b_ in zip(pu, pv):
+            k, r0 = nk[a_], nr[a_]
+            r1 = nr[b_] if b_ > a_ else nr[b_] + 2 * math.pi
+            if r1 - r0 >= 1e-12:
+                arcs.append((k, r0, r1, keys[a_], keys[b_]))
+        cache = self._arc_cache
+        todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in cache]
         if todo:
             ok = self.space.arcs_clear([t[0] for t in todo], [C.lo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
-            self._arc_cache.update(zip(todo, ok.tolist()))
+            cache.update(zip(todo, ok.tolist()))
         for k, r0, r1, u, v in arcs:
-            if not self._arc_cache[(k, r0, r1)]:
+            if not cache[(k, r0, r1)]:
                 continue
-            a0, sweep = C.lo[k] + r0, r1 - r0
-            pu, pv = G.nodes[u]["pos"], G.nodes[v]["pos"]
-            leg = Leg("arc", pu, pv, (C.x[k], C.y[k]), C.r[k], a0, sweep)
-            w = sweep * C.r[k]
-            if not G.has_edge(u, v) or G[u][v]["weight"] > w:
-                G.add_edge(u, v, weight=w, leg=(u, leg))
-        return G
+            w = (r1 - r0) * C.r[k]
+            au = adj.setdefault(u, {})
+            if v not in au or au[v] > w:  # two arcs join the only two nodes of a circle: the shorter
+                au[v] = w
+                adj.setdefault(v, {})[u] = w
+                legs[(u, v)] = legs[(v, u)] = (u, ("arc", k, r0, r1))
+        return _Graph(adj, pos, legs)
 
-    @staticmethod
-    def _legs(G: nx.Graph, route: list) -> list[Leg]:
+    def _legs(self, G: "_Graph", route: list) -> list[Leg]:
+        """The legs along ``route`` (edges stored as ``("line", p, q)`` or ``("arc", k, r0, r1)``)."""
+        C = self.space.circles
         legs = []
         for u, v in zip(route, route[1:]):
-            frm, leg = G[u][v]["leg"]
+            frm, spec = G.legs[(u, v)]
+            to = v if frm == u else u
+            if spec[0] == "line":
+                leg = Leg("line", tuple(spec[1]), tuple(spec[2]))
+            else:
+                _, k, r0, r1 = spec
+                leg = Leg("arc", G.pos[frm], G.pos[to], (C.x[k], C.y[k]), C.r[k], C.lo[k] + r0, r1 - r0)
             legs.append(leg if frm == u else leg.reversed())
         return legs
 
@@ -258,14 +309,52 @@ class Reach:
         if self.space.clear_segments([self.start], [g])[0]:
             return Path(self.start, (Leg("line", self.start, g),), math.dist(self.start, g))
         segs = self._point_tangents(g, "T")
-        G = self._graph(segs, [])
-        if ("T",) not in G:
+        G = self._graph(segs, None)
+        if ("T",) not in G.adj:
             return None
-        try:
-            length, route = nx.single_source_dijkstra(G, ("S",), ("T",))
-        except nx.NetworkXNoPath:
+        dist, prev = _dijkstra(G.adj, ("S",), ("T",))
+        if ("T",) not in dist:
             return None
-        return Path(self.start, tuple(self._legs(G, route)), float(length))
+        return Path(self.start, tuple(self._legs(G, _route(prev, ("T",)))), float(dist[("T",)]))
+
+    def _region_anchors(self, region: Region):
+        """The region less the grown obstacles, and the circle points (arrays ``(circle,
+        angle)``) a path may leave a circle from towards it."""
+        x0, y0, x1, y1 = region.box
+        bx0, by0, bx1, by1 = self.space.box
+        region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
+                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)))
+        pts, dirs = region.anchors()
+        C = self.space.circles
+        ak, aa = [], []
+        if len(pts) and len(C):
+            # the tangent points from every anchor point to every circle (point by point, the
+            # "+" tangents then the "−" ones, circles in order)
+            dx, dy = pts[:, 0, None] - C.x[None, :], pts[:, 1, None] - C.y[None, :]
+            D = np.hypot(dx, dy)
+            ok = D > C.r + 1e-12
+            th = np.arctan2(dy, dx)
+            alpha = np.arccos(np.clip(C.r / np.where(ok, D, 1), -1, 1))
+            k = np.arange(len(C))
+            A = np.stack([th + 1.0 * alpha, th + -1.0 * alpha], axis=1)
+            good = ok[:, None, :] & C.in_cone(k, A)
+            ak.append(np.broadcast_to(k, A.shape)[good]), aa.append(A[good])
+        verts = region.vertices
+        if len(C) and len(verts):
+            # A region vertex on a grown obstacle's circle: a path may end there along the arc.
+            d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
+            vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
+            ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
+            good = C.in_cone(ki, ang)
+            ak.append(ki[good]), aa.append(ang[good])
+        if len(dirs) and len(C):
+            # a last leg square-on to a straight piece leaves a circle at a right angle to it
+            base = np.array([math.atan2(n_[1], n_[0]) for n_ in dirs.tolist()])
+            A = np.broadcast_to(np.stack([base + math.pi / 2, base - math.pi / 2], axis=1)[:, None, :], (len(base), len(C), 2))
+            K = np.broadcast_to(np.arange(len(C))[None, :, None], A.shape)
+            good = C.in_cone(K, A)
+            ak.append(K[good]), aa.append(A[good])
+        return region, ((np.concatenate(ak), np.concatenate(aa)) if ak else None)
 
     def to_region(self, region: Region) -> Optional[Path]:
         """The shortest path to any point of ``region`` (``None`` if none is reachable).
@@ -279,32 +368,17 @@ class Reach:
         # The region as far as the centre can be there at all: minus the grown obstacles, inside
         # the space's box. Their outlines join the candidate set (an end spot pressed against
         # an obstacle lies on one).
-        x0, y0, x1, y1 = region.box
-        bx0, by0, bx1, by1 = self.space.box
-        region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
-                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)))
-        pts, dirs = region.anchors()
-        anchors = []
-        for p in pts:
-            k, a = self._tangent_angles(p)
-            anchors.extend(zip(k.tolist(), a.tolist()))
-        C = self.space.circles
+        # Several starts on one space often share a region (a unit's candidate Leading Models):
+        # what depends on the region and the space alone is worked out once.
+        done = self.space.memo.setdefault("regions", [])
+        hit = next((v for r, v in done if r == region), None)
+        if hit is None:
+            hit = self._region_anchors(region)
+            done.append((region, hit))
+        region, anchors = hit
         verts = region.vertices
-        if len(C) and len(verts):
-            # A region vertex on a grown obstacle's circle: a path may end there along the arc.
-            d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
-            vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
-            ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
-            good = C.in_cone(ki, ang)
-            anchors.extend(zip(ki[good].tolist(), ang[good].tolist()))
-        for n_ in dirs:
-            base = math.atan2(n_[1], n_[0])
-            for k in range(len(C)):
-                for a in (base + math.pi / 2, base - math.pi / 2):
-                    if C.in_cone(np.array([k]), np.array([a]))[0]:
-                        anchors.append((k, a))
         G = self._graph([], anchors)
-        dist, routes = nx.single_source_dijkstra(G, ("S",))
+        dist, prev = _dijkstra(G.adj, ("S",))
         bx0, by0, bx1, by1 = region.bounds
         best, best_end, best_node = math.inf, None, None
         order = sorted(dist, key=dist.get)
@@ -317,7 +391,7 @@ class Reach:
             froms, cands, costs, nodes, must_test = [], [], [], [], []
             for nd in chunk:
                 d = dist[nd]
-                v = np.array(G.nodes[nd]["pos"], dtype=float)
+                v = np.array(G.pos[nd], dtype=float)
                 lb = math.hypot(max(bx0 - v[0], 0, v[0] - bx1), max(by0 - v[1], 0, v[1] - by1))
                 if d + lb >= best - 1e-12:
                     continue
@@ -341,22 +415,86 @@ class Reach:
             idx = idx[np.argsort(costs[idx], kind="stable")]
             if not len(idx):
                 continue
-            clear = self.space.clear_segments(froms[idx], cands[idx])
-            hit = np.nonzero(clear)[0]
-            if len(hit) and costs[idx[hit[0]]] < best - 1e-12:
-                j = idx[hit[0]]
-                best, best_end, best_node = float(costs[j]), tuple(map(float, cands[j])), nodes[j]
+            # The cheapest clear leg wins: test legs in cost order, a growing batch at a time.
+            lo_, size = 0, 16
+            while lo_ < len(idx):
+                part = idx[lo_:lo_ + size]
+                hit = np.nonzero(self.space.clear_segments(froms[part], cands[part]))[0]
+                if len(hit):
+                    j = part[hit[0]]
+                    if costs[j] < best - 1e-12:
+                        best, best_end, best_node = float(costs[j]), tuple(map(float, cands[j])), nodes[j]
+                    break
+                lo_, size = lo_ + size, size * 4
         if best_node is None:
             return None
-        legs = self._legs(G, routes[best_node])
+        legs = self._legs(G, _route(prev, best_node))
         last = legs[-1].b if legs else self.start
         if math.dist(last, best_end) > 0:
             legs.append(Leg("line", tuple(last), best_end))
         return Path(self.start, tuple(legs), best)
 
 
+@dataclass
+class _Graph:
+    """The tangent graph: weighted adjacency (in insertion order), node positions, and how to
+    rebuild each edge's :class:`Leg`."""
+
+    adj: dict
+    pos: dict
+    legs: dict
+
+
+def _dijkstra(adj: dict, source, target=None) -> tuple[dict, dict]:
+    """Distances from ``source`` (in the order settled) and each node's predecessor: the same
+    algorithm, visiting order and tie-breaking as networkx's ``single_source_dijkstra`` (a
+    heap keyed by distance then push count), on a plain adjacency dict."""
+    dist: dict = {}
+    seen = {source: 0}
+    prev: dict = {}
+    c = count()
+    fringe = [(0, next(c), source)]
+    while fringe:
+        d, _, v = heappop(fringe)
+        if v in dist:
+            continue
+        dist[v] = d
+        if v == target:
+            break
+        for u, w in adj[v].items():
+            du = d + w
+            if u in dist:
+                continue
+            if u not in seen or du < seen[u]:
+                seen[u] = du
+                heappush(fringe, (du, next(c), u))
+                prev[u] = v
+    return dist, prev
+
+
+def _route(prev: dict, node) -> list:
+    route = [node]
+    while route[-1] in prev:
+        route.append(prev[route[-1]])
+    return route[::-1]
+
+
 #: Graph nodes whose candidate end spots are tested together in :meth:`Reach.to_region`.
 _CHUNK = 64
+
+_TAU = 2 * math.pi
+
+
+def _round11(x: np.ndarray) -> np.ndarray:
+    """``round(v, 11)`` for every ``v`` (numpy's multiply-round-divide, and Python's correctly
+    rounded ``round`` wherever the two could differ: a product within 1e-3 of a half)."""
+    x = np.asarray(x, dtype=float)
+    out = np.round(x, 11)
+    y = x * 1e11
+    near = np.abs(y - np.floor(y) - 0.5) < 1e-3
+    if near.any():
+        out[near] = [round(v, 11) for v in x[near].tolist()]
+    return out
 
 
 def shortest_path(space: Space, a: Sequence[float], b: Sequence[float]) -> Optional[Path]:

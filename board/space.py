@@ -68,6 +68,17 @@ class Space:
         self.grow = np.array([o.grow for o in self.obstacles], dtype=float)
         self.maxgrow = float(self.grow.max()) if len(self.grow) else 0.0
         self.tree = shapely.STRtree(self.cores) if len(self.cores) else None
+        # for clear_segments: point cores (round bases and pieces) are tested with numpy, the
+        # others with GEOS; both after a numpy box test (boxes grown by the clearance)
+        is_pt = np.array([o.is_point for o in self.obstacles], dtype=bool)
+        self._pt = np.nonzero(is_pt)[0]
+        self._pt_xy = shapely.get_coordinates(self.cores[self._pt]).reshape(-1, 2)
+        self._poly = np.nonzero(~is_pt)[0]
+        self._poly_box = shapely.bounds(self.cores[self._poly]).reshape(-1, 4) + self.grow[self._poly, None] * np.array([-1, -1, 1, 1])
+        #: What depends on the space alone, computed on first use and shared by every
+        #: :class:`board.paths.Reach` built on it: the clear circle-to-circle tangents and the
+        #: verdict of every arc tested so far (keyed ``(circle, rel0, rel1)``).
+        self.memo: dict = {}
 
     # --- margins ----------------------------------------------------------------------------
 
@@ -100,7 +111,7 @@ class Space:
         if extra is not None:
             geom, grow = extra
             if isinstance(geom, np.ndarray):  # one (geometry or None, grow) per query geometry
-                has = np.array([g is not None for g in geom], dtype=bool)
+                has = ~shapely.is_missing(geom)
                 d = np.full(n, np.inf)
                 if has.any():
                     d[has] = shapely.distance(geoms[has], geom[has]) - np.asarray(grow)[has]
@@ -138,16 +149,36 @@ class Space:
 
     def clear_segments(self, a, b) -> np.ndarray:
         """Whether each segment ``a[i] → b[i]`` stays in free space (the same verdict as
-        ``segment_margin(a, b)[0] >= -TOL``, decided with ``dwithin`` instead of distances)."""
-        a, b, segs = _segments(a, b)
+        ``segment_margin(a, b)[0] >= -TOL``, decided with ``dwithin`` instead of distances;
+        against point cores, numpy decides whatever is not within :data:`_UNSURE` of the limit).
+        """
+        a = np.asarray(a, dtype=float).reshape(-1, 2)
+        b = np.asarray(b, dtype=float).reshape(-1, 2)
         ok = np.minimum(self._box_margin_pts(a), self._box_margin_pts(b)) >= -TOL
-        if self.tree is not None and ok.any():
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        # candidate pairs: the segment's box meets the obstacle's box grown by its clearance
+        # (a superset of "within the clearance"; the verdict is taken below)
+        if len(self._pt) and ok.any():
             idx = np.nonzero(ok)[0]
-            r = self.maxgrow
-            bb = shapely.bounds(segs[idx])
-            gi, oi = self.tree.query(shapely.box(bb[:, 0] - r, bb[:, 1] - r, bb[:, 2] + r, bb[:, 3] + r))
-            hit = shapely.dwithin(segs[idx[gi]], self.cores[oi], self.grow[oi] - TOL)
-            ok[idx[np.unique(gi[hit])]] = False
+            px, py, g = self._pt_xy[:, 0], self._pt_xy[:, 1], self.grow[self._pt]
+            near = ((px[None, :] + g >= lo[idx, 0, None]) & (px[None, :] - g <= hi[idx, 0, None])
+                    & (py[None, :] + g >= lo[idx, 1, None]) & (py[None, :] - g <= hi[idx, 1, None]))
+            gi, oi = np.nonzero(near)
+            if len(gi):
+                hit = _segments_near_points(a[idx[gi]], b[idx[gi]], self._pt_xy[oi], self.cores[self._pt[oi]], g[oi] - TOL)
+                ok[idx[np.unique(gi[hit])]] = False
+        if len(self._poly) and ok.any():
+            idx = np.nonzero(ok)[0]
+            B = self._poly_box
+            near = ((B[None, :, 2] >= lo[idx, 0, None]) & (B[None, :, 0] <= hi[idx, 0, None])
+                    & (B[None, :, 3] >= lo[idx, 1, None]) & (B[None, :, 1] <= hi[idx, 1, None]))
+            gi, oi = np.nonzero(near)
+            if len(gi):
+                ug, inv = np.unique(gi, return_inverse=True)
+                segs = _segments(a[idx[ug]], b[idx[ug]])[2][inv]
+                oi = self._poly[oi]
+                hit = shapely.dwithin(segs, self.cores[oi], self.grow[oi] - TOL)
+                ok[idx[np.unique(gi[hit])]] = False
         return ok
 
     def describe(self, which: int) -> tuple[str, str]:
@@ -198,24 +229,27 @@ class Space:
         R = c.r[ks]
         n = np.maximum(2, (np.abs(sweeps) * R / 0.05).astype(int) + 2)
         owner = np.repeat(np.arange(len(ks)), n)
-        frac = np.concatenate([np.linspace(0.0, 1.0, m) for m in n])
+        starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+        # np.linspace(0, 1, m) for every arc at once (the same floats: i·(1/(m−1)), last 1.0)
+        frac = (np.arange(len(owner)) - starts[owner]) * (1.0 / (n - 1))[owner] + 0.0
+        frac[starts + n - 1] = 1.0
         t = a0s[owner] + frac * sweeps[owner]
         kk = ks[owner]
         pts = np.column_stack([c.x[kk] + c.r[kk] * np.cos(t), c.y[kk] + c.r[kk] * np.sin(t)])
-        rest = np.array([c.rest_of(k) for k in kk], dtype=object)
+        rest = c.rest_array(kk)
         grow = self.grow[c.own[kk]] if len(self.grow) else np.zeros(len(kk))
         m, _ = self.point_margin(pts, exclude=c.own[kk], extra=(rest, grow))
         kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
-        starts = np.concatenate([[0], np.cumsum(n)[:-1]])
-        for i in range(len(ks)):
-            mi = m[starts[i]:starts[i] + n[i]]
-            if (mi < -TOL).any():
-                continue
-            s = R[i] * abs(sweeps[i]) / (n[i] - 1)
-            if (((mi[:-1] + mi[1:] - s) / 2 >= -TOL) | (s * s * kappa[i] / 8 <= TOL)).all():
-                out[i] = True
-            else:
-                out[i] = self.arc_clear(int(ks[i]), float(a0s[i]), float(sweeps[i]))
+        blocked = np.logical_or.reduceat(m < -TOL, starts)
+        s = R * np.abs(sweeps) / (n - 1)
+        sp, kp = s[owner[:-1]], kappa[owner[:-1]]
+        settled = ((m[:-1] + m[1:] - sp) / 2 >= -TOL) | (sp * sp * kp / 8 <= TOL)
+        pair_bad = ~settled & (owner[:-1] == owner[1:])
+        unsettled = np.zeros(len(ks), dtype=bool)
+        unsettled[owner[:-1][pair_bad]] = True
+        out = ~blocked & ~unsettled
+        for i in np.nonzero(~blocked & unsettled)[0]:
+            out[i] = self.arc_clear(int(ks[i]), float(a0s[i]), float(sweeps[i]))
         return out
 
     def arc_clear(self, k: int, a0: float, sweep: float) -> bool:
@@ -290,6 +324,15 @@ class Circles:
             self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges[keep])) if keep.any() else None
         return self._rest_geoms[k]
 
+    def rest_array(self, ks) -> np.ndarray:
+        """:meth:`rest_of` for each index of ``ks`` (an object array, ``None`` for round ones)."""
+        ks = np.asarray(ks, dtype=int)
+        uk, inv = np.unique(ks, return_inverse=True)
+        geoms = np.empty(len(uk), dtype=object)
+        for i, k in enumerate(uk.tolist()):
+            geoms[i] = self.rest_of(k)
+        return geoms[inv]
+
     def __len__(self) -> int:
         return len(self.x)
 
@@ -308,6 +351,28 @@ def _segments(a, b):
     if same.any():
         segs[same] = shapely.points(a[same])
     return a, b, segs
+
+
+#: Distances of a segment to a point within this of the threshold go to GEOS (numpy's own
+#: rounding error is below 1e-13 on a table-sized board): the verdict is GEOS's.
+_UNSURE = 1e-9
+
+
+def _segments_near_points(a, b, xy, cores, limit) -> np.ndarray:
+    """For pairs ``i``: does segment ``a[i] → b[i]`` come within ``limit[i]`` of point
+    ``xy[i]``? The same verdict as ``shapely.dwithin(segment, cores[i], limit[i])``: computed
+    with numpy, handed to GEOS only where the distance lies within :data:`_UNSURE` of the limit."""
+    d = b - a
+    L2 = (d * d).sum(1)
+    w = xy - a
+    t = np.clip(np.where(L2 > 0, (w * d).sum(1) / np.where(L2 > 0, L2, 1), 0.0), 0.0, 1.0)
+    e = w - t[:, None] * d
+    dist = np.hypot(e[:, 0], e[:, 1])
+    hit = dist < limit - _UNSURE
+    unsure = np.nonzero(np.abs(dist - limit) <= _UNSURE)[0]
+    if len(unsure):
+        hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores[unsure], limit[unsure])
+    return hit
 
 
 def disc_obstacle(id: str, kind: str, x: float, y: float, r: float, rho: float) -> Obstacle:

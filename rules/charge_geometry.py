@@ -108,28 +108,45 @@ class Plan:
         return None if self.path is None else self.path.length
 
 
-def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple]) -> Plan:
-    space = space_for(state, rules)
+def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space: Optional[Space] = None,
+         region: Optional[Region] = None) -> Plan:
+    """``mover``'s shortest path to its end region (``space`` / ``region``: already built for
+    these rules, e.g. shared by a unit's models)."""
+    space = space_for(state, rules) if space is None else space
     try:
         reach = Reach(space, mover.at)
     except GeometryError:
         return Plan(mover.id, None, None, space)
-    return Plan(mover.id, reach.to_region(end_region(state, mover, rules, groups)), reach, space)
+    region = end_region(state, mover, rules, groups) if region is None else region
+    return Plan(mover.id, reach.to_region(region), reach, space)
+
+
+def _space_key(rules: MoveRules) -> tuple:
+    """What :func:`space_for` reads from the rules: equal keys, identical spaces."""
+    return (rules.rho, rules.edge, rules.path_pieces, rules.path_figures)
 
 
 def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable) -> Plan:
     """The model with the shortest path (ties: file order). Models are tried nearest first
-    and skipped once their straight-line lower bound cannot beat the best."""
+    and skipped once their straight-line lower bound cannot beat the best. Models whose rules
+    give the same configuration space share it (and so its tangent graph and arc verdicts)."""
     best: Optional[Plan] = None
     scored = []
     for f in movers:
-        reg = end_region(state, f, rules_of(f), groups_of(f))
+        rules = rules_of(f)
+        reg = end_region(state, f, rules, groups_of(f))
         lb = float(-min(reg.slack([f.at])[0], 0.0)) if reg.near else 0.0
-        scored.append((lb, f))
-    for lb, f in sorted(scored, key=lambda t: t[0]):
+        scored.append((lb, f, rules, reg))
+    spaces: list = []  # (key, space)
+    for lb, f, rules, reg in sorted(scored, key=lambda t: t[0]):
         if best is not None and best.path is not None and lb >= best.path.length - 1e-12:
             continue
-        p = plan(state, f, rules_of(f), groups_of(f))
+        key = _space_key(rules)
+        space = next((sp for k, sp in spaces if k == key), None)
+        if space is None:
+            space = space_for(state, rules)
+            spaces.append((key, space))
+        p = plan(state, f, rules, groups_of(f), space, reg)
         if p.path is not None and (best is None or best.path is None or p.path.length < best.path.length - 1e-12):
             best = p
         elif best is None:
