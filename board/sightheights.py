@@ -11,18 +11,23 @@ piece blocks L iff ``[P, E]`` meets the interior of its footprint.
 A clear line pushed until it is stopped ends up touching a constraint: a footprint corner on
 ``[P, E]`` or a base / circle tangent (the 2D features of :mod:`board.sight`), or ``E(L)`` on an
 edge of a partial piece (or on its circle). Following the boundary of the clear set of lines
-from such a contact, the first other contact met gives a finite candidate. The new ones are
-**E(L) on a partial piece's edge or circle, together with a line through a point feature or a
-line tangent to a curve feature** — each a one-parameter family solved as a 1-D root problem:
+from such a contact, the first other contact met gives a finite candidate. New families, each a
+one-parameter problem with a 1-D root search:
 
-* lines through a point feature ``w`` (convex corner or outline crossing), by angle θ over
-  exactly the range where the line meets both bases (64 samples, sign changes bisected to
-  float precision);
-* lines tangent to a base or a circular blocker, by the angle φ of the touching point
-  (720 samples over the turn, bisected).
+* ``E`` on an edge or circle, and the line through a point feature ``w`` (convex corner or
+  outline crossing, or any corner of a partial piece): by angle θ over exactly the range of
+  lines through ``w`` meeting both bases (64 samples, sign changes bisected to float precision);
+* ``E`` on an edge or circle, and the line tangent to a base or a circular blocker: by the
+  angle φ of the touching point (720 samples over the turn, bisected);
+* ``E`` on an edge of one partial piece and ``E'`` on an edge of another: for ``P`` at angle α
+  on the low outline both are linear in ``Q`` (2×2 solve); root where ``Q`` is on the high
+  outline (720 samples);
+* islands — a clear region whose boundary is a loop of "E on one edge" lines holds a maximum of
+  ``n·E``; as ``n·E = (1 - s)·n·P + s·n·Q`` separates, that is the line through the two bases'
+  farthest points along the edge's outward normal ``n`` (closed form). For a circle, the
+  maximum of ``|E - c|`` has both bases' normals parallel to ``E - c``: a root in their angle.
 
-A corner ending a partial piece's edge is a point feature, so the ends of each "E on edge"
-stretch are among these candidates. See docs/line-of-sight.md for what is proven and what is not.
+See docs/line-of-sight.md for the derivation and what is not proven.
 """
 
 from __future__ import annotations

@@ -210,8 +210,8 @@ def _yaml(ca, za, cb, zb, pieces):
 
 
 def _random_board(seed):
-    """Two infantry-sized bases, 1–4 pieces between them (rotated rectangles or circles, none
-    touching a base), the first with its top strictly between the two eyes, the others between
+    """Two infantry-sized bases, 1–4 pieces between them (rotated rectangles — half of them long
+    thin walls across the line between the bases — or circles, none touching a base), the first with its top strictly between the two eyes, the others between
     or above; which model is the low one is random."""
     rng = np.random.default_rng(seed)
     ca = (5.0, 10 + float(rng.uniform(-1, 1)))
@@ -231,7 +231,11 @@ def _random_board(seed):
             geom = shapely.Point(c).buffer(shape[1], 64)
             kind = "circle"
         else:
-            w, h, ang = rng.uniform(0.1, 3), rng.uniform(0.1, 4), rng.uniform(0, np.pi)
+            if rng.random() < 0.5:  # a long thin wall roughly across the line between the bases
+                w, h = rng.uniform(0.1, 0.6), rng.uniform(2, 8)
+                ang = math.atan2(cb[1] - ca[1], cb[0] - ca[0]) + rng.uniform(-0.6, 0.6)
+            else:
+                w, h, ang = rng.uniform(0.1, 3), rng.uniform(0.1, 4), rng.uniform(0, np.pi)
             rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
             ring = c + (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T
             shape = [(float(x), float(y)) for x, y in ring]
