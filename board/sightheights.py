@@ -38,7 +38,7 @@ import numpy as np
 
 _G_POINT = 64
 _G_CURVE = 720
-_BISECT = 52
+_BISECT = 44
 _CHUNK = 400_000
 
 
@@ -80,11 +80,20 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         g_circ = np.einsum("ij,ij->i", e - a, e - a) - b[:, 0] ** 2
         return np.where(c_kind[ci] == 0, g_edge, g_circ), ok
 
-    # lines through point features, and through every corner of a partial piece (E passing a
-    # reflex corner joins two edges' stretches)
+    # every corner of a partial piece is a point feature (E passing a reflex corner joins two
+    # edges' stretches)
     own = c_kind == 0
     pair_of_pt = np.concatenate([pair_of_pt, c_pair[own]])
     pt_xy = np.vstack([pt_xy, c_a[own]])
+    # E reaches an edge from outside only if P is on its outer side: drop edges whose outer
+    # half-plane misses the low base entirely
+    e = c_b - c_a
+    nrm = np.column_stack([e[:, 1], -e[:, 0]])
+    la = low_a[c_pair]
+    lc, lm = np.where(la[:, None], ca[c_pair], cb[c_pair]), np.where(la[:, None, None], ma[c_pair], mb[c_pair])
+    reach = np.linalg.norm(np.einsum("nji,nj->ni", lm, nrm), axis=1) + np.einsum("ij,ij->i", nrm, lc - c_a)
+    keep = (c_kind != 0) | (reach > 0)
+    c_pair, c_s, c_kind, c_a, c_b, c_piece = (x[keep] for x in (c_pair, c_s, c_kind, c_a, c_b, c_piece))
     o = np.argsort(pair_of_pt, kind="stable")
     pair_of_pt, pt_xy = pair_of_pt[o], pt_xy[o]
     i, j = combos(pair_of_pt, c_pair)
