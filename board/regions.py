@@ -31,7 +31,12 @@ from functools import cached_property
 import numpy as np
 import shapely
 
+from .errors import GeometryError
 from .plane import ccw_rings, circle_intersections
+
+#: The outline's vertices are pairwise intersections of its pieces: refuse (an error, never a
+#: hang or an exhausted memory) beyond this many pairs.
+MAX_PRIMITIVE_PAIRS = 400_000
 
 #: Membership slack: candidates computed on the outline land there up to float noise.
 SLACK = 1e-9
@@ -121,6 +126,13 @@ class Region:
     def vertices(self) -> np.ndarray:
         """Pairwise intersections of the outline's primitives that lie in the region."""
         C, L = self.primitives
+        n = len(C) + len(L)
+        if n * (n - 1) // 2 > MAX_PRIMITIVE_PAIRS:
+            raise GeometryError(
+                f"goal region too complex to search exactly ({len(C)} arcs and {len(L)} straight pieces "
+                f"in its outline; the limit is {MAX_PRIMITIVE_PAIRS} pairs): typically many oval bases "
+                "crowd the target"
+            )
         pts = [circle_intersections(C, 1e-12), _circle_line(C, L), _line_line(L)]
         allp = np.concatenate([p for p in pts if len(p)] or [np.zeros((0, 2))])
         if not len(allp):

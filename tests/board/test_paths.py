@@ -219,3 +219,21 @@ def test_region_left_on_a_tangent_towards_the_goal_centre():
     R, D = 2.0, 5.0
     want = math.sqrt(D * D - R * R) + R * (math.pi - math.acos(R / D) - math.acos(R / 2.5)) + (1.5 - 1.0)
     assert p.length == pytest.approx(want, abs=1e-9)
+
+
+def test_an_overly_complex_goal_region_is_refused_not_exhausted():
+    # Two oval targets crowded by oval bases make a goal region whose outline has thousands of
+    # pieces; the exact vertex search is quadratic in them, so it is refused with a clear
+    # GeometryError instead of exhausting memory (the CLI turns it into exit status 2).
+    import numpy as np
+    import shapely
+
+    from board.errors import GeometryError
+    from board.regions import MAX_PRIMITIVE_PAIRS, Region
+
+    t = np.linspace(0, 2 * np.pi, 1200, endpoint=False)
+    blob = shapely.Polygon(np.column_stack([5 + 2 * np.cos(t), 5 + np.sin(t)]))
+    g = Region(near=(((blob, 1.0),),), box=(0, 0, 10, 10))
+    assert 1200 * 1199 // 2 > MAX_PRIMITIVE_PAIRS
+    with pytest.raises(GeometryError):
+        g.vertices
