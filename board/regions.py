@@ -36,7 +36,10 @@ from .plane import ccw_rings, circle_intersections
 
 #: The outline's vertices are pairwise intersections of its pieces: refuse (an error, never a
 #: hang or an exhausted memory) beyond this many pairs.
-MAX_PRIMITIVE_PAIRS = 400_000
+MAX_PRIMITIVE_PAIRS = 1_000_000
+
+#: A crossing point counts as on the outline within this (far above the crossings' float error).
+OUTLINE_SLACK = 1e-8
 
 #: Membership slack: candidates computed on the outline land there up to float noise.
 SLACK = 1e-9
@@ -137,7 +140,10 @@ class Region:
         allp = np.concatenate([p for p in pts if len(p)] or [np.zeros((0, 2))])
         if not len(allp):
             return allp
-        return allp[self.contains(allp)]
+        # Only points on the outline are vertices: a crossing of two pieces strictly inside the
+        # region (adjacent corner arcs of one polygon cross inside it) is no candidate end spot.
+        s = self.slack(allp)
+        return allp[(s >= -SLACK) & (s <= OUTLINE_SLACK)]
 
     def projections(self, v) -> np.ndarray:
         """The foot of ``v`` on every primitive (nearest point of each circle and line)."""

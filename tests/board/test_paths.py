@@ -231,9 +231,10 @@ def test_an_overly_complex_goal_region_is_refused_not_exhausted():
     from board.errors import GeometryError
     from board.regions import MAX_PRIMITIVE_PAIRS, Region
 
-    t = np.linspace(0, 2 * np.pi, 1200, endpoint=False)
+    t = np.linspace(0, 2 * np.pi, 1500, endpoint=False)
     blob = shapely.Polygon(np.column_stack([5 + 2 * np.cos(t), 5 + np.sin(t)]))
     g = Region(near=(((blob, 1.0),),), box=(0, 0, 10, 10))
-    assert 1200 * 1199 // 2 > MAX_PRIMITIVE_PAIRS
+    n = 2 * 1500  # a corner arc and an offset edge per vertex
+    assert n * (n - 1) // 2 > MAX_PRIMITIVE_PAIRS
     with pytest.raises(GeometryError):
         g.vertices
