@@ -15,6 +15,13 @@ def add_file(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def add_pair(p: argparse.ArgumentParser) -> None:
+    """The scenario file and two model ids ``A B`` (``measure``, ``los``)."""
+    add_file(p)
+    p.add_argument("a", metavar="A", help="model id")
+    p.add_argument("b", metavar="B", help="model id")
+
+
 def load(args) -> Loaded:
     return read(args.file)
 

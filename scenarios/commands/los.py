@@ -10,14 +10,12 @@ from __future__ import annotations
 from rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_file, fmt, load, model
+from ..cliutil import add_pair, fmt, load, model
 
 
 def register(sub) -> None:
     p = sub.add_parser("los", help="line of sight between two models, with a witness or the blockers")
-    add_file(p)
-    p.add_argument("a", metavar="A", help="model id")
-    p.add_argument("b", metavar="B", help="model id")
+    add_pair(p)
     p.set_defaults(func=run)
 
 

@@ -6,14 +6,12 @@ from board import measure
 from rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_file, fmt, load, model
+from ..cliutil import add_pair, fmt, load, model
 
 
 def register(sub) -> None:
     p = sub.add_parser("measure", help="measure between two models")
-    add_file(p)
-    p.add_argument("a", metavar="A", help="model id")
-    p.add_argument("b", metavar="B", help="model id")
+    add_pair(p)
     p.set_defaults(func=run)
 
 

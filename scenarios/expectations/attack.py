@@ -56,11 +56,7 @@ class Attack(ExpectBase, Numeric):
         b, why = _batch(ctx, self.action, self.batch)
         if b is None:
             return False, why
-        v = b[self.value]
-        if v is None:
-            return False, f"{self.value}: not rolled in this Batch"
-        ok, detail = self.compare(float(v))
-        return ok, f"{self.value} {detail}"
+        return self.compare_named(self.value, b[self.value], "not rolled in this Batch")
 
 
 @expectation

@@ -55,11 +55,7 @@ class ChargeQuery(ExpectBase, Numeric):
         if self.reachable is not None:
             got = o["distance"] is not None
             return got == self.reachable, f"reachable={got}" + (f" ({o['distance']:.6g}\")" if got else "")
-        v = o[self.value]
-        if v is None:
-            return False, f"{self.value}: none (no legal end spot, or no roll succeeds)"
-        ok, detail = self.compare(float(v))
-        return ok, f"{self.value} {detail}"
+        return self.compare_named(self.value, o[self.value], "none (no legal end spot, or no roll succeeds)")
 
 
 @expectation

@@ -38,3 +38,10 @@ class Numeric(Strict):
             ok &= good
             parts.append(f"{value:.6g} {'<=' if good else '>'} {self.at_most:g}")
         return ok, "; ".join(parts) or f"{value:.6g}"
+
+    def compare_named(self, name: str, value, missing: str) -> tuple[bool, str]:
+        """Compare a named result; ``None`` (nothing to compare) fails with ``missing``."""
+        if value is None:
+            return False, f"{name}: {missing}"
+        ok, detail = self.compare(float(value))
+        return ok, f"{name} {detail}"
