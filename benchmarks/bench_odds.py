@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from rules.starcraft.attack import BatchSpec
-from rules.starcraft.odds import batch_odds
+from tapeline.rules.starcraft.attack import BatchSpec
+from tapeline.rules.starcraft.odds import batch_odds
 
 SPEC = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
 TARGET_SE = 5e-5  # the exact answer is printed to 4 decimals: Monte Carlo must reach ±0.5e-4

@@ -28,9 +28,9 @@ import networkx as nx
 import numpy as np
 import shapely
 
-from board.pathcheck import check_path
-from board.paths import Reach
-from board.space import Space, disc_obstacle, polygon_obstacle
+from tapeline.board.pathcheck import check_path
+from tapeline.board.paths import Reach
+from tapeline.board.space import Space, disc_obstacle, polygon_obstacle
 
 RHO = 0.5
 TARGET_RATIO = 3.0
@@ -41,8 +41,8 @@ SHOWCASE = Path(__file__).resolve().parent.parent / "scenarios" / "examples" / "
 def full_table(runs: int = 3) -> tuple[float, float, float, str]:
     """Best wall and CPU time of the showcase charge-reach query, its distance and Leading
     Model (CPU time as well: on a shared machine the wall time includes other processes)."""
-    from rules.starcraft import charge
-    from scenarios.load import read
+    from tapeline.rules.starcraft import charge
+    from tapeline.scenarios.load import read
 
     state = read(str(SHOWCASE)).state
     wall = cpu = math.inf

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from board.sight import SIGHT_TOL, Blockers, find_witnesses, frames
-from rules.sightcommon import blockers
-from rules.starcraft.visibility import _models, _pair_rules
-from scenarios.load import read
+from tapeline.board.sight import SIGHT_TOL, Blockers, find_witnesses, frames
+from tapeline.rules.sightcommon import blockers
+from tapeline.rules.starcraft.visibility import _models, _pair_rules
+from tapeline.scenarios.load import read
 
 SHOWCASE = Path(__file__).resolve().parent.parent / "scenarios" / "examples" / "showcase.yaml"
 K = 16

@@ -15,13 +15,13 @@ from typing import Callable, Optional, Sequence
 
 import shapely
 
-from board.bases import RoundBase
-from board.errors import GeometryError
-from board.paths import Path, Reach
-from board.regions import Region
-from board.space import Space, figure_obstacle, oval_polygon_outside, piece_obstacle
-from board.table import Figure
-from board.units import TOUCH
+from tapeline.board.bases import RoundBase
+from tapeline.board.errors import GeometryError
+from tapeline.board.paths import Path, Reach
+from tapeline.board.regions import Region
+from tapeline.board.space import Space, figure_obstacle, oval_polygon_outside, piece_obstacle
+from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
 
 
 @dataclass(frozen=True)

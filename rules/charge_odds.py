@@ -28,7 +28,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Callable, Optional, Sequence
 
-from board.units import TOUCH
+from tapeline.board.units import TOUCH
 
 from .pmf import PMF
 

@@ -17,9 +17,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from board.measure import gap
-from board.placement import place_around
-from board.units import TOUCH
+from tapeline.board.measure import gap
+from tapeline.board.placement import place_around
+from tapeline.board.units import TOUCH
 
 from .charge_geometry import MoveRules, Plan, best_plan, near_group, radius
 from .charge_odds import ChargeOdds

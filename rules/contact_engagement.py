@@ -7,8 +7,8 @@ engagement *distance* is base contact; the 2" is the support distance.
 
 from __future__ import annotations
 
-from board.measure import Verdict, contact, within
-from board.table import Figure
+from tapeline.board.measure import Verdict, contact, within
+from tapeline.board.table import Figure
 
 from .engagement import Engagement
 from .state import GameState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from board.measure import Verdict
+from tapeline.board.measure import Verdict
 
 
 @dataclass(frozen=True)

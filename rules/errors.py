@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from board.errors import TapelineError
+from tapeline.board.errors import TapelineError
 
 
 class IllegalAction(TapelineError):

@@ -8,9 +8,9 @@ from typing import Sequence
 import numpy as np
 import shapely
 
-from board.measure import gap
-from board.sight import Blockers, Sight, clearance, hulls, frames
-from board.table import Figure, Table
+from tapeline.board.measure import gap
+from tapeline.board.sight import Blockers, Sight, clearance, hulls, frames
+from tapeline.board.table import Figure, Table
 
 _CACHE: dict[int, tuple[Table, Blockers]] = {}
 

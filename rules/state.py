@@ -13,7 +13,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional
 
-from board.table import Figure, Table
+from tapeline.board.table import Figure, Table
 
 
 def frozen_map(d: Mapping) -> Mapping:

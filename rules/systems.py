@@ -12,4 +12,4 @@ def system(name: str) -> ModuleType:
     """The package of a rule system: ``system("starcraft").engaged(state, a, b)``."""
     if name not in SYSTEMS:
         raise KeyError(name)
-    return importlib.import_module(f"rules.{name}")
+    return importlib.import_module(f"tapeline.rules.{name}")

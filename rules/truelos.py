@@ -39,9 +39,9 @@ import math
 
 import numpy as np
 
-from board.measure import contact, gap_matrix
-from board.sight import Sight, find_witnesses
-from board.units import TOUCH
+from tapeline.board.measure import contact, gap_matrix
+from tapeline.board.sight import Sight, find_witnesses
+from tapeline.board.units import TOUCH
 
 from .sightcommon import blockers, own_stacks, piece_gaps, sight_answer
 from .state import GameState

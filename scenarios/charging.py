@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 
 def _module(system: str):
-    return importlib.import_module(f"rules.{system}.charge")
+    return importlib.import_module(f"tapeline.rules.{system}.charge")
 
 
 def _xy(p):

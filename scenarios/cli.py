@@ -15,7 +15,7 @@ import pkgutil
 import sys
 from typing import Optional, Sequence
 
-from board.errors import TapelineError
+from tapeline.board.errors import TapelineError
 
 from . import commands
 

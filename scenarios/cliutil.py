@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.errors import IllegalAction
+from tapeline.rules.errors import IllegalAction
 
 from .load import Loaded, read
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from board.errors import TapelineError
+from tapeline.board.errors import TapelineError
 
 
 class ScenarioError(TapelineError):

@@ -18,14 +18,14 @@ from typing import Any, Optional
 
 import pydantic
 
-from board.bases import OvalBase, RoundBase
-from board.errors import GeometryError
-from board.measure import gap_matrix, region_gap
-from board.table import Figure, Table
-from board.terrain import Piece
-from board.units import TOUCH
-from rules.dice import Dice, RecordedDice, SeededDice
-from rules.state import GameState, UnitState, frozen_map
+from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.board.errors import GeometryError
+from tapeline.board.measure import gap_matrix, region_gap
+from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
+from tapeline.board.units import TOUCH
+from tapeline.rules.dice import Dice, RecordedDice, SeededDice
+from tapeline.rules.state import GameState, UnitState, frozen_map
 
 from . import yamlio
 from .errors import ScenarioError

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.errors import IllegalAction
-from rules.state import GameState
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.state import GameState
 
 from .load import Loaded
 from .vocab import ReplayContext

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from board.terrain import Piece
-from rules.starcraft import terrain as sc_terrain
-from rules.starcraft.catalogue import catalogue, key
+from tapeline.board.terrain import Piece
+from tapeline.rules.starcraft import terrain as sc_terrain
+from tapeline.rules.starcraft.catalogue import catalogue, key
 
 
 @dataclass

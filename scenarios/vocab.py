@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel
 
-from rules.dice import Dice
+from tapeline.rules.dice import Dice
 
 ACTIONS_MODELS: dict[str, type[BaseModel]] = {}
 EXPECT_MODELS: dict[str, type[BaseModel]] = {}
@@ -47,7 +47,7 @@ def load_all() -> None:
     global _loaded
     if _loaded:
         return
-    for pkg_name in ("scenarios.actions", "scenarios.expectations"):
+    for pkg_name in ("tapeline.scenarios.actions", "tapeline.scenarios.expectations"):
         pkg = importlib.import_module(pkg_name)
         for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             importlib.import_module(f"{pkg_name}.{m.name}")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.cli import main
-from scenarios.load import parse
+from tapeline.scenarios.cli import main
+from tapeline.scenarios.load import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "scenarios" / "examples"

@@ -18,8 +18,8 @@ from typing import Optional, Sequence
 
 import shapely
 
-from board.measure import gap_matrix
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix
+from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, plan_contact, resolve_contact

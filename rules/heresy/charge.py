@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from board.measure import gap_matrix
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix
+from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, plan_contact, resolve_contact

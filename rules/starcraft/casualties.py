@@ -27,8 +27,8 @@ from typing import Iterable, Optional
 
 import numpy as np
 
-from board.measure import gap_matrix
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix
+from tapeline.board.units import TOUCH
 
 from ..state import GameState
 from .engagement import ENGAGEMENT_RANGE, engaged

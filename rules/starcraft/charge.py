@@ -26,11 +26,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from board.errors import GeometryError
-from board.measure import gap
-from board.placement import place_around
-from board.table import Figure
-from board.units import TOUCH
+from tapeline.board.errors import GeometryError
+from tapeline.board.measure import gap
+from tapeline.board.placement import place_around
+from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
 
 from ..charge_geometry import Plan, best_plan, closest_within, near_group, radius
 from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds

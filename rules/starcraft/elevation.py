@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from board.measure import far
-from board.table import Figure, Table
-from board.units import TOUCH
+from tapeline.board.measure import far
+from tapeline.board.table import Figure, Table
+from tapeline.board.units import TOUCH
 
 from ..state import GameState, UnitState
 

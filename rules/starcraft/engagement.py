@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import shapely
 
-from board.measure import gap_matrix, within
-from board.table import Figure
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix, within
+from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
 
 from ..engagement import Engagement
 from ..state import GameState

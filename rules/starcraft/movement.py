@@ -26,10 +26,10 @@ from typing import Optional, Sequence
 
 import shapely
 
-from board.coherency import leader_coherency
-from board.measure import region_gap
-from board.space import Space, figure_obstacle, piece_obstacle
-from board.table import Figure
+from tapeline.board.coherency import leader_coherency
+from tapeline.board.measure import region_gap
+from tapeline.board.space import Space, figure_obstacle, piece_obstacle
+from tapeline.board.table import Figure
 
 from ..charge_geometry import MoveRules, radius
 from ..state import GameState, UnitState

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Optional, Sequence
 
-from board.measure import gap_matrix
+from tapeline.board.measure import gap_matrix
 
 from ..dice import Dice
 from ..errors import IllegalAction

@@ -24,8 +24,8 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from board.measure import gap_matrix
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix
+from tapeline.board.units import TOUCH
 
 from ..errors import IllegalAction
 from ..state import GameState

@@ -7,8 +7,8 @@ blocks nothing. Traits override: ``impassable``, ``passable``, ``blocks_sight``,
 
 from __future__ import annotations
 
-from board.table import Table
-from board.terrain import Piece
+from tapeline.board.table import Table
+from tapeline.board.terrain import Piece
 
 
 def impassable(piece: Piece) -> bool:

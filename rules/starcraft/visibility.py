@@ -36,10 +36,10 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from board.measure import gap_matrix
-from board.sight import Sight, find_witnesses
-from board.table import Figure
-from board.units import TOUCH
+from tapeline.board.measure import gap_matrix
+from tapeline.board.sight import Sight, find_witnesses
+from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
 
 from ..sightcommon import blockers, own_stacks, piece_gaps, sight_answer
 from ..state import GameState

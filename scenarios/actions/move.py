@@ -18,9 +18,9 @@ from typing import Literal, Optional
 
 from pydantic import model_validator
 
-from board.measure import gap, region_gap
-from board.units import TOUCH
-from rules.errors import IllegalAction
+from tapeline.board.measure import gap, region_gap
+from tapeline.board.units import TOUCH
+from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Id, Strict
 from ..systemdata import SYSTEM_DATA

@@ -21,13 +21,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from board.pathcheck import check_end, check_path
-from board.placement import place_around
-from rules.charge_geometry import space_for
-from rules.errors import IllegalAction
-from rules.starcraft.charge import speed
-from rules.starcraft.engagement import units_engaged
-from rules.starcraft.movement import (coherency, coherency_radius, grass_crossed, grass_ended_on, link_space,
+from tapeline.board.pathcheck import check_end, check_path
+from tapeline.board.placement import place_around
+from tapeline.rules.charge_geometry import space_for
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.charge import speed
+from tapeline.rules.starcraft.engagement import units_engaged
+from tapeline.rules.starcraft.movement import (coherency, coherency_radius, grass_crossed, grass_ended_on, link_space,
                                       move_rules, without_grass)
 
 from ..schema import XY, Id, Strict

@@ -28,9 +28,9 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, model_validator
 
-from rules.errors import IllegalAction
-from rules.starcraft.ranged import Modifiers, fire_batch
-from rules.starcraft.targeting import check_target
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.ranged import Modifiers, fire_batch
+from tapeline.rules.starcraft.targeting import check_target
 
 from ..schema import Flag, Id, Strict
 from ..vocab import action
@@ -95,7 +95,7 @@ class Shoot(Strict):
         else:
             if weapon.kw("specialist"):
                 raise IllegalAction("§11 SPECIALIST", f"{weapon.name} is carried by one model only: name it with models: [id]")
-            from rules.starcraft.targeting import unit_weapon
+            from tapeline.rules.starcraft.targeting import unit_weapon
 
             taken = {
                 m for o in self.batches
@@ -108,7 +108,7 @@ class Shoot(Strict):
         return models
 
     def apply(self, state, ctx):
-        from rules.starcraft.targeting import unit_weapon
+        from tapeline.rules.starcraft.targeting import unit_weapon
 
         if state.system != "starcraft":
             raise IllegalAction("shoot", "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)")

@@ -10,10 +10,10 @@ unit's Batch.
 
 from __future__ import annotations
 
-from rules.errors import IllegalAction
-from rules.starcraft.odds import attack_odds
-from rules.starcraft.ranged import Modifiers, batch_spec, batch_target
-from rules.starcraft.targeting import check_target
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.odds import attack_odds
+from tapeline.rules.starcraft.ranged import Modifiers, batch_spec, batch_target
+from tapeline.rules.starcraft.targeting import check_target
 
 from ..cli import emit
 from ..cliutil import add_file, fmt, load, unit

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import charging
 from ..cli import emit
 from ..cliutil import add_file, fmt, load, model, unit
-from rules.errors import IllegalAction
+from tapeline.rules.errors import IllegalAction
 
 
 def register(sub) -> None:

@@ -7,7 +7,7 @@ stays from the nearest blocking footprint, StarCraft) and ``detail``.
 
 from __future__ import annotations
 
-from rules.systems import system
+from tapeline.rules.systems import system
 
 from ..cli import emit
 from ..cliutil import add_pair, fmt, load, model

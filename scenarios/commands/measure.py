@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from board import measure
-from rules.systems import system
+from tapeline.board import measure
+from tapeline.rules.systems import system
 
 from ..cli import emit
 from ..cliutil import add_pair, fmt, load, model

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from board.pathcheck import check_end, check_path
-from rules.charge_geometry import MoveRules, space_for
-from rules.errors import IllegalAction
+from tapeline.board.pathcheck import check_end, check_path
+from tapeline.rules.charge_geometry import MoveRules, space_for
+from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
 from ..cliutil import add_file, fmt, load, model
@@ -38,10 +38,10 @@ def _xy(text: str):
 def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
     fig = state.figure(model_id)
     if state.system == "starcraft":
-        from rules.starcraft.movement import move_rules
+        from tapeline.rules.starcraft.movement import move_rules
 
         return move_rules(state, fig.unit, fig, keep_away_from=[] if may_engage else None)
-    from rules.contact_charge import contact_rules
+    from tapeline.rules.contact_charge import contact_rules
 
     r = contact_rules(state, fig.unit, fig, ())
     return MoveRules(r.rho, r.edge, r.path_pieces, r.path_figures, r.end_pieces, r.end_figures, ())
@@ -66,7 +66,7 @@ def run(args) -> int:
            "violation": None if res.violation is None else res.violation.as_json()}
     extra = []
     if st.system == "starcraft":
-        from rules.starcraft.movement import grass_crossed
+        from tapeline.rules.starcraft.movement import grass_crossed
 
         out["grass_crossed"] = grass_crossed(st, pts)
         if out["grass_crossed"]:

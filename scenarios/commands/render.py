@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import replace
 
-from board.errors import TapelineError
+from tapeline.board.errors import TapelineError
 
 from .. import overlays
 from .. import replay as engine

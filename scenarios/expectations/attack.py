@@ -22,8 +22,8 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, model_validator
 
-from rules.starcraft.casualties import shielded
-from rules.starcraft.catalogue import make_profile
+from tapeline.rules.starcraft.casualties import shielded
+from tapeline.rules.starcraft.catalogue import make_profile
 
 from ..schema import Id
 from ..vocab import expectation

@@ -109,10 +109,10 @@ class CoherencyCheck(ExpectBase):
 
 def unit_coherency(state, unit: str, leader: Optional[str] = None):
     if state.system == "starcraft":
-        from rules.starcraft.movement import coherency
+        from tapeline.rules.starcraft.movement import coherency
 
         return coherency(state, unit, leader)
-    from board.coherency import chain_coherency
-    from rules.contact_charge import CHAIN_LINK
+    from tapeline.board.coherency import chain_coherency
+    from tapeline.rules.contact_charge import CHAIN_LINK
 
     return chain_coherency(state.figures_of(unit), CHAIN_LINK)

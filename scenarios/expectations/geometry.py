@@ -17,8 +17,8 @@ from typing import Literal, Optional
 
 from pydantic import model_validator
 
-from board import measure
-from rules.systems import system
+from tapeline.board import measure
+from tapeline.rules.systems import system
 
 from ..schema import XY, Id
 from ..vocab import expectation

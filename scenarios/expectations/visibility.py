@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from rules.systems import system
+from tapeline.rules.systems import system
 
 from ..schema import Id
 from ..vocab import expectation

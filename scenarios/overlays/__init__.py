@@ -20,7 +20,7 @@ import pkgutil
 from types import ModuleType
 from typing import Optional, Sequence
 
-from board.render import Layer, render_svg
+from tapeline.board.render import Layer, render_svg
 
 
 def modules() -> list[ModuleType]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import shapely
 
-from board.render import Layer, svg_circle, svg_geometry, svg_label, svg_polyline
-from rules.charge_geometry import end_region, near_group, radius
+from tapeline.board.render import Layer, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.rules.charge_geometry import end_region, near_group, radius
 
 from .. import charging
 from ..cliutil import unit
@@ -45,13 +45,13 @@ def layers(args, loaded) -> list[Layer]:
     if plan is not None and plan.path is not None:
         lead = st.figure(plan.leader)
         if st.system == "starcraft":
-            from rules.starcraft.movement import ENGAGEMENT_RANGE, move_rules
+            from tapeline.rules.starcraft.movement import ENGAGEMENT_RANGE, move_rules
 
             undeclared = [e.id for e in st.enemies_of(u) if e.id not in targets and not e.flying]
             rules = move_rules(st, u, lead, keep_away_from=undeclared)
             groups = [near_group(radius(lead), st.figures_of(t), ENGAGEMENT_RANGE) for t in targets]
         else:
-            from rules.contact_charge import contact_groups, contact_rules
+            from tapeline.rules.contact_charge import contact_groups, contact_rules
 
             rules = contact_rules(st, u, lead, targets)
             groups = contact_groups(st, lead, targets)

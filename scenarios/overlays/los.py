@@ -8,8 +8,8 @@ line shows the pair.
 
 from __future__ import annotations
 
-from board.render import Layer, svg_geometry, svg_label, svg_polyline
-from rules.systems import system
+from tapeline.board.render import Layer, svg_geometry, svg_label, svg_polyline
+from tapeline.rules.systems import system
 
 from ..cliutil import model
 

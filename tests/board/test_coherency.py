@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 import shapely
 
-from board.bases import RoundBase
-from board.coherency import chain_coherency, leader_coherency
-from board.measure import far, gap
-from board.placement import place_around
-from board.space import Space, polygon_obstacle
-from board.table import Figure, Table
-from board.terrain import Piece
+from tapeline.board.bases import RoundBase
+from tapeline.board.coherency import chain_coherency, leader_coherency
+from tapeline.board.measure import far, gap
+from tapeline.board.placement import place_around
+from tapeline.board.space import Space, polygon_obstacle
+from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
 
 R32 = RoundBase(32).radius
 

@@ -10,10 +10,10 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from board import measure
-from board.bases import OvalBase, RoundBase
-from board.table import Figure, Table
-from board.units import TOUCH
+from tapeline.board import measure
+from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.board.table import Figure, Table
+from tapeline.board.units import TOUCH
 
 
 def fig(x, y, base=32, id="m", unit="u", side="s"):

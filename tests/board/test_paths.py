@@ -10,10 +10,10 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from board.pathcheck import check_path
-from board.paths import Reach, shortest_path
-from board.regions import Region
-from board.space import Space, disc_obstacle, polygon_obstacle
+from tapeline.board.pathcheck import check_path
+from tapeline.board.paths import Reach, shortest_path
+from tapeline.board.regions import Region
+from tapeline.board.space import Space, disc_obstacle, polygon_obstacle
 
 RHO = 0.5
 
@@ -228,8 +228,8 @@ def test_an_overly_complex_goal_region_is_refused_not_exhausted():
     import numpy as np
     import shapely
 
-    from board.errors import GeometryError
-    from board.regions import MAX_PRIMITIVE_PAIRS, Region
+    from tapeline.board.errors import GeometryError
+    from tapeline.board.regions import MAX_PRIMITIVE_PAIRS, Region
 
     t = np.linspace(0, 2 * np.pi, 1500, endpoint=False)
     blob = shapely.Polygon(np.column_stack([5 + 2 * np.cos(t), 5 + np.sin(t)]))

@@ -8,13 +8,13 @@ import xml.etree.ElementTree as ET
 import pytest
 import shapely
 
-from board.bases import OvalBase, RoundBase
-from board.errors import GeometryError
-from board.render import (
+from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.board.errors import GeometryError
+from tapeline.board.render import (
     PX, Layer, height_bin, render_svg, svg_circle, svg_geometry, svg_label, svg_polyline,
 )
-from board.table import Figure, Table
-from board.terrain import Piece
+from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 R32 = 16 / 25.4  # radius of a 32 mm base, inches

@@ -9,11 +9,11 @@ import numpy as np
 import shapely
 from hypothesis import given, settings, strategies as st
 
-from board.bases import OvalBase, RoundBase
-from board.sight import Blockers, common_tangents, find_witnesses, frames
-from board.table import Figure
-from board.terrain import Piece
-from board.units import TOUCH
+from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.board.sight import Blockers, common_tangents, find_witnesses, frames
+from tapeline.board.table import Figure
+from tapeline.board.terrain import Piece
+from tapeline.board.units import TOUCH
 
 
 def fig(id, x, y, base=None):

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from rules.dice import RecordedDice, SeededDice
-from rules.starcraft.attack import BatchSpec, clamp_target, modified, roll_pools, succeeds
-from rules.starcraft.odds import batch_odds, marginal, propagate
+from tapeline.rules.dice import RecordedDice, SeededDice
+from tapeline.rules.starcraft.attack import BatchSpec, clamp_target, modified, roll_pools, succeeds
+from tapeline.rules.starcraft.odds import batch_odds, marginal, propagate
 
 C14_AT_ZERGLINGS = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
 

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.errors import IllegalAction
-from rules.starcraft.casualties import allocate, legal_casualties
-from scenarios.load import read
-from scenarios.replay import run
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.casualties import allocate, legal_casualties
+from tapeline.scenarios.load import read
+from tapeline.scenarios.replay import run
 from tests.conftest import EXAMPLES, scenario
 
 

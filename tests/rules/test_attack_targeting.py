@@ -5,10 +5,10 @@ import textwrap
 
 import pytest
 
-from rules.errors import IllegalAction
-from rules.starcraft.ranged import batch_spec
-from rules.starcraft.targeting import check_target
-from scenarios.replay import run
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.ranged import batch_spec
+from tapeline.rules.starcraft.targeting import check_target
+from tapeline.scenarios.replay import run
 from tests.conftest import scenario
 
 HEAD = """
@@ -116,7 +116,7 @@ def test_engagement_restrictions_and_pinpoint():
 
 
 def test_one_profile_cannot_split_between_targets():
-    from scenarios.errors import ScenarioError
+    from tapeline.scenarios.errors import ScenarioError
 
     with pytest.raises(ScenarioError) as e:
         board(MELEE, actions="""
@@ -146,7 +146,7 @@ def test_freed_batch_by_rocket_sidearm(tmp_path):
     """)
     p = tmp_path / "s.yaml"
     p.write_text(text)
-    from scenarios.load import read
+    from tapeline.scenarios.load import read
 
     r = run(read(p))
     assert r.final.unit("lings").models == ()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from board.bases import OvalBase, RoundBase
-from rules.starcraft.catalogue import catalogue, key, unit_profile
+from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.rules.starcraft.catalogue import catalogue, key, unit_profile
 from tests.conftest import scenario
 
 # Unit: (speed, armour, evade, hp, shield, size, base) — starcraft.md §5 table and §1.12

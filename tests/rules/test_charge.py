@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from board.bases import RoundBase
-from board.measure import far, gap
-from rules.charge_odds import BEST_OF_2D6, D6, NO_ROLL, charge_odds
-from rules.errors import IllegalAction
-from rules.heresy.charge import setup_move
-from rules.starcraft import charge
-from rules.starcraft.movement import clearance, coherency
+from tapeline.board.bases import RoundBase
+from tapeline.board.measure import far, gap
+from tapeline.rules.charge_odds import BEST_OF_2D6, D6, NO_ROLL, charge_odds
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.heresy.charge import setup_move
+from tapeline.rules.starcraft import charge
+from tapeline.rules.starcraft.movement import clearance, coherency
 from tests.conftest import scenario
 
 R32, R40, R50 = (RoundBase(d).radius for d in (32, 40, 50))
@@ -158,7 +158,7 @@ def contact_file(system, gap_in, traits=""):
 
 
 def test_heresy_setup_then_drop_lowest():
-    from rules.heresy import charge as hh
+    from tapeline.rules.heresy import charge as hh
 
     L = contact_file("heresy", 7.0)                   # 7" to contact, Set-up 3": needs 4 on the best of 2D6
     cc = hh.reach(L.state, "a", ["b"])
@@ -174,7 +174,7 @@ def test_heresy_setup_then_drop_lowest():
 
 
 def test_classic40k_six_inches_and_difficult_terrain():
-    from rules.classic40k import charge as ck
+    from tapeline.rules.classic40k import charge as ck
 
     cc = ck.reach(contact_file("classic40k", 5.9).state, "a", ["b"])
     assert cc.odds.dice.name == "none" and cc.odds.probability == 1
@@ -188,14 +188,14 @@ def test_classic40k_six_inches_and_difficult_terrain():
 
 @pytest.mark.parametrize("dice", [D6, BEST_OF_2D6])
 def test_exact_enumeration_agrees_with_the_pmf(dice):
-    from rules.charge_odds import exact_at_least
+    from tapeline.rules.charge_odds import exact_at_least
 
     for k in range(1, 8):
         assert float(exact_at_least(dice, k)) == pytest.approx(dice.pmf.at_least(k), abs=1e-12)
 
 
 def test_heresy_needs_line_of_sight():
-    from rules.heresy import charge as hh
+    from tapeline.rules.heresy import charge as hh
 
     L = contact_file("heresy", 4.0, traits="{id: wall, footprint: {rect: [6.5, 0, 0.5, 24]}, height: 6, traits: [blocks_sight]}")
     cc = hh.reach(L.state, "a", ["b"])

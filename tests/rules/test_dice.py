@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.dice import OutOfRolls, RecordedDice, SeededDice
+from tapeline.rules.dice import OutOfRolls, RecordedDice, SeededDice
 from tests.conftest import cli
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules.pmf import PMF
+from tapeline.rules.pmf import PMF
 
 
 def test_die_and_charge_reach():

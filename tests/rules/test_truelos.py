@@ -10,8 +10,8 @@ import pytest
 import shapely
 from hypothesis import given, settings, strategies as st
 
-from rules import truelos
-from rules.systems import system
+from tapeline.rules import truelos
+from tapeline.rules.systems import system
 from tests.conftest import scenario
 
 BOARD = """

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from rules.starcraft.visibility import (
+from tapeline.rules.starcraft.visibility import (
     high_ground_cover, visibility_matrix, visible, visible_to_group,
 )
-from rules.systems import system
-from scenarios.load import read
+from tapeline.rules.systems import system
+from tapeline.scenarios.load import read
 from tests.conftest import EXAMPLES, scenario
 
 

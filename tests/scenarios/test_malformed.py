@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.errors import ScenarioError
-from scenarios.load import MAX_MODELS, read
+from tapeline.scenarios.errors import ScenarioError
+from tapeline.scenarios.load import MAX_MODELS, read
 from tests.conftest import cli
 
 CORPUS = Path(__file__).parent / "malformed"

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scenarios import overlays
-from scenarios.load import read
+from tapeline.scenarios import overlays
+from tapeline.scenarios.load import read
 from tests.conftest import EXAMPLES, cli
 
 SHOWCASE = EXAMPLES / "showcase.yaml"
