@@ -13,8 +13,8 @@ Two shapes of rule, each a plain function over a unit's figures:
 
 The answer names every model out of coherency, why, and by how much.
 
->>> from board.bases import RoundBase
->>> from board.table import Figure
+>>> from tapeline.board.bases import RoundBase
+>>> from tapeline.board.table import Figure
 >>> f = [Figure(i, "u", "s", RoundBase(32), x, 5) for i, x in (("a", 1), ("b", 3), ("c", 8))]
 >>> c = chain_coherency(f, 2.0)
 >>> c.ok, sorted(c.out), round(c.excess["c"], 6)

@@ -12,7 +12,7 @@ their support functions:
 a one-dimensional maximisation done on a fine grid and refined by golden-section search to
 far below 1e-9" (the stated accuracy for ovals is 1e-4").
 
->>> from board.bases import RoundBase
+>>> from tapeline.board.bases import RoundBase
 >>> a = Figure("a", "u", "s", RoundBase(32), 0, 0)
 >>> b = Figure("b", "v", "t", RoundBase(32), 3, 0)
 >>> round(gap(a, b), 6)

@@ -15,7 +15,7 @@ is reported with where it happens and what causes it:
   ``end_off_table``.
 
 >>> import shapely
->>> from board.space import Space, polygon_obstacle
+>>> from tapeline.board.space import Space, polygon_obstacle
 >>> s = Space(20, 20, 0.5, [polygon_obstacle("wall", "terrain", shapely.box(9, 0, 11, 12), 0.5)])
 >>> c = check_path(s, [(5, 5), (15, 5)])
 >>> c.legal, c.violation.kind, c.violation.obstacle, c.violation.at

@@ -18,7 +18,7 @@ region's anchors) is kept in :attr:`board.space.Space.memo` and shared. A goal p
 reached from every graph node by a straight leg to the nearest candidate point of the region.
 
 >>> import math, shapely
->>> from board.space import Space, Obstacle
+>>> from tapeline.board.space import Space, Obstacle
 >>> s = Space(20, 20, 0.5, [Obstacle("rock", "terrain", shapely.Point(10, 10), 1.0)])
 >>> p = shortest_path(s, (6, 10), (14, 10))          # tangent, arc, tangent
 >>> round(p.length, 9) == round(2 * math.sqrt(15) + math.pi - 2 * math.acos(0.25), 9)

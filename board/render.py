@@ -5,8 +5,8 @@ group whose transform flips y and scales inches to pixels, so everything a calle
 line, a path, a template) is given in the same coordinates the engine measures in. Text is kept
 upright: a label is positioned in board coordinates and un-flipped locally.
 
->>> from board.bases import RoundBase
->>> from board.table import Figure, Table
+>>> from tapeline.board.bases import RoundBase
+>>> from tapeline.board.table import Figure, Table
 >>> svg = render_svg(Table(24, 24), [Figure("m1", "marines", "terran", RoundBase(32), 6, 12)])
 >>> svg.startswith("<svg") and 'viewBox="0 0' in svg
 True

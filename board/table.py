@@ -4,7 +4,7 @@
 geometry: where its base is, which base, what it stands on, how tall it is, which unit and side
 it belongs to. Both are immutable values; moving a model makes a new :class:`Figure`.
 
->>> from board.bases import RoundBase
+>>> from tapeline.board.bases import RoundBase
 >>> t = Table(54, 36)
 >>> m = Figure("m1", unit="marines", side="terran", base=RoundBase(32), x=10, y=12)
 >>> t.on_table(m)

@@ -24,7 +24,7 @@ rule. Steps, in the rulebook's order:
    never rolls (§8.7.4 step 4, §5.1).
 
 >>> spec = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
->>> from rules.dice import RecordedDice
+>>> from tapeline.rules.dice import RecordedDice
 >>> pools, log = roll_pools(spec.steps(), RecordedDice([6] * 12 + [1] * 6 + [5] + [6] * 3 + [1] * 7))
 >>> pools.hits, pools.damage                 # 12 hits, Surge 3, 3 of 9 saved: 3 + 6 in Damage Pool
 (12, 9)

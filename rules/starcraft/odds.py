@@ -10,7 +10,7 @@ Several Batches at one target combine in order (§8.7.3): the state between Batc
 of models removed so far and the Damage Marker, so a later Batch sees the casualties and the
 carried-over damage of the earlier ones.
 
->>> from rules.starcraft.attack import BatchSpec
+>>> from tapeline.rules.starcraft.attack import BatchSpec
 >>> spec = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
 >>> o = batch_odds(spec, hp=1, removable=[f"z{i}" for i in range(18)])
 >>> round(o.hits.mean, 6), round(o.damage.mean, 4), round(o.kills.at_least(7), 4), round(o.kills.at_least(10), 4)
