@@ -1,0 +1,49 @@
+"""``tapeline fight FILE --unit U [--target T ...] [--assign MODEL=UNIT ...] [--surge-to T]
+[--charged U] [--weapon MODEL=W ...]``: who fights and the exact odds of close combat.
+
+The arguments are the command-line contract's; what they mean is the system's:
+
+* StarCraft TMG (§8.8): the unit's Close Combat Attack as the board stands — Fighting and
+  Supporting Rank, attack dice per target unit, exact odds per target
+  (:mod:`tapeline.scenarios.fighting_starcraft`);
+* Horus Heresy 3rd and 40k 3rd: one whole round of the combat the unit is in, Initiative step
+  by step, casualties of each step removed before the next strikes
+  (:mod:`tapeline.scenarios.fighting_initiative`).
+
+Each system's answer lives in its own module with one function,
+``answer(loaded, args) -> (json_object, human_text)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..cli import emit
+from ..cliutil import add_file, load
+
+ANSWERS = {
+    "starcraft": "fighting_starcraft",
+    "heresy": "fighting_initiative",
+    "classic40k": "fighting_initiative",
+}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("fight", help="who fights, and the exact odds of close combat")
+    add_file(p)
+    p.add_argument("--unit", required=True, metavar="U", help="the unit whose fight is asked about")
+    p.add_argument("--target", action="append", default=[], metavar="T", help="enemy unit (repeat for several)")
+    p.add_argument("--assign", action="append", default=[], metavar="MODEL=UNIT",
+                   help="the unit a model attacks (StarCraft: a model in the Fighting Rank against several)")
+    p.add_argument("--surge-to", metavar="T", help="the target unit the Surge Die goes to (StarCraft)")
+    p.add_argument("--charged", metavar="U", help="the unit that charged this turn")
+    p.add_argument("--weapon", action="append", default=[], metavar="MODEL=W", help="the weapon a model fights with")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    loaded = load(args)
+    module = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{ANSWERS[loaded.state.system]}")
+    out, human = module.answer(loaded, args)
+    emit(out, args.json, human)
+    return 0

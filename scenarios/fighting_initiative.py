@@ -1,0 +1,9 @@
+"""The ``fight`` command's answer for Horus Heresy 3rd and 40k 3rd (see :mod:`tapeline.scenarios.commands.fight`)."""
+
+from __future__ import annotations
+
+from tapeline.rules.errors import IllegalAction
+
+
+def answer(loaded, args) -> tuple[dict, str]:
+    raise IllegalAction("fight", f"the fight query is not available yet for system {loaded.state.system}")
