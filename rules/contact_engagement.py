@@ -1,8 +1,9 @@
-"""Engagement by base contact, shared by Horus Heresy 3rd edition and Warhammer 40,000 3rd.
+"""Engagement by base contact: Horus Heresy 3rd edition's "Engaged" (§A.1).
 
-Both games (../shared/rules/heresy3-and-classic40k.md §A.1 and §B.2) fight with the models in
-base contact with an enemy and the models within 2" of a model of their own unit that is. The
-engagement *distance* is base contact; the 2" is the support distance.
+A model is Engaged when it is in base contact with an enemy model, or within 2" of a model of
+its own unit that is. The engagement *distance* is base contact; the 2" is the support
+distance. (Warhammer 40,000 3rd edition differs: every model within 2" of an enemy model
+fights, :mod:`tapeline.rules.classic40k.engagement`.)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def in_contact_with_unit(state: GameState, fig: Figure, unit_id: str) -> bool:
 
 def engaged(state: GameState, a: str, b: str) -> Engagement:
     """``a`` and ``b`` engage each other: base contact, or one is within 2" of a model of its
-    own unit that is in base contact with the other's unit (§A.1 "Engaged", §B.2)."""
+    own unit that is in base contact with the other's unit (§A.1 "Engaged")."""
     fa, fb = state.figure(a), state.figure(b)
     touching = within(fa, fb, 0.0)
     if fa.side == fb.side:

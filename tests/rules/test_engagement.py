@@ -97,10 +97,65 @@ def hh(system_name: str):
 
 
 def test_heresy_base_contact_and_two_inch_support():
-    for name in ("heresy", "classic40k"):
-        st = hh(name)
-        eng = system(name).engaged
-        assert eng(st, "l1", "f1").engaged  # base contact
-        assert eng(st, "l2", "f1").engaged  # 1.5" from l1, which is in contact
-        assert not eng(st, "l3", "f1").engaged  # too far from any model in contact
-        assert not eng(st, "l1", "l2").engaged  # same side
+    st = hh("heresy")
+    eng = system("heresy").engaged
+    assert eng(st, "l1", "f1").engaged  # base contact
+    assert eng(st, "l2", "f1").engaged  # 1.5" from l1, which is in contact
+    assert not eng(st, "l3", "f1").engaged  # too far from any model in contact
+    assert not eng(st, "l1", "l2").engaged  # same side
+
+
+def lone_pair(system_name: str, gap: float):
+    """One model of each side, ``gap`` inches apart edge to edge, nobody in base contact."""
+    return scenario(
+        f"""
+        tapeline: 1
+        system: {system_name}
+        board: {{width: 24, height: 24}}
+        units:
+          - {{id: a, side: red, base: 32, models: [{{id: a1, at: [10, 10]}}, {{id: a2, at: [10, 5]}}]}}
+          - {{id: b, side: blue, base: 32, models: [{{id: b1, at: [{10 + 2 * R32 + gap}, 10]}}]}}
+        """
+    ).state
+
+
+def test_40k_every_model_within_two_inches_of_an_enemy_fights():
+    # 1.5" from the enemy and no unit-mate in base contact: 40k 3rd fights (seed "Who Can
+    # Fight"), Horus Heresy does not (§A.1 needs a unit-mate in base contact)
+    st = lone_pair("classic40k", 1.5)
+    e = system("classic40k").engaged(st, "a1", "b1")
+    assert e.engaged and e.in_range.ok and abs(e.in_range.margin - 0.5) < 1e-9
+    assert not system("heresy").engaged(lone_pair("heresy", 1.5), "a1", "b1").engaged
+    assert not system("classic40k").engaged(lone_pair("classic40k", 2.01), "a1", "b1").engaged
+    assert system("classic40k").engaged(lone_pair("classic40k", 2.0), "a1", "b1").engaged
+    assert not system("classic40k").engaged(st, "a1", "a2").engaged  # same side
+
+
+def test_40k_fighters_and_casualty_order():
+    from tapeline.rules.classic40k.engagement import casualty_tiers, default_casualty_order, fighters
+
+    st = hh("classic40k")
+    # l1 touches f1; l2 is 1.774" from f1 (centres (0, 2r + 1.5) and (2r, 0) apart); l3 is far
+    assert fighters(st, "legion") == ["l1", "l2"]
+    assert fighters(st, "foe") == ["f1"]
+    assert casualty_tiers(st, "legion") == (["l1"], ["l2"], ["l3"])
+    assert default_casualty_order(st, "legion") == ["l1", "l2", "l3"]
+
+
+def test_measure_reports_40k_engagement_at_two_inches(write):
+    from tests.conftest import cli_json
+
+    f = write(
+        f"""
+        tapeline: 1
+        system: classic40k
+        board: {{width: 24, height: 24}}
+        units:
+          - {{id: a, side: red, base: 32, models: [{{id: a1, at: [10, 10]}}]}}
+          - {{id: b, side: blue, base: 32, models: [{{id: b1, at: [{10 + 2 * R32 + 1.5}, 10]}}]}}
+        """
+    )
+    code, out = cli_json("measure", f, "a1", "b1")
+    assert code == 0
+    assert out["contact"] is False and out["engagement_range"] is True and out["engaged"] is True
+    assert abs(out["gap"] - 1.5) < 1e-9 and out["engagement_distance"] == 2.0
