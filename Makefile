@@ -24,7 +24,7 @@ demo: $(STAMP)
 	@echo
 	$(BIN)/tapeline attack $(SHOW) --unit marines-alpha --weapon c-14-rifle --target zerglings-a
 	@echo
-	$(BIN)/tapeline charge $(SHOW) roaches --target marines-bravo
+	$(BIN)/tapeline charge $(SHOW) --unit roaches --target marines-bravo
 	@echo
 	$(BIN)/tapeline render $(SHOW) --los c2 zb1 -o showcase.svg
 	@echo "picture written to showcase.svg"

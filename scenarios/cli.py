@@ -15,6 +15,7 @@ import pkgutil
 import sys
 from typing import Optional, Sequence
 
+from tapeline import __version__
 from tapeline.board.errors import TapelineError
 
 from . import commands
@@ -25,6 +26,7 @@ def parser() -> argparse.ArgumentParser:
         prog="tapeline",
         description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.",
     )
+    p.add_argument("--version", action="version", version=f"tapeline {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for m in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{m.name}").register(sub)

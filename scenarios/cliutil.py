@@ -1,18 +1,52 @@
-"""Helpers the command modules share: arguments, loading, looking ids up."""
+"""Helpers the command modules share: arguments, loading, looking ids up.
+
+Every query command takes the scenario file first and, through :func:`add_file` and
+:func:`load`, the options every query shares: ``--json`` and ``--after N`` (ask the question of
+the state after the file's action N, 0-based, ``-1`` after the last, replayed with the file's
+dice). A command added later gets both by calling the two functions; nothing else changes.
+
+Ids given on the command line are looked up with :func:`model` and :func:`unit`: an unknown id
+is an :class:`ArgumentError` naming the file, the argument and the closest existing ids.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import sys
+from dataclasses import replace
+from typing import Iterable, Optional
 
+from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 
 from .load import Loaded, read
 
 
-def add_file(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
+class ArgumentError(TapelineError):
+    """A command's argument does not fit the file: ``FILE: PLACE: message``.
+
+    ``place`` names the argument (``argument A``, ``--unit``, ``--after``).
+    """
+
+    def __init__(self, file: str, place: str, message: str):
+        self.file, self.place, self.message = file, place, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.place}: {self.message}"
+
+
+def add_file(p: argparse.ArgumentParser, json_flag: bool = True, after: bool = True) -> None:
+    """The scenario file, ``--json`` (unless ``json_flag`` is false) and ``--after N`` (unless
+    ``after`` is false: commands about the file as a whole, such as ``check``)."""
     p.add_argument("file", metavar="FILE", help="scenario file (.yaml, .yml or .json)")
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
+    if after:
+        p.add_argument("--after", type=int, metavar="N", default=None,
+                       help="ask about the state after the file's action N (0-based; -1: after the last), "
+                            "replayed with the file's dice")
 
 
 def add_pair(p: argparse.ArgumentParser) -> None:
@@ -23,20 +57,70 @@ def add_pair(p: argparse.ArgumentParser) -> None:
 
 
 def load(args) -> Loaded:
-    return read(args.file)
+    """The file named by ``args.file``, advanced to ``args.after`` when given."""
+    return advance(read(args.file), getattr(args, "after", None))
 
 
-def model(loaded: Loaded, ident: str) -> str:
-    """A model id of the file, or an error naming what exists."""
-    if ident not in loaded.state.figures:
-        raise IllegalAction("arguments", f"no model {ident!r} in {loaded.file}")
-    return ident
+def advance(loaded: Loaded, after: Optional[int]) -> Loaded:
+    """``loaded`` with its state replaced by the state after action ``after`` (``None``: as is)."""
+    if after is None:
+        return loaded
+    from . import replay  # the rules' actions: only when asked for
+
+    try:
+        state = replay.state_after(loaded, after)
+    except IndexError as e:
+        raise ArgumentError(loaded.file, f"--after {after}", str(e)) from None
+    except IllegalAction as e:
+        where = f"actions[{e.index}]" if e.index is not None else "actions"
+        raise ArgumentError(loaded.file, where, f"{e.message} ({e.rule}); replayed for --after {after}") from None
+    return replace(loaded, state=state)
 
 
-def unit(loaded: Loaded, ident: str) -> str:
+def closest(ident: str, known: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` known ids closest to ``ident`` (by spelling), best first."""
+    known = list(known)
+    best = difflib.get_close_matches(ident, known, n=n, cutoff=0.5)
+    if not best:  # a different case or a prefix: m1 for M1, marines for marine
+        low = ident.lower()
+        best = [k for k in known if k.lower() == low or k.lower().startswith(low) or low.startswith(k.lower())][:n]
+    return best
+
+
+def unknown(kind: str, ident: str, known: Iterable[str]) -> str:
+    """``no model 'm11'; closest: m1, m10`` (or the first few ids that exist)."""
+    known = list(known)
+    near = closest(ident, known)
+    if near:
+        return f"no {kind} {ident!r}; closest: {', '.join(near)}"
+    if not known:
+        return f"no {kind} {ident!r}: the file has none"
+    shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
+    return f"no {kind} {ident!r}; the file's {kind}s: {shown}"
+
+
+def model(loaded: Loaded, ident: str, place: str = "arguments") -> str:
+    """A model id of the file (still on the table), or an :class:`ArgumentError` naming the
+    closest ones."""
+    st = loaded.state
+    if ident in st.figures and any(ident in u.models for u in st.units):
+        return ident
+    for u in st.units:
+        if ident in u.removed:
+            raise ArgumentError(loaded.file, place, f"model {ident!r} of {u.id} has been removed as a casualty")
+    raise ArgumentError(loaded.file, place, unknown("model", ident, [m for u in st.units for m in u.models]))
+
+
+def unit(loaded: Loaded, ident: str, place: str = "arguments") -> str:
+    """A unit id of the file, or an :class:`ArgumentError` naming the closest ones."""
     if not loaded.state.has_unit(ident):
-        raise IllegalAction("arguments", f"no unit {ident!r} in {loaded.file}")
+        raise ArgumentError(loaded.file, place, unknown("unit", ident, [u.id for u in loaded.state.units]))
     return ident
+
+
+def deprecated(message: str) -> None:
+    """A deprecation note on standard error (the answer on standard output is unchanged)."""
+    print(f"tapeline: note: {message}", file=sys.stderr)
 
 
 def fmt(x: float) -> str:

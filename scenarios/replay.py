@@ -5,12 +5,16 @@ events (every die rolled is one). An illegal action stops the replay with
 :class:`rules.errors.IllegalAction` naming its index and the rule. An expectation is checked
 after the action named by its ``after:`` (default: after the last action).
 
-The same file and the same seed give a byte-identical event log.
+The same file and the same seed give a byte-identical event log. :func:`steps` walks the
+actions one at a time (the state after each, and its events) — the one loop behind
+:func:`run`, the ``--after N`` option of every query (:func:`state_after`) and the HTML
+viewer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator, Optional
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
@@ -30,9 +34,63 @@ class Replay:
         return {"ok": self.ok, "events": self.events, "expectations": self.expectations, "final": self.final.snapshot()}
 
 
+@dataclass(frozen=True)
+class Step:
+    """One resolved action: its index, the state after it and the events it produced (the
+    first is ``{"type": "action", ...}``)."""
+
+    index: int
+    state: GameState
+    events: list
+
+
+def context(loaded: Loaded) -> ReplayContext:
+    """A fresh replay context: the file's dice (seeded or recorded) and settings."""
+    return ReplayContext(dice=loaded.dice(), settings=loaded.spec.settings)
+
+
+def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[int] = None) -> Iterator[Step]:
+    """Resolve the file's actions in order (through index ``upto`` when given), yielding the
+    state after each. Raises :class:`IllegalAction` located at the action's index."""
+    ctx = ctx or context(loaded)
+    state = loaded.state
+    actions = loaded.spec.actions
+    last = len(actions) - 1 if upto is None else upto
+    for i, act in enumerate(actions[: last + 1]):
+        ctx.index = i
+        try:
+            new_state, evs = act.apply(state, ctx)
+        except IllegalAction as e:
+            raise e.at(i) from None
+        state = new_state
+        yield Step(i, state, [{"type": "action", "index": i, "action": act.action}] + list(evs))
+
+
+def resolve_after(loaded: Loaded, n: int) -> int:
+    """The 0-based index of action ``n`` (``-1``: the last; counts from the end like Python's
+    negative indices), or ``IndexError`` naming the valid range."""
+    count = len(loaded.spec.actions)
+    if count == 0:
+        if n == -1:
+            return -1  # no action: the state the file sets up
+        raise IndexError(f"the file has no actions (only --after -1 is allowed)")
+    if not -count <= n < count:
+        raise IndexError(f"the file has {count} action(s): N is 0..{count - 1}, or -1 for after the last")
+    return n % count
+
+
+def state_after(loaded: Loaded, n: int) -> GameState:
+    """The state after action ``n`` (0-based; ``-1`` after the last), replayed with the file's dice."""
+    upto = resolve_after(loaded, n)
+    state = loaded.state
+    for step in steps(loaded, upto=upto):
+        state = step.state
+    return state
+
+
 def run(loaded: Loaded) -> Replay:
     spec = loaded.spec
-    ctx = ReplayContext(dice=loaded.dice(), settings=spec.settings)
+    ctx = context(loaded)
     state = loaded.state
     events: list = []
     checks: list = []
@@ -51,16 +109,10 @@ def run(loaded: Loaded) -> Replay:
             checks.append({"expect": e.expect, "index": k, "ok": bool(ok), "detail": detail})
 
     check_due(-1)
-    for i, act in enumerate(spec.actions):
-        ctx.index = i
-        try:
-            new_state, evs = act.apply(state, ctx)
-        except IllegalAction as e:
-            raise e.at(i) from None
-        events.append({"type": "action", "index": i, "action": act.action})
-        events.extend(evs)
-        state = new_state
-        check_due(i)
+    for step in steps(loaded, ctx):
+        events.extend(step.events)
+        state = step.state
+        check_due(step.index)
     check_due(n)
     return Replay(all(c["ok"] for c in checks), events, checks, state)
 

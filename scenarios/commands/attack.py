@@ -50,13 +50,13 @@ def run(args) -> int:
     st = loaded.state
     if st.system != "starcraft":
         raise IllegalAction("arguments", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
-    target = unit(loaded, args.target)
-    orders = [(unit(loaded, args.unit), w) for w in args.weapon]
+    target = unit(loaded, args.target, "--target")
+    orders = [(unit(loaded, args.unit, "--unit"), w) for w in args.weapon]
     for a in args.also:
         if ":" not in a:
             raise IllegalAction("arguments", f"--also takes UNIT:WEAPON, got {a!r}")
         u, w = a.split(":", 1)
-        orders.append((unit(loaded, u), w))
+        orders.append((unit(loaded, u, "--also"), w))
     mods = _mods(args)
     settings = st.settings
     batches, info = [], []

@@ -1,19 +1,24 @@
-"""``tapeline charge FILE UNIT --target T [--target T2 ...] [--leader M] [--roll N] [--modifier K]``:
+"""``tapeline charge FILE --unit UNIT --target T [--target T2 ...] [--leader M] [--roll N] [--modifier K]``:
 charge reach and exact odds under the file's system (StarCraft §8.7.7, Horus Heresy §A.3,
-40k 3rd §B.1); with ``--roll`` also whether it succeeds and where the models end."""
+40k 3rd §B.1); with ``--roll`` also whether it succeeds and where the models end.
+
+The unit is named with ``--unit`` as in every other command; the older positional spelling
+``charge FILE UNIT`` still works and prints a deprecation note on standard error."""
 
 from __future__ import annotations
 
 from .. import charging
 from ..cli import emit
-from ..cliutil import add_file, fmt, load, model, unit
+from ..cliutil import ArgumentError, add_file, deprecated, fmt, load, model, unit
 from tapeline.rules.errors import IllegalAction
 
 
 def register(sub) -> None:
     p = sub.add_parser("charge", help="charge distance, smallest roll and exact odds")
     add_file(p)
-    p.add_argument("unit", metavar="UNIT", help="charging unit id")
+    p.add_argument("--unit", dest="unit_opt", metavar="UNIT", help="charging unit id")
+    p.add_argument("unit", metavar="UNIT", nargs="?", default=None,
+                   help="charging unit id, the older spelling of --unit (deprecated)")
     p.add_argument("--target", action="append", required=True, metavar="T", help="declared target unit (repeat for several)")
     p.add_argument("--leader", metavar="M", help="Leading Model (default: the one with the shortest route)")
     p.add_argument("--roll", type=int, metavar="N", help="the charge roll's result (the die kept); resolves the charge")
@@ -22,18 +27,32 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def charging_unit(args) -> str:
+    """The unit named by ``--unit`` or (deprecated) by the positional ``UNIT``."""
+    if args.unit is not None:
+        if args.unit_opt is not None and args.unit_opt != args.unit:
+            raise ArgumentError(args.file, "--unit", f"two charging units given: {args.unit!r} and {args.unit_opt!r}")
+        if args.unit_opt is None:
+            deprecated(f"`tapeline charge FILE UNIT` is deprecated; write `tapeline charge FILE --unit {args.unit}`")
+        return args.unit
+    if args.unit_opt is None:
+        raise ArgumentError(args.file, "--unit", "name the charging unit: --unit UNIT")
+    return args.unit_opt
+
+
 def run(args) -> int:
+    name = charging_unit(args)
     loaded = load(args)
     st = loaded.state
-    u = unit(loaded, args.unit)
-    targets = [unit(loaded, t) for t in args.target]
-    leader = model(loaded, args.leader) if args.leader else None
+    u = unit(loaded, name, "--unit")
+    targets = [unit(loaded, t, "--target") for t in args.target]
+    leader = model(loaded, args.leader, "--leader") if args.leader else None
     tm = {}
     for item in args.target_model:
         if "=" not in item:
             raise IllegalAction("arguments", f"--target-model wants T=M, not {item!r}")
         t, m = item.split("=", 1)
-        tm[unit(loaded, t)] = model(loaded, m)
+        tm[unit(loaded, t, "--target-model")] = model(loaded, m, "--target-model")
     rc, out = charging.reach(st, u, targets, leader, args.modifier)
     lines = [_human(out)]
     if args.roll is not None:

@@ -10,7 +10,7 @@ from ..load import read
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="validate a scenario file")
-    add_file(p)
+    add_file(p, after=False)
     p.set_defaults(func=run)
 
 

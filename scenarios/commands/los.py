@@ -26,7 +26,7 @@ def answer(loaded, a: str, b: str):
 
 def run(args) -> int:
     loaded = load(args)
-    a, b = model(loaded, args.a), model(loaded, args.b)
+    a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
     s = answer(loaded, a, b)
     out = {"a": a, "b": b} | s.as_dict()
     if s.visible:

@@ -17,7 +17,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     loaded = load(args)
-    a, b = model(loaded, args.a), model(loaded, args.b)
+    a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
     st = loaded.state
     fa, fb = st.figure(a), st.figure(b)
     g = measure.gap(fa, fb)

@@ -50,7 +50,7 @@ def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
 def run(args) -> int:
     loaded = load(args)
     st = loaded.state
-    m = model(loaded, args.model)
+    m = model(loaded, args.model, "argument MODEL")
     if args.max is not None and not (math.isfinite(args.max) and args.max >= 0):
         raise IllegalAction("arguments", "--max must be a non-negative number")
     pts = [st.figure(m).at] + [_xy(v) for v in args.via]

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
-
 from tapeline.board.errors import TapelineError
 
 from .. import overlays
-from .. import replay as engine
 from ..cliutil import add_file, load
 
 
@@ -27,15 +24,17 @@ def register(sub) -> None:
     p.add_argument("--fill", choices=("size", "height"), default="size",
                    help="shade terrain by Size class (default) or by height of its top surface")
     p.add_argument("--title", default=None, help="picture title (default: the scenario's name)")
-    p.add_argument("--final", action="store_true", help="draw the state after replaying the file's actions")
+    p.add_argument("--final", action="store_true", help="draw the state after replaying all the file's actions (the same as --after -1)")
     overlays.add_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    loaded = load(args)
     if args.final:
-        loaded = replace(loaded, state=engine.run(loaded).final)
+        if args.after is not None and args.after != -1:
+            raise TapelineError(f"{args.file}: --final: --final is --after -1; give one or the other")
+        args.after = -1
+    loaded = load(args)
     title = args.title if args.title is not None else (loaded.spec.name or os.path.basename(args.file))
     svg = overlays.render_state(loaded.state, overlays.layers(args, loaded), title=title, fill_by=args.fill)
     if args.output == "-":

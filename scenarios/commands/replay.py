@@ -9,7 +9,7 @@ from ..cliutil import add_file, load
 
 def register(sub) -> None:
     p = sub.add_parser("replay", help="replay a scenario's actions and check its expectations")
-    add_file(p)
+    add_file(p, after=False)
     p.set_defaults(func=run)
 
 

@@ -37,8 +37,8 @@ def layers(args, loaded) -> list[Layer]:
     if not getattr(args, "charge", None):
         return []
     st = loaded.state
-    u = unit(loaded, args.charge)
-    targets = [unit(loaded, t) for t in (args.target or [])]
+    u = unit(loaded, args.charge, "--charge")
+    targets = [unit(loaded, t, "--target") for t in (args.target or [])]
     rc, o = charging.reach(st, u, targets)
     out: list[str] = []
     plan = rc.plan

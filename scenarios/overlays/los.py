@@ -22,7 +22,7 @@ def add_arguments(parser) -> None:
 def layers(args, loaded) -> list[Layer]:
     if not getattr(args, "los", None):
         return []
-    a, b = (model(loaded, m) for m in args.los)
+    a, b = (model(loaded, m, "--los") for m in args.los)
     st = loaded.state
     s = system(st.system).visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)

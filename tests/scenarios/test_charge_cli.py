@@ -37,11 +37,11 @@ def test_charge_human_output_states_the_roll_needed():
 
 
 @pytest.mark.parametrize("args", [
-    ("roaches", "--target", "nobody"),
-    ("nobody", "--target", "marines"),
-    ("roaches", "--target", "marines", "--leader", "m1"),
-    ("roaches", "--target", "marines", "--roll", "9"),
-    ("roaches", "--target", "roaches"),
+    ("--unit", "roaches", "--target", "nobody"),
+    ("--unit", "nobody", "--target", "marines"),
+    ("--unit", "roaches", "--target", "marines", "--leader", "m1"),
+    ("--unit", "roaches", "--target", "marines", "--roll", "9"),
+    ("--unit", "roaches", "--target", "roaches"),
 ])
 def test_charge_bad_input_exits_2_without_traceback(args):
     code, out, err = cli("charge", ROACHES, *args)
