@@ -167,6 +167,10 @@ class Settings(Strict):
     # The point of a base whose path is measured for Move / Charge distances (§8.7.7 "measure
     # the actual path"; UNCERTAIN which point): the centre, equivalent for translations.
     path_reference: Literal["centre"] = "centre"
+    # StarCraft §8.7.5 Engaged casualty order: "within Engagement Range of an enemy" read as the
+    # seed words it, within 1" of an enemy model ("within_1"), or as engaging one under §7.2
+    # ("engaging": terrain between or different levels do not count). docs/attacks.md.
+    casualty_priority_range: Literal["within_1", "engaging"] = "within_1"
     # (later settings are added below this line, one per rule they configure)
 
 

@@ -6,7 +6,9 @@ Two separate questions, answered by separate functions:
   dice resolution and the exact odds (every model of a unit has the same HP; the first model
   carries the unit's Shield on top of its HP until it is removed);
 * **which** models — :func:`legal_casualties`: among the models Visible to the attackers for an
-  unengaged target, or by the Engaged priority order (§8.7.5) for an engaged one.
+  unengaged target, or by the Engaged priority order (§8.7.5) for an engaged one. The order's
+  "within Engagement Range of an enemy" is read as the seed words it, within 1" of an enemy
+  model; the setting ``casualty_priority_range: engaging`` reads it as engaging one (§7.2).
 
 Total Damage = damage dice × DMG + the Damage Marker. While it covers the next model's HP a model
 is removed; if every model that may be removed is gone (all Visible ones, or the CONCENTRATED
@@ -107,14 +109,50 @@ def is_engaged(state: GameState, unit_id: str) -> bool:
     return bool(engaged_pairs(state, unit_id))
 
 
+#: Readings of "within Engagement Range of an enemy" in the Engaged casualty order (§8.7.5),
+#: the file's setting ``casualty_priority_range``: ``within_1`` (default, the seed's words: "not
+#: within 1" of enemies" — any enemy Ground model within 1", terrain and levels ignored) or
+#: ``engaging`` (only enemy models it engages, §7.2 exceptions applied).
+PRIORITY_READINGS = ("within_1", "engaging")
+
+
+def priority_reading(state: GameState, reading: Optional[str] = None) -> str:
+    """The reading in force: ``reading`` if given, else the state's setting, else ``within_1``."""
+    r = reading or state.settings.get("casualty_priority_range") or PRIORITY_READINGS[0]
+    if r not in PRIORITY_READINGS:
+        raise ValueError(f"unknown casualty priority reading {r!r}")
+    return r
+
+
+def priorities(state: GameState, unit_id: str, reading: Optional[str] = None) -> dict[str, int]:
+    """The §8.7.5 priority of each of the unit's models: 1 not within 1" of an enemy, 2 within
+    1" but not in base contact, 3 in base contact with an enemy (Flying enemies never count:
+    they have no Engagement Range, §7.2). Under the ``engaging`` reading only enemy models the
+    model engages (§7.2) count."""
+    u = state.unit(unit_id)
+    prio = {m: 1 for m in u.models}
+    if priority_reading(state, reading) == "engaging":
+        for a, _, touching in engaged_pairs(state, unit_id):
+            prio[a] = max(prio[a], 3 if touching else 2)
+        return prio
+    own = state.figures_of(unit_id)
+    enemies = [f for e in state.enemies_of(unit_id) if not e.flying for f in state.figures_of(e.id)]
+    if own and enemies:
+        g = gap_matrix(own, enemies).min(axis=1)
+        for f, d in zip(own, g.tolist()):
+            prio[f.id] = 3 if d <= TOUCH else (2 if d <= ENGAGEMENT_RANGE + TOUCH else 1)
+    return prio
+
+
 def legal_casualties(state: GameState, unit_id: str, visible: Optional[Iterable[str]] = None,
-                     target_engaged: Optional[bool] = None) -> list[Option]:
+                     target_engaged: Optional[bool] = None, reading: Optional[str] = None) -> list[Option]:
     """The models that may be removed next, in file order (§8.7.4–8.7.5).
 
     Unengaged target: the models still on the table that are Visible to the attackers.
-    Engaged target (visibility ignored): priority 1 models engaged with no enemy, then 2 (engaged,
-    not in base contact), then 3 (in base contact); a priority 2 or 3 model whose removal would
-    end the Engagement with an enemy unit may not be chosen while another valid casualty exists.
+    Engaged target (visibility ignored): priority 1 models not within 1" of an enemy, then 2
+    (within 1", not in base contact), then 3 (in base contact) — see :func:`priorities` and
+    ``reading``; a priority 2 or 3 model whose removal would end the Engagement (§7.2) with an
+    enemy unit may not be chosen while another valid casualty exists (at any priority).
     """
     u = state.unit(unit_id)
     if target_engaged is None:
@@ -122,13 +160,9 @@ def legal_casualties(state: GameState, unit_id: str, visible: Optional[Iterable[
     if not target_engaged:
         vis = set(u.models) if visible is None else set(visible)
         return [Option(m, 0) for m in u.models if m in vis]
+    prio = priorities(state, unit_id, reading)
     pairs = engaged_pairs(state, unit_id)
-    if not pairs:
-        return [Option(m, 1) for m in u.models]
     unit_of = {b: state.unit_of(b).id for _, b, _ in pairs}
-    prio: dict[str, int] = {m: 1 for m in u.models}
-    for a, _, touching in pairs:
-        prio[a] = max(prio[a], 3 if touching else 2)
     enemy_units = {unit_of[b] for _, b, _ in pairs}
     breaks: dict[str, tuple[str, ...]] = {}
     for m in u.models:
@@ -138,6 +172,8 @@ def legal_casualties(state: GameState, unit_id: str, visible: Optional[Iterable[
         still = {unit_of[b] for a, b, _ in pairs if a != m}
         breaks[m] = tuple(sorted(enemy_units - still))
     opts = [Option(m, prio[m], breaks[m]) for m in u.models]
+    if not opts:
+        return []
     keep = [o for o in opts if not o.breaks]
     pool = keep or opts
     best = min(o.priority for o in pool)

@@ -27,7 +27,7 @@ from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from .attack import BatchSpec, modified, roll_pools
-from .casualties import allocate, legal_casualties, shield_bonus
+from .casualties import allocate, legal_casualties, priority_reading, shield_bonus
 from .catalogue import make_profile
 from .odds import BatchTarget
 from .targeting import Targeting
@@ -172,6 +172,8 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
         "target_engaged": tg.target_engaged, "evade": list(tg.evade_reasons) if spec.evade is not None else [],
         "dice": spec.dice, "surge_die": spec.surge_dice,
     }]
+    if tg.target_engaged:
+        events[0]["casualty_priority_range"] = priority_reading(state)
     dice.take_events()
     pools, log = roll_pools(spec.steps(), dice)
     rolls = iter(dice.take_events())
@@ -225,5 +227,6 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
     )
     events.append({"type": "casualties", "unit": tg.target, "models": taken, "damage": res.damage,
                    "total_damage": total, "marker": alloc.marker, "discarded": alloc.discarded,
-                   "shielded": bool(shield) and "shield_lost" not in status})
+                   "shielded": bool(shield) and "shield_lost" not in status}
+                  | ({"priority_range": priority_reading(state)} if tg.target_engaged else {}))
     return st, events, res

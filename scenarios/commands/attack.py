@@ -11,6 +11,7 @@ unit's Batch.
 from __future__ import annotations
 
 from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft.casualties import priority_reading
 from tapeline.rules.starcraft.odds import attack_odds
 from tapeline.rules.starcraft.ranged import Modifiers, batch_spec, batch_target
 from tapeline.rules.starcraft.targeting import check_target
@@ -71,6 +72,8 @@ def run(args) -> int:
             "evade": spec.evade, "evade_reasons": list(tg.evade_reasons) if spec.evade is not None else [],
             "target_engaged": tg.target_engaged, "damage_per_die": spec.damage,
         })
+        if tg.target_engaged:
+            info[-1]["casualty_priority_range"] = priority_reading(st)
     t = st.unit(target)
     odds = attack_odds(batches, marker=t.damage, removed_before=len(t.removed))
     firing = [m for b in info for m in b["firing_models"] + b["long_range_models"]]
@@ -90,6 +93,10 @@ def _human(o: dict) -> str:
         lines.append(f"  {b['weapon']}: {len(b['firing_models'])} model(s) firing{lr}, {b['dice']} dice"
                      + (f", Surge {b['surge']}" if b["surge"] else "") + ev)
     lines.append(f"  {len(o['visible_targets'])} target model(s) may be removed: {', '.join(o['visible_targets'])}")
+    reading = next((b["casualty_priority_range"] for b in o["batches"] if "casualty_priority_range" in b), None)
+    if reading:
+        lines.append("  the target is Engaged: casualties by the §8.7.5 priority, 'within Engagement Range' read as "
+                     + ("within 1\" of an enemy model (seed wording)" if reading == "within_1" else "engaging an enemy model (§7.2)"))
     lines.append(f"hits (avg) {fmt(o['mean_hits'])}   damage dice {fmt(o['mean_damage_dice'])}   "
                  f"damage {fmt(o['mean_damage'])}   kills {fmt(o['mean_kills'])}")
     al = o["kills_at_least"]

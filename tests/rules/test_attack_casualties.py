@@ -148,3 +148,59 @@ def test_strict_needs_no_choice_when_every_option_dies(tmp_path):
     # 10 damage, 6 Visible Zerglings: all six die whatever the order
     p = _with(EXAMPLES / "attack-direct-cover.yaml", "actions:", "settings: {strict_choices: true}\nactions:", tmp_path)
     assert run(read(p)).ok
+
+
+# --- "within Engagement Range" in the Engaged order: the seed says within 1" (issue 9, item 3) ---
+
+BEHIND_WALL = """
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+settings: {casualty_priority_range: %s}
+terrain:
+  - {id: wall, footprint: {rect: [10.9, 8, 0.2, 4]}, size: 2}   # between h1 and w
+units:
+  - id: zealots
+    side: protoss
+    profile: zealot
+    models:
+      - {id: f, at: [20, 20]}            # within 1" of no enemy
+      - {id: w, at: [12.074803, 10]}     # 0.5" from h1 (2.074803 - 2 x 0.787402), the wall between
+      - {id: e, at: [12, 14]}            # engages h2 (gap 0.425197"), nothing between
+  - id: hydras
+    side: zerg
+    profile: hydralisk
+    base: 40
+    models:
+      - {id: h1, at: [10, 10]}
+      - {id: h2, at: [10, 14]}
+"""
+
+
+def test_within_1_reading_is_the_default():
+    st = scenario(BEHIND_WALL % "within_1").state
+    assert scenario(BEHIND_WALL.replace("settings: {casualty_priority_range: %s}\n", "")).state.settings["casualty_priority_range"] == "within_1"
+    # w is 0.5" from h1: priority 2 under the seed's words, although the wall stops it engaging
+    assert [(o.model, o.priority) for o in legal_casualties(st, "zealots")] == [("f", 1)]
+    st = st.without_models("zealots", ["f"])
+    # e alone keeps the Engagement with the hydras; w breaks nothing, so w goes next
+    assert [(o.model, o.priority, o.breaks) for o in legal_casualties(st, "zealots")] == [("w", 2, ())]
+
+
+def test_engaging_reading_as_a_setting():
+    st = scenario(BEHIND_WALL % "engaging").state
+    # w engages nobody (Size 2 wall between, §7.2): priority 1 with f
+    assert [(o.model, o.priority) for o in legal_casualties(st, "zealots")] == [("f", 1), ("w", 1)]
+    # the reading can also be asked for explicitly
+    st0 = scenario(BEHIND_WALL % "within_1").state
+    assert [o.model for o in legal_casualties(st0, "zealots", reading="engaging")] == ["f", "w"]
+
+
+def test_attack_output_names_the_reading(write):
+    from tests.conftest import cli, cli_json
+
+    text = BEHIND_WALL % "within_1"
+    code, out = cli_json("attack", write(text), "--unit", "hydras", "--weapon", "needle-spines", "--target", "zealots")
+    assert code == 0 and out["batches"][0]["casualty_priority_range"] == "within_1"
+    code, txt, _ = cli("attack", write(BEHIND_WALL % "engaging"), "--unit", "hydras", "--weapon", "needle-spines", "--target", "zealots")
+    assert code == 0 and "engaging an enemy model" in txt
