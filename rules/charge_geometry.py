@@ -161,18 +161,24 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
     return best
 
 
-def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], nominated: Figure, budget: float, band: float) -> tuple[Path, float]:
-    """The end spot nearest ``nominated`` (base contact when the budget allows, else as close as
-    possible within ``band``) reachable within ``budget`` inches: bisection on the allowed gap
-    ``k ∈ [0, band]`` (to 1e-7"), each step an exact region search.
+def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple],
+                   nominated: Figure | Sequence[Figure], budget: float, band: float) -> tuple[Path, float]:
+    """The end spot nearest the ``nominated`` model(s) (base contact with every one when the
+    budget allows, else as close as possible within ``band``: the largest gap to them as small
+    as possible) reachable within ``budget`` inches: bisection on the allowed gap ``k ∈ [0,
+    band]`` (to 1e-7"), each step an exact region search.
 
     Returns the path and the gap ``k`` achieved.
     """
     r = radius(mover)
+    noms = [nominated] if isinstance(nominated, Figure) else list(nominated)
 
     def path_at(k: float):
-        core, R = _inner_core(nominated, k)
-        reg = end_region(state, mover, rules, tuple(groups) + (((core, R + r + 1e-9),),))
+        extra = []
+        for nf in noms:
+            core, R = _inner_core(nf, k)
+            extra.append(((core, R + r + 1e-9),))
+        reg = end_region(state, mover, rules, tuple(groups) + tuple(extra))
         return reach.to_region(reg)
 
     p0 = path_at(0.0)

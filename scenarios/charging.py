@@ -58,8 +58,8 @@ def resolve(state, unit: str, targets: Sequence[str], rolls: Sequence[int], lead
             "leader": rc.leader, "charge_distance": rc.speed + rc.modifier + res.roll,
             "end": _xy(res.end) if res.success else None,
             "path": [_xy(p) for p in res.path] if res.success else [],
-            "target_model": res.target_model, "contact": res.contact,
-            "end_gap": _num(res.end_gap), "placed": {k: _xy(v) for k, v in res.placed.items()},
+            "target_model": res.target_model, "target_models": dict(res.target_models), "contact": res.contact,
+            "end_gap": _num(res.end_gap), "end_gaps": {k: _num(v) for k, v in res.end_gaps.items()}, "placed": {k: _xy(v) for k, v in res.placed.items()},
             "removed": list(res.removed), "out_of_coherency": list(res.out_of_coherency),
             "grass_removed": list(res.grass_removed),
         }

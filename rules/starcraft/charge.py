@@ -12,8 +12,10 @@
    an undeclared enemy unit. For a round base moved by translation, "wholly within D of its
    start along the path" is the centre's path length ≤ D (the path reference point is the
    base's centre: setting ``path_reference``).
-4. The Leading Model is set in base contact with the nominated target model if the rolled
-   distance allows, else as close as possible within 1"; the rest are set in coherency with
+4. The Leading Model is set in base contact with the nominated target model (one per target
+   unit; with several, in contact with every one if the roll allows, else the spot that
+   minimises the largest gap to them) if the rolled distance allows, else as close as possible
+   within 1"; the rest are set in coherency with
    priority A base contact with declared targets, B within 1" of them, C close to the Leading
    Model; none within 1" of an undeclared enemy. A model that cannot be set legally with a link
    is removed (§4.4). Grass the Leading Model's path crosses, or a model ends on, is removed
@@ -89,6 +91,8 @@ class ChargeOutcome:
     removed: tuple = ()
     out_of_coherency: tuple = ()
     grass_removed: tuple = ()
+    target_models: dict = field(default_factory=dict)   # target unit -> nominated model
+    end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
 
 
 def engageable(state: GameState, target: str) -> list[Figure]:
@@ -183,20 +187,22 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     if not ok:
         return state, ChargeOutcome(rc, result, tuple(rolls), False)
     lead = state.figure(rc.leader)
-    nominated = _nominated(state, rc, target_models)
+    nominees = nominated(state, rc.targets, rc.end, target_models)
+    noms = [state.figure(m) for m in nominees.values()]
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
     groups = [near_group(radius(lead), engageable(state, t), ENGAGEMENT_RANGE) for t in rc.targets]
     path, k = rc.plan.path, None
     try:
-        p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, state.figure(nominated), budget, ENGAGEMENT_RANGE)
+        p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, noms, budget, ENGAGEMENT_RANGE)
         if p2.length <= budget + TOUCH:
             path = p2
-    except GeometryError:  # the nominated model cannot be approached within budget: keep the shortest spot
+    except GeometryError:  # the nominated models cannot be approached within budget: keep the shortest spot
         k = None
     end = path.end
     moved = lead.moved(end[0], end[1], None)
     new = state.with_figures([moved])
-    end_gap = gap(moved, state.figure(nominated))
+    end_gaps = {m: gap(moved, state.figure(m)) for m in nominees.values()}
+    end_gap = max(end_gaps.values())
     rest = [f for f in state.figures_of(unit_id) if f.id != rc.leader]
     rest.sort(key=lambda f: (min(gap(f, t) for t in new.figures_of(rc.targets[0])), f.id))
     keep = [(f, ENGAGEMENT_RANGE) for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying for f in state.figures_of(e.id)]
@@ -212,17 +218,33 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     pts = path.points()
     grass = sorted(set(grass_crossed(state, pts)) | set(grass_ended_on(new, new.figures_of(unit_id))))
     new = without_grass(new, grass)
-    return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominated, abs(end_gap) <= TOUCH, end_gap,
-                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass))
+    return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
+                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass),
+                              dict(nominees), end_gaps)
 
 
-def _nominated(state: GameState, rc: ChargeReach, target_models: Optional[dict]) -> str:
+def nominated(state: GameState, targets: Sequence[str], end, target_models: Optional[dict] = None) -> dict[str, str]:
+    """One nominated model per declared target unit (§8.7.7 step 2), each checked: a key that is
+    not a declared target, a model not of that unit (or not on the table), or one the charger
+    cannot engage (High Ground from Ground Level, §7.2) is an :class:`IllegalAction`. A target
+    without a nomination gets its engageable model nearest ``end`` (the shortest end spot)."""
     tm = dict(target_models or {})
-    first = rc.targets[0]
-    if first in tm:
-        m = tm[first]
-        if m not in state.unit(first).models:
-            raise IllegalAction(RULE, f"{m!r} is not a model of target {first}")
-        return m
-    end = rc.end
-    return min(engageable(state, first), key=lambda f: (math.dist(f.at, end), f.id)).id
+    for t in tm:
+        if t not in targets:
+            raise IllegalAction(RULE, f"a target model is nominated for {t!r}, which is not a declared target ({', '.join(targets)})")
+    out = {}
+    for t in targets:
+        if t in tm:
+            m = tm[t]
+            if m not in state.figures or state.figure(m).unit != t:
+                owner = state.figure(m).unit if m in state.figures else None
+                raise IllegalAction(RULE, f"{m!r} is not a model of target {t}" + (f" (it belongs to {owner})" if owner else "")
+                                    + "; nominate one model of each target unit")
+            if m not in state.unit(t).models:
+                raise IllegalAction(RULE, f"{m} of {t} is no longer on the table")
+            if m not in {f.id for f in engageable(state, t)}:
+                raise IllegalAction("§7.2 Engagement", f"{m} of {t} stands on High Ground and cannot be engaged from Ground Level")
+            out[t] = m
+        else:
+            out[t] = min(engageable(state, t), key=lambda f: (math.dist(f.at, end), f.id)).id
+    return out

@@ -31,9 +31,9 @@ from ..vocab import action
 class Charge(Strict):
     action: Literal["charge"]
     unit: Id
-    targets: Annotated[list[Id], Field(min_length=1)]
+    targets: Annotated[list[Id], Field(min_length=1, max_length=50)]
     leader: Optional[Id] = None
-    target_models: dict[Id, Id] = {}
+    target_models: Annotated[dict[Id, Id], Field(max_length=50)] = {}
     modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
 
     def refs(self):
@@ -54,7 +54,7 @@ class Charge(Strict):
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
-        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "grass_removed"):
+        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed"):
             if res.get(k):
                 ev[k] = res[k]
         ctx.results[ctx.index] = {"charge": {**info, **res}}

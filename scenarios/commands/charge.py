@@ -101,10 +101,11 @@ def _human_roll(r: dict) -> str:
     if not r["success"]:
         return f"rolled {r['roll']}: the charge fails (no move)"
     s = f"rolled {r['roll']}: the charge succeeds; {r['leader']} ends at ({fmt(r['end'][0])}, {fmt(r['end'][1])})"
+    noms = r.get("target_models") or {None: r["target_model"]}
     if r.get("contact"):
-        s += f" in base contact with {r['target_model']}"
-    elif r.get("end_gap") is not None:
-        s += f", {fmt(r['end_gap'])}\" from {r['target_model']}"
+        s += f" in base contact with {', '.join(noms.values())}"
+    elif r.get("end_gaps"):
+        s += ", " + ", ".join(f"{fmt(g)}\" from {m}" for m, g in r["end_gaps"].items())
     if r.get("removed"):
         s += f"; removed (no legal linked spot): {', '.join(r['removed'])}"
     return s

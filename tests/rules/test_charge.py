@@ -234,3 +234,41 @@ def test_same_marine_at_the_foot_is_reachable():
     # 6 → 11: centre gap 5"; end within 1" ⇒ travel 5 − r_roach − r_marine − 1 (straight)
     rc = charge.reach(_cliff_charge(False), "roaches", ["marines"])
     assert rc.distance == pytest.approx(5 - 25 / 25.4 - 16 / 25.4 - 1, abs=1e-6)
+
+
+# --- one nominated model per target unit, each checked (issue 9, item 2) ---------------------
+
+def _two_targets():
+    medics = ["  - id: medics", "    side: terran", "    profile: medic", "    models:",
+              "      - {id: d1, at: [14, 12.2]}", "      - {id: d2, at: [14, 16]}"]
+    return roach_file(extra_units=medics, roach_models=[("r1", 5, 10), ("r2", 3, 10)], marine_x=14)
+
+
+def test_every_nominee_is_used():
+    # m1 (14, 10) and d1 (14, 12.2): a Roach base touches both at (12.819..., 11.1), 7.9" from r1
+    # (circles of radius R50 + R32 = 1.614" round each: half-chord sqrt(1.614² − 1.1²) = 1.181").
+    L = _two_targets()
+    new, out = charge.resolve(L.state, "roaches", ["marines", "medics"], [6], leader="r1",
+                              target_models={"marines": "m1", "medics": "d1"})
+    assert out.success and out.target_models == {"marines": "m1", "medics": "d1"}
+    assert out.contact and all(abs(g) <= 1e-6 for g in out.end_gaps.values())
+    h = math.sqrt((R50 + R32) ** 2 - 1.1 ** 2)
+    assert new.figure("r1").at == pytest.approx((14 - h, 11.1), abs=1e-6)
+    for m in ("m1", "d1"):
+        assert abs(gap(new.figure("r1"), new.figure(m))) <= 1e-6
+
+
+def test_nominee_of_another_unit_or_target_is_refused():
+    L = _two_targets()
+    with pytest.raises(IllegalAction, match="not a model of target medics"):
+        charge.resolve(L.state, "roaches", ["marines", "medics"], [6], target_models={"medics": "m1"})
+    with pytest.raises(IllegalAction, match="not a declared target"):
+        charge.resolve(L.state, "roaches", ["marines"], [6], target_models={"medics": "d1"})
+    with pytest.raises(IllegalAction, match="not a model of target marines"):
+        charge.resolve(L.state, "roaches", ["marines"], [6], target_models={"marines": "r2"})
+
+
+def test_unnamed_targets_get_the_nearest_model():
+    L = _two_targets()
+    _, out = charge.resolve(L.state, "roaches", ["marines", "medics"], [6], leader="r1", target_models={"medics": "d1"})
+    assert out.target_models == {"marines": "m1", "medics": "d1"}
