@@ -162,23 +162,24 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
 
 
 def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple],
-                   nominated: Figure | Sequence[Figure], budget: float, band: float) -> tuple[Path, float]:
+                   nominated: Figure | Sequence[Figure], budget: float, band: float, steps: int = 24,
+                   any_of: bool = False) -> tuple[Path, float]:
     """The end spot nearest the ``nominated`` model(s) (base contact with every one when the
     budget allows, else as close as possible within ``band``: the largest gap to them as small
-    as possible) reachable within ``budget`` inches: bisection on the allowed gap ``k ∈ [0,
-    band]`` (to 1e-7"), each step an exact region search.
+    as possible; with ``any_of``, the gap to the nearest of them) reachable within ``budget``
+    inches: bisection on the allowed gap ``k ∈ [0, band]`` (to ``band / 2**steps``), each step
+    an exact region search.
 
-    Returns the path and the gap ``k`` achieved.
+    Returns the path and the gap ``k`` achieved; raises :class:`GeometryError` when no spot
+    within ``band`` can be reached at all.
     """
     r = radius(mover)
     noms = [nominated] if isinstance(nominated, Figure) else list(nominated)
 
     def path_at(k: float):
-        extra = []
-        for nf in noms:
-            core, R = _inner_core(nf, k)
-            extra.append(((core, R + r + 1e-9),))
-        reg = end_region(state, mover, rules, tuple(groups) + tuple(extra))
+        cores = [(core, R + r + 1e-9) for core, R in (_inner_core(nf, k) for nf in noms)]
+        extra = (tuple(cores),) if any_of else tuple((c,) for c in cores)
+        reg = end_region(state, mover, rules, tuple(groups) + extra)
         return reach.to_region(reg)
 
     p0 = path_at(0.0)
@@ -188,7 +189,7 @@ def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups:
     best = path_at(band)
     if best is None:
         raise GeometryError("no end spot within reach")
-    for _ in range(24):
+    for _ in range(steps):
         mid = (lo + hi) / 2
         p = path_at(mid)
         if p is not None and p.length <= budget + TOUCH:

@@ -13,22 +13,17 @@ and how far the charge may go; this module holds the geometry and the resolution
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from tapeline.board.measure import gap
-from tapeline.board.placement import place_around
-from tapeline.board.units import TOUCH
 
 from .charge_geometry import MoveRules, Plan, best_plan, near_group, radius
 from .charge_odds import ChargeOdds
 from .state import GameState
+from .unit_move import CHAIN_LINK, CONTACT_SLACK, move_models
 
-#: "Base contact" goal: the centre within this of touching (far below TOUCH).
-CONTACT_SLACK = 1e-7
-#: 40k 3rd and Horus Heresy unit coherency: 2" between models (HH Skirmish: 3").
-CHAIN_LINK = 2.0
+__all__ = ["CHAIN_LINK", "CONTACT_SLACK", "ContactCharge", "contact_rules", "plan_contact", "move_in", "move_unit", "resolve_contact"]
 
 
 def contact_rules(state: GameState, unit_id: str, fig, targets: Sequence[str], extra_pieces: Sequence = ()) -> MoveRules:
@@ -77,25 +72,34 @@ class ContactCharge:
         return None if self.plan is None or self.plan.path is None else self.plan.path.end
 
 
+def charge_order(state: GameState, unit_id: str, first: str, targets: Sequence[str]) -> list[str]:
+    """The order a unit's models move in a charge: the initial charger, then the others nearest
+    the targets first (straight-line gap; ties by id) — the rules let the player pick any
+    order; this is tapeline's documented default."""
+    tf = [f for t in targets for f in state.figures_of(t)]
+    rest = sorted((f for f in state.figures_of(unit_id) if f.id != first), key=lambda f: (min(gap(f, t) for t in tf), f.id))
+    return [first] + [f.id for f in rest]
+
+
+def move_unit(state: GameState, unit_id: str, first: str, targets: Sequence[str], allowance: float) -> tuple[GameState, list]:
+    """Every model of the unit moves up to ``allowance`` inches towards the targets, the
+    initial model ``first`` by its shortest route, the rest as close as possible in coherency
+    with a model already moved, each path checked by the validator (:mod:`rules.unit_move`)."""
+    goal = [f for t in targets for f in state.figures_of(t)]
+    order = charge_order(state, unit_id, first, targets)
+    return move_models(state, unit_id, order, allowance, lambda st, f: contact_rules(st, unit_id, f, targets), goal)
+
+
 def move_in(state: GameState, unit_id: str, cc: ContactCharge, allowance: float) -> tuple[GameState, dict]:
-    """Move the initial charger along its path into base contact and bring the rest in:
-    each as close to the target as possible (base contact first), within ``allowance`` of
-    where it stands and within 2" of a model already moved; a model that cannot is left
-    where it is (reported)."""
-    lead = state.figure(cc.plan.leader)
-    end = cc.plan.path.end
-    moved = lead.moved(end[0], end[1], None)
-    new = state.with_figures([moved])
-    targets = [f for t in cc.targets for f in state.figures_of(t)]
-    rest = sorted((f for f in state.figures_of(unit_id) if f.id != lead.id), key=lambda f: (min(gap(f, t) for t in targets), f.id))
-    others = [f for f in state.all_figures() if f.unit != unit_id]
-    pieces = [p for p in state.table.pieces if p.has("impassable")]
-    side = state.unit(unit_id).side
-    keep = [(f, 0.0) for f in others if f.unit not in cc.targets and state.unit(f.unit).side != side]
-    pl = place_around(moved, rest, state.table, others, pieces, targets, keep, math.inf, None, 2.0, CHAIN_LINK, allowance)
-    new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in rest if f.id in pl.positions])
-    in_contact = [f.id for f in new.figures_of(unit_id) if any(abs(gap(f, t)) <= 10 * TOUCH for t in targets)]
-    return new, {"end": end, "placed": dict(pl.positions), "stayed": sorted(pl.unplaced), "in_contact": in_contact}
+    """Move the initial charger along its route into base contact and bring the rest in, each
+    within ``allowance`` along its own checked path (:func:`move_unit`); a model that cannot
+    move legally stays where it is (reported)."""
+    new, moves = move_unit(state, unit_id, cc.plan.leader, cc.targets, allowance)
+    lead = next(m for m in moves if m.model == cc.plan.leader)
+    placed = {m.model: m.end for m in moves if m.model != cc.plan.leader and m.how != "stayed"}
+    stayed = sorted(m.model for m in moves if m.how == "stayed")
+    in_contact = [m.model for m in moves if m.contact]
+    return new, {"end": lead.end, "placed": placed, "stayed": stayed, "in_contact": in_contact, "moves": [m.as_json() for m in moves]}
 
 
 def resolve_contact(state: GameState, unit_id: str, cc: ContactCharge, rolls: Sequence[int], fail_note: str,

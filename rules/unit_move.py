@@ -1,0 +1,190 @@
+"""Moving a unit model by model along real paths, each path checked by the validator.
+
+Horus Heresy 3rd's Set-up Move and charge move (§A.3), and the moves built like them (pile-in,
+consolidation), move a unit one model at a time: the first ("initial") model by its shortest
+route towards the nearest model of the goal figures, the others "as close as possible and in
+coherency with a model that has already moved". This module does that in the configuration
+space of :mod:`rules.charge_geometry` (obstacles grown by the moving base; a unit's own models
+are passed through but never ended on):
+
+1. **initial model**: its shortest route to base contact with a goal figure, cut short after
+   ``budget`` inches (:func:`board.pathcut.truncate`); with no route to contact, the end spot
+   nearest the goal figures reachable within the budget;
+2. **each other model**, in the order given:
+
+   a. the spot its own shortest route reaches after ``budget`` inches (or base contact, if
+      nearer), when that spot is legal and within ``link`` (2") of a model already moved;
+   b. else the legal spot nearest the goal figures among those within ``link`` of a model
+      already moved and reachable by a path of at most ``budget`` (bisection on the gap, each
+      step an exact region search: :func:`rules.charge_geometry.closest_within`);
+   c. else (coherency cannot be reached) the spot nearest a model already moved;
+   d. else it stays where it is;
+
+3. every path found is handed to the path validator (:func:`board.pathcheck.check_path`,
+   with the budget and the end-spot rules) and a move is made only if the validator passes
+   it; its verdict is reported with the move.
+
+"As close as possible" is measured along the model's own route in (a) — in open ground that
+is also the straight-line gap — and as the straight-line gap to the nearest goal figure in (b).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Optional, Sequence, Union
+
+from tapeline.board.errors import GeometryError
+from tapeline.board.measure import gap
+from tapeline.board.pathcheck import PathCheck, check_end, check_path
+from tapeline.board.pathcut import truncate
+from tapeline.board.paths import Path, Reach
+from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
+
+from .charge_geometry import MoveRules, _space_key, closest_within, end_region, near_group, radius, space_for
+from .state import GameState
+
+#: "Base contact" goal: the centre within this of touching (far below TOUCH).
+CONTACT_SLACK = 1e-7
+#: Horus Heresy 3rd / 40k 3rd unit coherency: 2" between models.
+CHAIN_LINK = 2.0
+#: Bisection steps when a spot "as close as possible" is searched (band / 2**20).
+STEPS = 20
+
+
+@dataclass(frozen=True)
+class ModelMove:
+    """One model's move: where from and to, the path (polyline for the centre), its exact
+    length, how the end spot was chosen (``route``, ``closest``, ``toward_unit``, ``stayed``),
+    the validator's verdict, the gap left to the nearest goal figure and whether the model
+    ended in coherency with a model already moved."""
+
+    model: str
+    start: tuple
+    end: tuple
+    path: tuple
+    length: float
+    how: str
+    check: Optional[PathCheck]
+    gap: float
+    linked: bool
+
+    @property
+    def contact(self) -> bool:
+        return self.gap <= 10 * TOUCH
+
+    def as_json(self) -> dict:
+        out = {"model": self.model, "from": _xy(self.start), "to": _xy(self.end), "length": round(self.length, 9),
+               "how": self.how, "gap": round(self.gap, 9), "contact": self.contact, "linked": self.linked}
+        if self.check is not None:
+            out["path_check"] = "legal" if self.check.legal else self.check.violation.as_json()
+        return out
+
+
+def _xy(p) -> list:
+    return [round(float(p[0]), 6), round(float(p[1]), 6)]
+
+
+def _budget(budget, fig: Figure) -> float:
+    return float(budget(fig)) if callable(budget) else float(budget)
+
+
+def move_models(
+    state: GameState,
+    unit_id: str,
+    order: Sequence[str],
+    budget: Union[float, Callable[[Figure], float]],
+    rules_of: Callable[[GameState, Figure], MoveRules],
+    goal: Sequence[Figure],
+    anchors: Sequence[str] = (),
+    link: float = CHAIN_LINK,
+) -> tuple[GameState, list[ModelMove]]:
+    """Move the models ``order`` of ``unit_id`` one at a time (see the module notes).
+
+    ``budget``: inches each model may move (a number, or a function of the model);
+    ``rules_of(state, fig)``: the system's path and end rules for one model (this function adds
+    "no overlap with the unit's own models" to the end rules); ``goal``: the figures to close
+    on (base contact ends a model's move); ``anchors``: models of the unit that count as
+    already moved (for coherency) before the first one moves — none: the first model in
+    ``order`` is the initial model and moves freely.
+    """
+    moved: list[str] = list(anchors)
+    out: list[ModelMove] = []
+    spaces: list = []
+    for mid in order:
+        fig = state.figure(mid)
+        b = max(0.0, _budget(budget, fig))
+        own = tuple(f for f in state.figures_of(unit_id) if f.id != mid)
+        base_rules = rules_of(state, fig)
+        rules = replace(base_rules, end_figures=tuple(base_rules.end_figures) + own)
+        key = _space_key(rules)
+        space = next((sp for k, sp in spaces if k == key), None)
+        if space is None:
+            space = space_for(state, rules)
+            spaces.append((key, space))
+        links = [state.figure(m) for m in moved]
+        mv = _move_one(state, fig, rules, space, b, goal, links, link)
+        if mv.end != fig.at:
+            state = state.with_figures([fig.moved(mv.end[0], mv.end[1], None)])
+        out.append(mv)
+        moved.append(mid)
+    return state, out
+
+
+def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Sequence[Figure], links: list, link: float) -> ModelMove:
+    r = radius(fig)
+    contact = near_group(r, goal, CONTACT_SLACK)
+    g0 = min((gap(fig, t) for t in goal), default=0.0)
+    try:
+        reach = Reach(space, fig.at)
+    except GeometryError:
+        return _stay(fig, g0, links, link)
+
+    def accept(path: Path, how: str, need_link: bool = True) -> Optional[ModelMove]:
+        end = path.end
+        moved = fig.moved(end[0], end[1], None)
+        linked = not links or min(gap(moved, m) for m in links) <= link + TOUCH
+        if need_link and not linked:
+            return None
+        pts = path.points()
+        poly_len = sum(((pts[i + 1][0] - pts[i][0]) ** 2 + (pts[i + 1][1] - pts[i][1]) ** 2) ** 0.5 for i in range(len(pts) - 1))
+        chk = check_path(space, pts, b + max(0.0, poly_len - path.length),
+                         lambda x, y: check_end(state.table, fig.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away))
+        if not chk.legal or path.length > b + TOUCH:
+            return None
+        g = min((gap(moved, t) for t in goal), default=0.0)
+        return ModelMove(fig.id, fig.at, tuple(end), tuple(pts), path.length, how, chk, max(0.0, g), linked)
+
+    # (a) / the initial model: along its own shortest route to base contact, cut at the budget
+    route = reach.to_region(end_region(state, fig, rules, [contact]))
+    if route is not None:
+        mv = accept(truncate(route, b), "route")
+        if mv is not None:
+            return mv
+    coh = [near_group(r, links, link)] if links else []
+    # (b) the nearest spot to the goal, in coherency, within the budget
+    mv = _closest(reach, state, fig, rules, coh, goal, b, g0, accept, "closest")
+    if mv is not None:
+        return mv
+    # (c) coherency cannot be reached: as close as possible to a model already moved
+    if links:
+        gl = min(gap(fig, m) for m in links)
+        mv = _closest(reach, state, fig, rules, [], links, b, gl, lambda p, how: accept(p, how, False), "toward_unit")
+        if mv is not None:
+            return mv
+    return _stay(fig, g0, links, link)
+
+
+def _closest(reach, state, fig, rules, groups, toward, b, g0, accept, how) -> Optional[ModelMove]:
+    if not toward:
+        return None
+    try:
+        path, _k = closest_within(reach, state, fig, rules, groups, toward, b, g0 + b + 1e-6, STEPS, any_of=True)
+    except GeometryError:
+        return None
+    return accept(path, how)
+
+
+def _stay(fig: Figure, g0: float, links: list, link: float) -> ModelMove:
+    linked = bool(links) and min(gap(fig, m) for m in links) <= link + TOUCH
+    return ModelMove(fig.id, fig.at, fig.at, (fig.at,), 0.0, "stayed", None, max(0.0, g0), linked)
