@@ -64,16 +64,41 @@ def resolve(state, unit: str, targets: Sequence[str], rolls: Sequence[int], lead
             "grass_removed": list(res.grass_removed),
         }
         return new, out
+    return new, _contact_answer(res)
+
+
+def _contact_answer(res: dict) -> dict:
+    res = dict(res)
     cc = res.pop("charge")
     out = {
         "success": res["success"], "roll": res["roll"], "rolls": res["rolls"],
         "distance": _num(cc.distance), "min_roll": cc.odds.min_roll, "probability": cc.odds.probability,
-        "leader": cc.plan.leader if cc.plan else None,
+        "leader": res.get("leader", cc.plan.leader if cc.plan else None),
         "end": _xy(res.get("end")) if res["success"] else None,
         "path": [_xy(p) for p in cc.path] if res["success"] else [],
         "placed": {k: _xy(v) for k, v in res.get("placed", {}).items()},
         "stayed": res.get("stayed", []), "in_contact": res.get("in_contact", []),
     }
-    if "note" in res:
-        out["note"] = res["note"]
-    return new, out
+    for k in ("note", "at_once", "setup", "moves", "compared_with", "cool_check"):
+        if k in res:
+            out[k] = res[k]
+    return out
+
+
+def execute(state, unit: str, targets: Sequence[str], dice, leader: Optional[str] = None, modifier: int = 0,
+            target_models: Optional[dict] = None):
+    """The whole charge with the file's dice: (new state, JSON answer, events). Horus Heresy
+    rolls as its procedure goes (Set-up Move first, the Cool Check after a failure); the
+    other systems roll the charge dice, then resolve."""
+    if state.system == "heresy":
+        from tapeline.rules.heresy.charge import charge
+
+        new, res, events = charge(state, unit, list(targets), dice, leader, modifier)
+        return new, _contact_answer(res), events
+    rc, _info = reach(state, unit, targets, leader, modifier)
+    n = rc.odds.dice.dice
+    dice.take_events()
+    rolls = dice.roll(n, f"charge roll ({unit}, {rc.odds.dice.name})") if n else []
+    events = dice.take_events()
+    new, res = resolve(state, unit, targets, rolls, leader, modifier, target_models)
+    return new, res, events

@@ -250,6 +250,10 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
         if u.tags is not None and sysdata.tags is not None:
             for bad in sorted({t.lower() for t in u.tags} - sysdata.tags):
                 probs.add(("units", i, "tags"), f"unknown Combat Tag {bad!r} (known: {', '.join(sorted(sysdata.tags))})")
+        own_ids = {m.id for m in u.models}
+        for mid in (u.stats.models or {}) if u.stats is not None else ():
+            if mid not in own_ids:
+                probs.add(("units", i, "stats", "models", mid), f"{mid!r} is not a model of unit {u.id!r}")
         if u.leader is not None and u.leader not in {m.id for m in u.models}:
             probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}")
         for j, m in enumerate(u.models):

@@ -87,6 +87,33 @@ class WeaponSpec(Strict):
     upgrade: Flag = False
 
 
+Stat = Optional[Annotated[int, Field(strict=True, ge=0, le=20)]]
+
+
+class ModelStatsSpec(Strict):
+    """One model's own characteristics in a unit (Horus Heresy / 40k 3rd: a Sergeant, a
+    character leading a squad): any stat given here replaces the unit's for that model;
+    ``subtypes`` add to the unit's ``tags`` (Horus Heresy sub-types: ``command``,
+    ``champion``, ``sergeant``, ``heavy``, ``light``, ``cavalry``; type ``paragon``)."""
+
+    movement: Stat = None
+    initiative: Stat = None
+    weapon_skill: Stat = None
+    ballistic_skill: Stat = None
+    strength: Stat = None
+    toughness: Stat = None
+    wounds: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
+    attacks: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
+    leadership: Stat = None
+    cool: Stat = None
+    willpower: Stat = None
+    intelligence: Stat = None
+    save: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
+    unit_type: Optional[Id] = None
+    subtypes: Annotated[list[Id], Field(max_length=20)] = []
+
+
 class StatsSpec(Strict):
     """A unit's stat line, or overrides of its catalogue profile.
 
@@ -94,7 +121,9 @@ class StatsSpec(Strict):
     ``armour``, ``evade`` (target numbers; ``null`` for "-"), ``hp``, ``shield``, ``abilities``,
     ``impact`` (``[X, Y]``), ``weapons``. Horus Heresy / 40k 3rd fields: ``movement``,
     ``initiative``, ``weapon_skill``, ``ballistic_skill``, ``strength``, ``toughness``,
-    ``wounds``, ``attacks``, ``leadership``, ``save``, ``unit_type``.
+    ``wounds``, ``attacks``, ``leadership``, ``save``, ``unit_type``; Horus Heresy adds ``cool``,
+    ``willpower``, ``intelligence``, ``invulnerable`` (save), and ``models`` (per-model
+    overrides: :class:`ModelStatsSpec`).
     """
 
     speed: Optional[Union[Annotated[int, Field(strict=True, ge=0, le=100)], list[Annotated[int, Field(strict=True, ge=0, le=100)]]]] = None
@@ -116,6 +145,11 @@ class StatsSpec(Strict):
     leadership: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     save: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
     unit_type: Optional[Id] = None
+    cool: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    willpower: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    intelligence: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
+    models: Optional[Annotated[dict[Id, ModelStatsSpec], Field(max_length=2000)]] = None
 
 
 class UnitSpec(Strict):
@@ -171,6 +205,11 @@ class Settings(Strict):
     # seed words it, within 1" of an enemy model ("within_1"), or as engaging one under §7.2
     # ("engaging": terrain between or different levels do not count). docs/attacks.md.
     casualty_priority_range: Literal["within_1", "engaging"] = "within_1"
+    # Horus Heresy §A.3 charge roll: compared with the initial charger's remaining route to base
+    # contact ("route", the seed's "enough to reach the target") or with the closest distance
+    # between models that see each other ("closest_los", the rulebook transcription). See
+    # docs/heresy-assault.md.
+    charge_roll_against: Literal["route", "closest_los"] = "route"
     # (later settings are added below this line, one per rule they configure)
 
 

@@ -73,7 +73,7 @@ SYSTEM_DATA = {
         unit_info=_starcraft_unit,
     ),
     "heresy": SystemData(
-        statuses=frozenset({"pinned", "suppressed", "stunned", "routed", "disordered"}),
+        statuses=frozenset({"pinned", "suppressed", "stunned", "routed", "disgraced", "rushed", "embarked", "disembarked", "disordered"}),
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("heresy"),

@@ -1,39 +1,55 @@
-"""Horus Heresy 3rd edition Charge sub-phase geometry and odds (§A.3).
+"""Horus Heresy 3rd edition Charge sub-phase (§A.3): eligibility, range, Set-up Move, the roll,
+the charge move, and the Cool Check after a failure.
 
-1. One enemy unit is declared; at least one charger must see a target model, and the closest
-   such pair (base to base) must be within **12"** (a range limit, not a move allowance).
-2. **Set-up Move**: its distance comes from Initiative + Movement (Heavy: Movement alone)
-   through :data:`SETUP_TABLE`; none when the charge is Disordered (a model with a status, or
-   the unit disembarked: status ``disordered``). If it brings a model into base contact the
-   charge succeeds at once.
-3. **Charge roll**: 2D6, discard the lower die; the charge succeeds when the roll covers the
-   remaining distance to base contact.
-
-Geometry (shared with 40k, :mod:`rules.contact_charge`): the initial charger is the model with
-the shortest route to base contact with the target unit; "remaining distance" is that route's
-length minus the Set-up Move (the route, not the straight gap, so a success can always be
-moved). Line of sight comes from the system's ``visible`` (true line of sight by heights).
+1. **Eligibility**: a unit cannot charge if it Rushed this turn (status ``rushed``), is locked
+   in combat (a model in base contact with an enemy: :mod:`rules.heresy.combat`), is embarked
+   (status ``embarked``), has a Pinned or Routed model, or is a Vehicle. A unit that
+   disembarked this turn (``disembarked``; the older ``disordered`` means the same) or has any
+   other status (Stunned, Suppressed, Disgraced) charges **Disordered**.
+2. **Declare the target** (one enemy unit); at least one charger must see a target model, and
+   the closest such pair must be no more than **12"** apart (a range limit, not a move).
+3. **Set-up Move** (none when Disordered): each model moves the table's distance
+   (:data:`SETUP_TABLE`, Initiative + Movement; Movement alone for a unit with a Heavy model)
+   or until base contact — the initial model (the one with the shortest route) first, by its
+   shortest route towards the nearest target model; the others as close as possible, in
+   coherency with a model already moved (:mod:`rules.unit_move`, every path checked by the
+   validator). The move stays made whatever follows. A model reaching base contact makes the
+   charge succeed at once: no Volleys, no roll.
+4. **Charge roll**: 2D6, discard the lower die. Setting ``charge_roll_against``:
+   ``route`` (default) — the charge succeeds when the roll covers the initial charger's
+   remaining route to base contact; ``closest_los`` — the roll is compared with the closest
+   distance between models that see each other: below it the charge fails with no move; at or
+   above it the models move, and the charge fails if none ends in base contact.
+5. **Charge move**: the initial charger moves up to the roll into base contact by its shortest
+   route, the others up to the roll as in the Set-up Move. Base contact locks both units.
+6. **Failed charge**: no move; the unit takes a **Cool Check** (2D6 against its Cool,
+   :mod:`rules.heresy.checks`); on a failure every model becomes Stunned.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, plan_contact, resolve_contact
+from ..contact_charge import ContactCharge, move_unit, plan_contact
 from ..errors import IllegalAction
 from ..state import GameState
 from ..systems import system
+from .combat import is_locked, is_vehicle, locked_with
+from .statuses import gain_status
 
 RULE = "HH3 §A.3 Charge"
 MAX_RANGE = 12.0
 #: (lowest Initiative + Movement, Set-up Move inches), §A.3 table.
 SETUP_TABLE = ((20, 6), (14, 5), (12, 4), (10, 3), (7, 2), (1, 1))
 NO_CHARGE = ("pinned", "routed")
-DISORDERING = ("stunned", "suppressed", "disordered")
+#: Statuses and states that make a charge Disordered (§A.3).
+DISORDERING = ("stunned", "suppressed", "disgraced", "disembarked", "disordered")
+ROLL_AGAINST = ("route", "closest_los")
 
 
 def setup_move(movement: int, initiative: int, heavy: bool = False) -> int:
@@ -52,18 +68,34 @@ def _stat(u, name: str) -> int:
     return int(v)
 
 
-def _check(state: GameState, unit_id: str, targets: Sequence[str]) -> None:
+def is_heavy(u) -> bool:
+    return "heavy" in u.tags or (u.stats.get("unit_type") or "").lower() == "heavy" or any(
+        "heavy" in (m.get("subtypes") or ()) for m in (u.stats.get("models") or {}).values())
+
+
+def check_eligible(state: GameState, unit_id: str, targets: Sequence[str]) -> None:
+    """Refuse a charge the rules forbid (§A.3 "A unit cannot declare a charge if ...")."""
     u = state.unit(unit_id)
     if len(targets) != 1:
         raise IllegalAction(RULE, "a Horus Heresy charge declares exactly one target unit")
     t = targets[0]
     if not state.has_unit(t) or state.unit(t).side == u.side:
         raise IllegalAction(RULE, f"{t!r} is not an enemy unit")
+    if not u.models:
+        raise IllegalAction(RULE, f"{unit_id} has no models on the table")
+    if not state.unit(t).models:
+        raise IllegalAction(RULE, f"{t} has no models on the table")
+    if "rushed" in u.status:
+        raise IllegalAction(RULE, f"{unit_id} Rushed this turn and cannot charge")
+    if "embarked" in u.status:
+        raise IllegalAction(RULE, f"{unit_id} is embarked on a transport and cannot charge")
     bad = sorted(set(u.status) & set(NO_CHARGE))
     if bad:
         raise IllegalAction(RULE, f"{unit_id} is {', '.join(bad)} and cannot charge")
-    if (u.stats.get("unit_type") or "").lower() == "vehicle":
+    if is_vehicle(state, unit_id):
         raise IllegalAction(RULE, "vehicles can never charge")
+    if is_locked(state, unit_id):
+        raise IllegalAction(RULE, f"{unit_id} is locked in combat with {', '.join(locked_with(state, unit_id))} and cannot charge")
 
 
 def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Optional[float], Optional[tuple]]:
@@ -81,17 +113,31 @@ def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Option
     return max(0.0, float(g[i, j])), (fa[i].id, fb[j].id)
 
 
-def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None, modifier: int = 0) -> ContactCharge:
-    targets = tuple(targets)
-    _check(state, unit_id, targets)
+def roll_against(state: GameState) -> str:
+    return state.settings.get("charge_roll_against", "route")
+
+
+def setup_distance(state: GameState, unit_id: str) -> tuple[int, bool]:
+    """(Set-up Move inches, Disordered?) for the unit."""
     u = state.unit(unit_id)
     disordered = bool(set(u.status) & set(DISORDERING))
-    heavy = "heavy" in u.tags or (u.stats.get("unit_type") or "").lower() == "heavy"
-    setup = 0 if disordered else setup_move(_stat(u, "movement"), _stat(u, "initiative"), heavy)
+    if disordered:
+        return 0, True
+    return setup_move(_stat(u, "movement"), _stat(u, "initiative"), is_heavy(u)), False
+
+
+def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None, modifier: int = 0) -> ContactCharge:
+    """The charge query: range, Set-up Move, the initial charger's route and the exact odds."""
+    targets = tuple(targets)
+    check_eligible(state, unit_id, targets)
+    if leader is not None and leader not in state.unit(unit_id).models:
+        raise IllegalAction(RULE, f"{leader!r} is not a model of {unit_id}")
+    setup, disordered = setup_distance(state, unit_id)
     los, pair = sight_and_range(state, unit_id, targets[0])
     plan = plan_contact(state, unit_id, targets, leader)
+    mode = roll_against(state)
     details = {"setup_move": setup, "disordered": disordered, "closest_los_distance": los, "closest_los_pair": pair,
-               "charge_roll": "2D6, discard the lower"}
+               "charge_roll": "2D6, discard the lower", "roll_against": mode}
     reason, allowed = "", True
     if los is None:
         allowed, reason = False, "no charger can see a model of the target unit (§A.3 step 2)"
@@ -104,13 +150,149 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         odds = charge_odds(dist, setup, NO_ROLL)
         details["note"] = "the Set-up Move reaches base contact: the charge succeeds at once"
     else:
-        odds = charge_odds(dist, setup + modifier, BEST_OF_2D6)
+        need = dist
+        if mode == "closest_los":
+            after = _after_setup(state, unit_id, targets, plan.leader, setup)
+            details["closest_los_after_setup"] = after
+            if after is not None:
+                need = max(dist, setup + after)
+        odds = charge_odds(need, setup + modifier, BEST_OF_2D6)
     return ContactCharge(unit_id, targets, plan.leader, plan, odds, allowed, reason, details)
+
+
+def _after_setup(state, unit_id, targets, first, setup) -> Optional[float]:
+    """The closest line-of-sight distance once the Set-up Move is made (``closest_los``)."""
+    new, _moves = move_unit(state, unit_id, first, targets, setup) if setup else (state, [])
+    return sight_and_range(new, unit_id, targets[0])[0]
+
+
+@dataclass
+class ChargeOutcome:
+    """What a resolved charge did: the Set-up Move, the roll, the charge move, the verdict."""
+
+    success: bool
+    roll: Optional[int]
+    rolls: list
+    setup: list = field(default_factory=list)          # ModelMove per model
+    moves: list = field(default_factory=list)          # ModelMove per model (charge move)
+    at_once: bool = False                               # the Set-up Move reached base contact
+    compared_with: Optional[float] = None               # the distance the roll was compared with
+    note: str = ""
+    events: list = field(default_factory=list)
+
+
+def make_setup_move(state: GameState, cc: ContactCharge) -> tuple[GameState, list]:
+    """§A.3 step 3: every model moves the Set-up distance or until base contact (none when
+    Disordered)."""
+    setup = cc.details["setup_move"]
+    if not setup or cc.plan is None or cc.plan.path is None:
+        return state, []
+    return move_unit(state, cc.unit, cc.plan.leader, cc.targets, setup)
+
+
+def charge_move(state: GameState, cc: ContactCharge, allowance: float, leader: Optional[str]) -> tuple[GameState, list, Optional[str]]:
+    """§A.3 step 5: the initial charger (shortest route now) moves up to ``allowance`` towards
+    the nearest target model, the others follow."""
+    plan = plan_contact(state, cc.unit, cc.targets, leader)
+    if plan.path is None:
+        return state, [], None
+    new, moves = move_unit(state, cc.unit, plan.leader, cc.targets, allowance)
+    return new, moves, plan.leader
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
             modifier: int = 0, target_models=None):
+    """Resolve the charge with the charge dice ``rolls`` (both dice, or the kept die): the new
+    state (the Set-up Move is kept even when the charge fails) and a dictionary of what
+    happened. The Cool Check after a failure is :func:`cool_check` (it needs dice)."""
     cc = reach(state, unit_id, targets, leader, modifier)
     if not cc.allowed:
         raise IllegalAction(RULE, cc.reason)
-    return resolve_contact(state, unit_id, cc, rolls, "charge failed: no move; the unit takes a Cool Check (Stunned on a fail)")
+    out = _resolve(state, cc, lambda: list(rolls), leader, modifier)
+    return out[0], _info(cc, out[1])
+
+
+def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier) -> tuple[GameState, ChargeOutcome]:
+    new, setup = make_setup_move(state, cc)
+    if any(m.contact for m in setup):
+        return new, ChargeOutcome(True, None, [], setup, [], True, None,
+                                  "the Set-up Move reached base contact: the charge succeeds at once (no Volleys, no roll)")
+    rolls = roll_dice()
+    result = BEST_OF_2D6.result(rolls) if len(rolls) > 1 else int(rolls[0])
+    allowance = result + modifier
+    after = plan_contact(new, cc.unit, cc.targets, leader)
+    route = after.distance
+    mode = roll_against(state)
+    if mode == "closest_los":
+        compared = sight_and_range(new, cc.unit, cc.targets[0])[0]
+    else:
+        compared = route
+    if compared is None or allowance < compared - TOUCH:
+        note = f"the roll {allowance} is short of the {mode.replace('_', ' ')} distance" + (f" {compared:.6g}\"" if compared is not None else "")
+        return new, ChargeOutcome(False, result, list(rolls), setup, [], False, compared, note + ": no move; Cool Check (Stunned on a fail)")
+    moved, moves, first = charge_move(new, cc, allowance, leader)
+    ok = any(m.contact for m in moves)
+    note = "" if ok else "no charger ended in base contact: the charge fails; Cool Check (Stunned on a fail)"
+    return moved, ChargeOutcome(ok, result, list(rolls), setup, moves, False, compared, note)
+
+
+def _info(cc: ContactCharge, res: ChargeOutcome) -> dict:
+    first = res.moves[0] if res.moves else (res.setup[0] if res.at_once and res.setup else None)
+    info = {"roll": res.roll, "rolls": res.rolls, "success": res.success, "charge": cc, "at_once": res.at_once,
+            "setup": [m.as_json() for m in res.setup], "moves": [m.as_json() for m in res.moves],
+            "compared_with": res.compared_with}
+    if res.success and first is not None:
+        info["end"] = first.end
+        info["leader"] = first.model
+    moves = res.moves or (res.setup if res.at_once else [])
+    info["placed"] = {m.model: m.end for m in moves[1:] if m.how != "stayed"}
+    info["stayed"] = sorted(m.model for m in moves if m.how == "stayed")
+    info["in_contact"] = [m.model for m in moves if m.contact]
+    if res.note:
+        info["note"] = res.note
+    return info
+
+
+def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader: Optional[str] = None,
+           modifier: int = 0) -> tuple[GameState, dict, list]:
+    """The whole Charge with dice (§A.3): Set-up Move, roll, charge move or Cool Check.
+
+    Returns the new state, the outcome (as :func:`resolve`) and the events (every die rolled
+    and every model moved)."""
+    cc = reach(state, unit_id, targets, leader, modifier)
+    if not cc.allowed:
+        raise IllegalAction(RULE, cc.reason)
+    events: list = []
+    dice.take_events()
+
+    def roll_dice():
+        vals = dice.roll(2, f"charge roll ({unit_id}, 2D6 discard the lower)")
+        return vals
+
+    new, res = _resolve(state, cc, roll_dice, leader, modifier)
+    if res.setup:
+        events.append({"type": "setup_move", "unit": unit_id, "distance": cc.details["setup_move"],
+                       "moves": [m.as_json() for m in res.setup]})
+    events += dice.take_events()
+    info = _info(cc, res)
+    if res.moves:
+        events.append({"type": "charge_move", "unit": unit_id, "allowance": (res.roll or 0) + modifier,
+                       "moves": [m.as_json() for m in res.moves]})
+    if not res.success:
+        new, chk_events, check = cool_check(new, unit_id, dice)
+        events += chk_events
+        info["cool_check"] = check
+    return new, info, events
+
+
+def cool_check(state: GameState, unit_id: str, dice) -> tuple[GameState, list, dict]:
+    """§A.3 "Failed charge": a Cool Check; on a failure every model of the unit becomes Stunned."""
+    from .checks import take_check
+
+    dice.take_events()
+    res = take_check(state, unit_id, "cool", dice, "failed charge")
+    events = dice.take_events() + [res.as_event("failed charge")]
+    if not res.passed:
+        state, ev = gain_status(state, unit_id, "stunned", "failed its Cool Check after a failed charge (§A.3)")
+        events += ev
+    return state, events, {"passed": res.passed, "rolls": list(res.rolls), "target": res.target}

@@ -10,9 +10,10 @@ actions:
 StarCraft (§8.7.7): Speed + D6 (or the higher of 2D6), success if the Leading Model can reach
 a legal end spot; it is set in base contact with the nominated target model when the roll
 allows, else as close as possible within 1"; the rest are set in coherency (priority A/B/C);
-a model with no legal linked spot is removed (§4.4). Horus Heresy (§A.3): Set-up Move, then
-2D6 discard the lower; 40k 3rd (§B.1): the 6" assault move, 2D6 highest through difficult
-terrain. A failed charge moves nothing. ``ctx.results[index]`` holds the outcome for
+a model with no legal linked spot is removed (§4.4). Horus Heresy (§A.3): the Set-up Move
+(kept whatever follows), then 2D6 discard the lower, the charge move, and a Cool Check after a
+failure (Stunned on a fail); 40k 3rd (§B.1): the 6" assault move, 2D6 highest through difficult
+terrain. A failed charge makes no charge move. ``ctx.results[index]`` holds the outcome for
 ``expect: charged``.
 """
 
@@ -46,15 +47,11 @@ class Charge(Strict):
 
     def apply(self, state, ctx):
         rc, info = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
-        n = rc.odds.dice.dice
-        ctx.dice.take_events()
-        rolls = ctx.dice.roll(n, f"charge roll ({self.unit}, {rc.odds.dice.name})") if n else []
-        events = ctx.dice.take_events()
-        new, res = charging.resolve(state, self.unit, self.targets, rolls, self.leader, self.modifier, self.target_models)
+        new, res, events = charging.execute(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models)
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
-        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed"):
+        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed", "at_once", "note"):
             if res.get(k):
                 ev[k] = res[k]
         ctx.results[ctx.index] = {"charge": {**info, **res}}
