@@ -1,0 +1,125 @@
+"""Expectations on a unit's state: ``status``, ``locked``, ``position``.
+
+```yaml
+expect:
+  - {expect: status, unit: loyal, has: [stunned]}              # statuses it must have
+  - {expect: status, unit: loyal, lacks: [routed, pinned]}     # and must not have
+  - {expect: status, unit: loyal, exactly: []}                 # exactly these (none)
+  - {expect: locked, unit: loyal, value: true}                 # locked in combat (Heresy, 40k)
+  - {expect: locked, unit: loyal, with: [traitors]}            # exactly with these units
+  - {expect: position, model: a1, at: [12, 10], tol: 0.001}    # where a model stands
+  - {expect: position, model: a3, removed: true}               # removed as a casualty
+```
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from ..schema import XY, Id
+from ..vocab import expectation
+from .common import ExpectBase
+
+Ids = Annotated[list[Id], Field(max_length=100)]
+
+
+@expectation
+class Status(ExpectBase):
+    """The unit's statuses: ``has`` all of, ``lacks`` every one of, or ``exactly`` these."""
+
+    expect: Literal["status"]
+    unit: Id
+    has: Optional[Ids] = None
+    lacks: Optional[Ids] = None
+    exactly: Optional[Ids] = None
+
+    @model_validator(mode="after")
+    def _some(self):
+        if self.has is None and self.lacks is None and self.exactly is None:
+            raise ValueError("give has, lacks or exactly")
+        return self
+
+    def refs(self):
+        return [("unit", "unit", self.unit)]
+
+    def check(self, state, ctx):
+        now = set(state.unit(self.unit).status)
+        ok = True
+        if self.has is not None:
+            ok &= set(self.has) <= now
+        if self.lacks is not None:
+            ok &= not (set(self.lacks) & now)
+        if self.exactly is not None:
+            ok &= set(self.exactly) == now
+        return ok, f"status of {self.unit}: {sorted(now) or 'none'}"
+
+
+def locked_with(state, unit: str) -> list[str]:
+    """The enemy units ``unit`` is locked in combat with (base contact; Heresy §A.1)."""
+    from tapeline.rules.heresy.combat import locked_with as lw
+
+    return lw(state, unit)
+
+
+@expectation
+class Locked(ExpectBase):
+    """Is the unit locked in combat (a model in base contact with an enemy)? ``with`` lists
+    exactly the enemy units it is locked with."""
+
+    expect: Literal["locked"]
+    unit: Id
+    value: Optional[bool] = None
+    with_: Optional[Ids] = Field(None, alias="with")
+
+    model_config = {"populate_by_name": True, "extra": "forbid"}
+
+    def refs(self):
+        return [("unit", "unit", self.unit)] + [(f"with.{i}", "unit", u) for i, u in enumerate(self.with_ or [])]
+
+    def check(self, state, ctx):
+        got = locked_with(state, self.unit)
+        ok = True
+        if self.value is not None:
+            ok &= bool(got) == self.value
+        if self.with_ is not None:
+            ok &= sorted(got) == sorted(self.with_)
+        if self.value is None and self.with_ is None:
+            ok &= bool(got)
+        return ok, f"{self.unit} locked in combat with {', '.join(got)}" if got else f"{self.unit} is not locked in combat"
+
+
+@expectation
+class Position(ExpectBase):
+    """Where a model stands (``at`` within ``tol`` inches, centre to centre), or that it has
+    been ``removed`` as a casualty."""
+
+    expect: Literal["position"]
+    model: Id
+    at: Optional[XY] = None
+    tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-6
+    removed: Optional[bool] = None
+
+    @model_validator(mode="after")
+    def _some(self):
+        if self.at is None and self.removed is None:
+            raise ValueError("give at or removed")
+        return self
+
+    def refs(self):
+        return [("model", "model", self.model)]
+
+    def check(self, state, ctx):
+        unit = state.figure(self.model).unit
+        gone = self.model not in state.unit(unit).models
+        if self.removed is not None and gone != self.removed:
+            return False, f"{self.model} {'was' if gone else 'was not'} removed"
+        if self.at is not None:
+            if gone:
+                return False, f"{self.model} was removed"
+            x, y = state.figure(self.model).at
+            d = math.dist((x, y), self.at)
+            return d <= self.tol, f"{self.model} at ({x:.6f}, {y:.6f}), {d:.6g}\" from ({self.at[0]:g}, {self.at[1]:g})"
+        return True, f"{self.model} {'removed' if gone else 'on the table'}"
