@@ -118,6 +118,15 @@ def unit(loaded: Loaded, ident: str, place: str = "arguments") -> str:
     return ident
 
 
+def answer(command: str, obj: dict) -> dict:
+    """The JSON object a command prints: ``obj`` passed through the command's typed answer
+    (:mod:`tapeline.scenarios.results`), so the command line and the Python API give the same
+    keys — a key the typed answer lacks is an error, not a silent difference."""
+    from .results import result
+
+    return result(command, obj).as_json()
+
+
 def deprecated(message: str) -> None:
     """A deprecation note on standard error (the answer on standard output is unchanged)."""
     print(f"tapeline: note: {message}", file=sys.stderr)

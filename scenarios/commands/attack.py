@@ -17,7 +17,7 @@ from tapeline.rules.starcraft.ranged import Modifiers, batch_spec, batch_target
 from tapeline.rules.starcraft.targeting import check_target
 
 from ..cli import emit
-from ..cliutil import add_file, fmt, load, unit
+from ..cliutil import add_file, answer, fmt, load, unit
 
 
 def register(sub) -> None:
@@ -47,7 +47,13 @@ def _mods(args) -> Modifiers:
 
 
 def run(args) -> int:
-    loaded = load(args)
+    out = answer("attack", query(load(args), args))
+    emit(out, args.json, human(out))
+    return 0
+
+
+def query(loaded, args) -> dict:
+    """The JSON answer: ``args.unit`` firing ``args.weapon`` (one Batch each) at ``args.target``."""
     st = loaded.state
     if st.system != "starcraft":
         raise IllegalAction("arguments", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
@@ -81,11 +87,10 @@ def run(args) -> int:
     out = {"unit": args.unit, "target": target, "firing_models": firing, "visible_targets": visible}
     out |= odds.summary()
     out["batches"] = info
-    emit(out, args.json, _human(out))
-    return 0
+    return out
 
 
-def _human(o: dict) -> str:
+def human(o: dict) -> str:
     lines = [f"{o['unit']} at {o['target']}"]
     for b in o["batches"]:
         lr = f" (+{len(b['long_range_models'])} at LONG RANGE)" if b["long_range_models"] else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import charging
 from ..cli import emit
-from ..cliutil import ArgumentError, add_file, deprecated, fmt, load, model, unit
+from ..cliutil import ArgumentError, add_file, answer, deprecated, fmt, load, model, unit
 from tapeline.rules.errors import IllegalAction
 
 
@@ -42,7 +42,15 @@ def charging_unit(args) -> str:
 
 def run(args) -> int:
     name = charging_unit(args)
-    loaded = load(args)
+    out = answer("charge", query(load(args), args, name))
+    emit(out, args.json, human(out))
+    return 0
+
+
+def query(loaded, args, name=None) -> dict:
+    """The JSON answer: reach and odds of ``args.unit``'s charge at ``args.target``; with
+    ``args.roll`` also the outcome."""
+    name = args.unit if name is None else name
     st = loaded.state
     u = unit(loaded, name, "--unit")
     targets = [unit(loaded, t, "--target") for t in args.target]
@@ -54,7 +62,6 @@ def run(args) -> int:
         t, m = item.split("=", 1)
         tm[unit(loaded, t, "--target-model")] = model(loaded, m, "--target-model")
     rc, out = charging.reach(st, u, targets, leader, args.modifier)
-    lines = [_human(out)]
     if args.roll is not None:
         if not 1 <= args.roll <= 6:
             raise IllegalAction("arguments", f"--roll must be a die result 1..6, not {args.roll}")
@@ -63,9 +70,11 @@ def run(args) -> int:
         out["roll"] = res
         if res["success"]:
             out["end"], out["path"] = res["end"], res["path"]
-        lines.append(_human_roll(res))
-    emit(out, args.json, "\n".join(lines))
-    return 0
+    return out
+
+
+def human(o: dict) -> str:
+    return _human(o) + ("\n" + _human_roll(o["roll"]) if "roll" in o else "")
 
 
 def _human(o: dict) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 
 from ..cli import emit
-from ..cliutil import add_file, load
+from ..cliutil import add_file, answer, load
 
 ANSWERS = {
     "starcraft": "fighting_starcraft",
@@ -41,9 +41,17 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
-    loaded = load(args)
+def _answer(loaded, args) -> tuple[dict, str]:
     module = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{ANSWERS[loaded.state.system]}")
-    out, human = module.answer(loaded, args)
-    emit(out, args.json, human)
+    return module.answer(loaded, args)
+
+
+def query(loaded, args) -> dict:
+    """The JSON answer (what the Python API's ``Game.fight`` returns)."""
+    return _answer(loaded, args)[0]
+
+
+def run(args) -> int:
+    out, human = _answer(load(args), args)
+    emit(answer("fight", out), args.json, human)
     return 0

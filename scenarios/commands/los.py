@@ -10,7 +10,7 @@ from __future__ import annotations
 from tapeline.rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_pair, fmt, load, model
+from ..cliutil import add_pair, answer, fmt, load, model
 
 
 def register(sub) -> None:
@@ -19,27 +19,36 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def answer(loaded, a: str, b: str):
+def sight(loaded, a: str, b: str):
     """The system's :class:`board.sight.Sight` for models ``a`` and ``b`` of a loaded file."""
     return system(loaded.state.system).visible(loaded.state, a, b)
 
 
-def run(args) -> int:
-    loaded = load(args)
+def query(loaded, args) -> dict:
+    """The JSON answer for models ``args.a`` and ``args.b``."""
     a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
-    s = answer(loaded, a, b)
-    out = {"a": a, "b": b} | s.as_dict()
-    if s.visible:
-        (x0, y0), (x1, y1) = s.witness
+    return {"a": a, "b": b} | sight(loaded, a, b).as_dict()
+
+
+def human(o: dict) -> str:
+    a, b = o["a"], o["b"]
+    if o["visible"]:
+        (x0, y0), (x1, y1) = o["witness"]
         lines = [f"{b} is visible to {a} (and {a} to {b})",
                  f"witness: ({fmt(x0)}, {fmt(y0)}) -> ({fmt(x1)}, {fmt(y1)})"]
-        if s.clearance is not None:
-            lines.append(f"clearance from the nearest blocking piece: {fmt(s.clearance)}\"")
-        if s.detail and s.clearance is None:
-            lines.append(s.detail)
+        if o["clearance"] is not None:
+            lines.append(f"clearance from the nearest blocking piece: {fmt(o['clearance'])}\"")
+        if o["detail"] and o["clearance"] is None:
+            lines.append(o["detail"])
     else:
         lines = [f"{b} is not visible to {a} (nor {a} to {b})"]
-        for t, r in s.blocked_by:
+        for blk in o["blocked_by"]:
+            t, r = blk["terrain"], blk["reason"]
             lines.append(f"  blocked by {t}: {r}" if t else f"  {r}")
-    emit(out, args.json, "\n".join(lines))
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    out = answer("los", query(load(args), args))
+    emit(out, args.json, human(out))
     return 0

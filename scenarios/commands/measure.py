@@ -6,7 +6,7 @@ from tapeline.board import measure
 from tapeline.rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_pair, fmt, load, model
+from ..cliutil import add_pair, answer, fmt, load, model
 
 
 def register(sub) -> None:
@@ -15,8 +15,8 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
-    loaded = load(args)
+def query(loaded, args) -> dict:
+    """The JSON answer for models ``args.a`` and ``args.b``."""
     a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
     st = loaded.state
     fa, fb = st.figure(a), st.figure(b)
@@ -26,7 +26,7 @@ def run(args) -> int:
     e = sysmod.engaged(st, a, b)
     er = sysmod.ENGAGEMENT_RANGE
     shown_gap = 0.0 if c.ok else g
-    out = {
+    return {
         "a": a,
         "b": b,
         "gap": shown_gap,
@@ -38,13 +38,24 @@ def run(args) -> int:
         "reason": e.reason,
         "detail": e.detail,
     }
-    lines = [
-        f"gap {a} to {b}: {fmt(shown_gap)}\"" + (" (overlap)" if g < 0 and not c.ok else ""),
-        f"base contact: {'yes' if c.ok else 'no'}",
+
+
+def human(o: dict) -> str:
+    a, b, er = o["a"], o["b"], o["engagement_distance"]
+    within = f"within {er:g}\""
+    m = abs(o["margin"])
+    explain = f"{within} by {m:.6g}\"" if o["engagement_range"] else f"not {within}: {m:.6g}\" too far"
+    return "\n".join([
+        f"gap {a} to {b}: {fmt(o['gap'])}\"" + (" (overlap)" if o["gap"] < 0 else ""),
+        f"base contact: {'yes' if o['contact'] else 'no'}",
         f"engagement range ({'base contact' if er == 0 else f'{er:g}' + chr(34)}): "
-        + ("yes, " if e.in_range.ok else "no, ")
-        + e.in_range.explain(f"within {er:g}\""),
-        f"engaged: {'yes' if e.engaged else 'no'}" + (f" ({e.detail})" if e.detail and not e.engaged and e.reason else ""),
-    ]
-    emit(out, args.json, "\n".join(lines))
+        + ("yes, " if o["engagement_range"] else "no, ") + explain,
+        f"engaged: {'yes' if o['engaged'] else 'no'}"
+        + (f" ({o['detail']})" if o["detail"] and not o["engaged"] and o["reason"] else ""),
+    ])
+
+
+def run(args) -> int:
+    out = answer("measure", query(load(args), args))
+    emit(out, args.json, human(out))
     return 0

@@ -5,7 +5,7 @@ statuses, Leading Model and casualties (with ``--after N``: as they stand after 
 from __future__ import annotations
 
 from ..cli import emit
-from ..cliutil import add_file, fmt, load
+from ..cliutil import add_file, answer, fmt, load
 
 
 def register(sub) -> None:
@@ -27,7 +27,7 @@ def _level(state, fig) -> dict:
     return {"level": f'{fmt(h)}" up' if h else "Ground Level", "eye_height": round(eye(state, fig.id), 6)}
 
 
-def query(loaded) -> dict:
+def query(loaded, args=None) -> dict:
     """The JSON answer: ``{"system", "units": [...]}``, units and models in file order."""
     st = loaded.state
     units = []
@@ -65,6 +65,6 @@ def human(o: dict) -> str:
 
 
 def run(args) -> int:
-    out = query(load(args))
+    out = answer("models", query(load(args)))
     emit(out, args.json, human(out))
     return 0

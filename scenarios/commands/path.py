@@ -11,7 +11,7 @@ from tapeline.rules.charge_geometry import MoveRules, space_for
 from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
-from ..cliutil import add_file, fmt, load, model
+from ..cliutil import add_file, answer, fmt, load, model
 
 
 def register(sub) -> None:
@@ -48,7 +48,13 @@ def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
 
 
 def run(args) -> int:
-    loaded = load(args)
+    out = answer("path", query(load(args), args))
+    emit(out, args.json, human(out))
+    return 0
+
+
+def query(loaded, args) -> dict:
+    """The JSON answer: is ``args.model``'s path through ``args.via`` legal (within ``args.max``)."""
     st = loaded.state
     m = model(loaded, args.model, "argument MODEL")
     if args.max is not None and not (math.isfinite(args.max) and args.max >= 0):
@@ -64,17 +70,23 @@ def run(args) -> int:
     res = check_path(space, pts, args.max, end_check)
     out = {"model": m, "legal": res.legal, "length": res.length, "clearance": rules.rho,
            "violation": None if res.violation is None else res.violation.as_json()}
-    extra = []
+    if args.max is not None:
+        out["max"] = args.max
     if st.system == "starcraft":
         from tapeline.rules.starcraft.movement import grass_crossed
 
         out["grass_crossed"] = grass_crossed(st, pts)
-        if out["grass_crossed"]:
-            extra.append(f"crosses Grass: {', '.join(out['grass_crossed'])} (removed)")
-    if res.legal:
-        human = f"legal: {m} travels {fmt(res.length)}\"" + (f" of {fmt(args.max)}\" allowed (margin {fmt(args.max - res.length)}\")" if args.max is not None else "")
+    return out
+
+
+def human(o: dict) -> str:
+    if o["legal"]:
+        mx = o.get("max")
+        text = f"legal: {o['model']} travels {fmt(o['length'])}\"" + (
+            f" of {fmt(mx)}\" allowed (margin {fmt(mx - o['length'])}\")" if mx is not None else "")
     else:
-        v = res.violation
-        human = f"illegal: {v.kind} at ({fmt(v.at[0])}, {fmt(v.at[1])}): {v.detail}"
-    emit(out, args.json, "\n".join([human] + extra))
-    return 0
+        v = o["violation"]
+        text = f"illegal: {v['kind']} at ({fmt(v['at'][0])}, {fmt(v['at'][1])}): {v['detail']}"
+    if o.get("grass_crossed"):
+        text += f"\ncrosses Grass: {', '.join(o['grass_crossed'])} (removed)"
+    return text

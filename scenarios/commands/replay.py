@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import replay as engine
 from ..cli import emit
-from ..cliutil import add_file, load
+from ..cliutil import add_file, answer, load
 
 
 def register(sub) -> None:
@@ -35,5 +35,5 @@ def run(args) -> int:
         lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}]{when} {c['expect']}: {c['detail']}")
     passed = sum(c["ok"] for c in r.expectations)
     lines.append(f"{passed} of {len(r.expectations)} expectations hold" if r.expectations else "no expectations")
-    emit(r.as_json(), args.json, "\n".join(lines))
+    emit(answer("replay", r.as_json()), args.json, "\n".join(lines))
     return 0 if r.ok else 1

@@ -9,15 +9,41 @@ and are mapped into it by ``pyproject.toml``:
 - :mod:`tapeline.scenarios` (``scenarios/``) — the file format, replay and the ``tapeline``
   command.
 
+The front door is :func:`open`: ``game = tapeline.open("file.yaml")``, then ``game.measure(a,
+b)``, ``game.los(a, b)``, ``game.charge(unit, targets)`` ... (see
+:class:`tapeline.scenarios.game.Game` and docs/python.md).
+
 This module itself lives in ``scenarios/tapeline/`` and stays light: importing it loads none of
-the heavy libraries, so the command line starts quickly.
+the heavy libraries (``open``, ``Game``, ``parse_text`` and ``example`` are loaded on first use),
+so the command line starts quickly.
 """
 
+from __future__ import annotations
+
 from importlib.metadata import PackageNotFoundError, version as _version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = _version("tapeline")
 except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__
+    from tapeline.scenarios.game import Game, example, open, parse_text
+
+_FRONT_DOOR = ("Game", "open", "parse_text", "example")
+
+__all__ = ["__version__", *_FRONT_DOOR]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the front door (:mod:`tapeline.scenarios.game`) on first use."""
+    if name in _FRONT_DOOR:
+        from tapeline.scenarios import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module 'tapeline' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_FRONT_DOOR))
