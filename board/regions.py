@@ -6,7 +6,11 @@ within 1" of an undeclared enemy. For the centre ``p`` of a round base of radius
 these is a distance constraint to a *core* (a base's centre point or a footprint polygon):
 
 * ``near``: groups; in each group ``dist(p, core) ≤ R`` for at least one member (within 1" of a
-  target *unit*: one member per model of radius ``rt``, ``R = r + rt + 1``)
+  target *unit*: one member per model of radius ``rt``, ``R = r + rt + 1``). A member may carry
+  further conditions of its own, ``(core, R, ((core2, R2, inside), ...))``: ``dist(p, core2) ≤
+  R2`` when ``inside``, else ``p`` at least ``R2`` outside ``core2`` (signed: a point inside a
+  polygon ``core2`` is outside the member) — e.g. "within 1" of this model *and* not in the
+  shadow of a wall"
 * ``far``:  ``dist(p, core) ≥ R``  (no overlap with a base: ``R = r + ro``; terrain: ``R = r``)
 * ``box``: ``x0 ≤ x ≤ x1, y0 ≤ y ≤ y1`` (wholly on the table: the table shrunk by ``r``)
 
@@ -68,7 +72,7 @@ class Region:
         x0, y0, x1, y1 = self.box
         s = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
         for group in self.near:
-            s = np.minimum(s, np.max([R - shapely.distance(geoms, core) for core, R in group], axis=0))
+            s = np.minimum(s, np.max([_member_slack(geoms, m) for m in group], axis=0))
         cores, R, tree = self._far_arrays
         if cores is not None and len(pts):
             gi, ci = tree.query(geoms, predicate="dwithin", distance=float(R.max()) + 1e-9)
@@ -87,7 +91,7 @@ class Region:
         """A box holding the region (the near constraints' boxes and the table box)."""
         x0, y0, x1, y1 = self.box
         for group in self.near:
-            bb = np.array([shapely.bounds(core) + np.array([-R, -R, R, R]) for core, R in group])
+            bb = np.array([shapely.bounds(m[0]) + np.array([-m[1], -m[1], m[1], m[1]]) for m in group])
             a, b = bb[:, 0].min(), bb[:, 1].min()
             c, d = bb[:, 2].max(), bb[:, 3].max()
             x0, y0, x1, y1 = max(x0, a), max(y0, b), min(x1, c), min(y1, d)
@@ -102,7 +106,9 @@ class Region:
         if not (x0 <= x1 and y0 <= y1):
             return np.zeros((0, 3)), np.zeros((0, 3))
         hull = shapely.box(x0, y0, x1, y1)
-        relevant = [m for group in self.near for m in group] + [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
+        relevant = [(m[0], m[1]) for group in self.near for m in group]
+        relevant += [(c, R) for group in self.near for m in group for c, R, _ in (m[2] if len(m) > 2 else ())]
+        relevant += [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
         for core, R in relevant:
             if shapely.get_type_id(core) == 0:
                 x, y = shapely.get_coordinates(core)[0]
@@ -168,6 +174,22 @@ class Region:
         C, L = self.primitives
         pts = np.concatenate([self.vertices, C[:, :2]]) if len(C) else self.vertices
         return pts, L[:, :2].copy()
+
+
+def _member_slack(geoms, member) -> np.ndarray:
+    """How far inside one near-group member each point is: ``R − dist(p, core)``, and each of
+    the member's own conditions (signed distance to a polygon for "outside")."""
+    core, R = member[0], member[1]
+    s = R - shapely.distance(geoms, core)
+    for c2, R2, inside in (member[2] if len(member) > 2 else ()):
+        d = shapely.distance(geoms, c2)
+        if inside:
+            s = np.minimum(s, R2 - d)
+        else:
+            if shapely.get_type_id(c2) != 0:  # inside a polygon: minus the depth
+                d = np.where(d > 0, d, -shapely.distance(geoms, shapely.boundary(c2)))
+            s = np.minimum(s, d - R2)
+    return s
 
 
 def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:

@@ -162,24 +162,30 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
 
 
 def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple],
-                   nominated: Figure | Sequence[Figure], budget: float, band: float, steps: int = 24,
+                   nominated: Figure | Sequence[Figure] | Callable, budget: float, band: float, steps: int = 24,
                    any_of: bool = False) -> tuple[Path, float]:
     """The end spot nearest the ``nominated`` model(s) (base contact with every one when the
     budget allows, else as close as possible within ``band``: the largest gap to them as small
     as possible; with ``any_of``, the gap to the nearest of them) reachable within ``budget``
     inches: bisection on the allowed gap ``k ∈ [0, band]`` (to ``band / 2**steps``), each step
-    an exact region search.
+    an exact region search. ``nominated`` may instead be a function ``k -> groups`` giving the
+    near groups for gap ``k`` (a system's own conditions, e.g. StarCraft's §7.2 shadows).
 
     Returns the path and the gap ``k`` achieved; raises :class:`GeometryError` when no spot
     within ``band`` can be reached at all.
     """
     r = radius(mover)
-    noms = [nominated] if isinstance(nominated, Figure) else list(nominated)
+    if callable(nominated):
+        near_at = nominated
+    else:
+        noms = [nominated] if isinstance(nominated, Figure) else list(nominated)
+
+        def near_at(k: float) -> tuple:
+            cores = [(core, R + r + 1e-9) for core, R in (_inner_core(nf, k) for nf in noms)]
+            return (tuple(cores),) if any_of else tuple((c,) for c in cores)
 
     def path_at(k: float):
-        cores = [(core, R + r + 1e-9) for core, R in (_inner_core(nf, k) for nf in noms)]
-        extra = (tuple(cores),) if any_of else tuple((c,) for c in cores)
-        reg = end_region(state, mover, rules, tuple(groups) + extra)
+        reg = end_region(state, mover, rules, tuple(groups) + tuple(near_at(k)))
         return reach.to_region(reg)
 
     p0 = path_at(0.0)

@@ -34,11 +34,12 @@ from tapeline.board.placement import place_around
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from ..charge_geometry import Plan, best_plan, closest_within, near_group, radius
+from ..charge_geometry import Plan, best_plan, closest_within
 from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
 from .catalogue import make_profile
+from . import charge_goal as goal
 from .elevation import Level, level
 from .engagement import units_engaged
 from .movement import (ENGAGEMENT_RANGE, coherency_radius, grass_crossed, grass_ended_on, link_space, move_rules,
@@ -47,6 +48,9 @@ from .movement import (ENGAGEMENT_RANGE, coherency_radius, grass_crossed, grass_
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
 CONCUSSIVE_SHELLS = -2
+#: How many times a charge's goal search may be repeated after the full §7.2 check of its end
+#: spot adds a shadow (several pieces separating the bases together; charge_goal.verify).
+MAX_VERIFY_ROUNDS = 6
 
 
 @dataclass(frozen=True)
@@ -95,11 +99,14 @@ class ChargeOutcome:
     end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
 
 
-def engageable(state: GameState, target: str) -> list[Figure]:
-    """The target unit's models a charger ending at Ground Level can engage: not those on
-    High Ground (§7.2: High Ground and Ground Level never engage). Charge paths run on the
-    ground (they do not climb through Access Points), so this is the whole goal."""
-    return [f for f in state.figures_of(target) if level(state.table, f) != Level.HIGH]
+def engageable(state: GameState, target: str, mover: Optional[Figure] = None) -> list[Figure]:
+    """The target unit's models a charger can engage from its level (§7.2: High Ground and
+    Ground Level never engage; Mid Ground and another level only beside a shared Access
+    Point). Charge paths run on the level the charger stands on (they do not climb); without
+    a ``mover``, from Ground Level."""
+    if mover is None:
+        return [f for f in state.figures_of(target) if level(state.table, f) != Level.HIGH]
+    return goal.engageable(state, mover, target)
 
 
 def charge_dice(state: GameState, unit_id: str):
@@ -156,23 +163,35 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     def rules_of(f):
         return move_rules(state, unit_id, f, keep_away_from=undeclared)
 
-    def groups_of(f):
-        r = radius(f)
-        return [near_group(r, engageable(state, t), ENGAGEMENT_RANGE) for t in targets]
+    extra: dict = {}
 
-    out_of_reach = [t for t in targets if not engageable(state, t)]
+    def groups_of(f):
+        return [goal.group(state, f, t, extra) for t in targets]
+
+    out_of_reach = [t for t in targets if not engageable(state, t, figs[0])]
     if out_of_reach:
         notes.append(
-            f"no model of {', '.join(out_of_reach)} can be engaged from Ground Level: High Ground "
-            "cannot engage Ground Level (§7.2) and charge paths do not climb"
+            f"no model of {', '.join(out_of_reach)} can be engaged from {level(state.table, figs[0]).label}: "
+            "High Ground and Ground Level never engage, Mid Ground and another level only beside a shared "
+            "Access Point (§7.2), and charge paths do not climb"
         )
         plan = Plan(figs[0].id, None)
     else:
-        plan = best_plan(state, figs, rules_of, groups_of)
+        plan = _engaging_plan(state, figs, targets, rules_of, groups_of, extra)
     sp = speed(state, unit_id)
     odds = charge_odds(plan.distance, sp + mod, charge_dice(state, unit_id))
     grass = tuple(grass_crossed(state, plan.path.points())) if plan.path is not None else ()
     return ChargeReach(unit_id, targets, plan.leader, sp, mod, plan, odds, grass, tuple(notes))
+
+
+def _engaging_plan(state, figs, targets, rules_of, groups_of, extra: dict) -> Plan:
+    """The shortest plan whose end spot the full §7.2 rule confirms Engaged with every target
+    (:func:`rules.starcraft.charge_goal.verify` adds shadows and the search runs again)."""
+    for _ in range(MAX_VERIFY_ROUNDS):
+        plan = best_plan(state, figs, rules_of, groups_of)
+        if plan.path is None or goal.verify(state, state.figure(plan.leader), plan.path.end, targets, extra):
+            return plan
+    raise GeometryError(f"no end spot Engaged with {', '.join(targets)} settled after {MAX_VERIFY_ROUNDS} searches")
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
@@ -187,15 +206,24 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     if not ok:
         return state, ChargeOutcome(rc, result, tuple(rolls), False)
     lead = state.figure(rc.leader)
-    nominees = nominated(state, rc.targets, rc.end, target_models)
+    nominees = nominated(state, rc.targets, rc.end, target_models, lead)
     noms = [state.figure(m) for m in nominees.values()]
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
-    groups = [near_group(radius(lead), engageable(state, t), ENGAGEMENT_RANGE) for t in rc.targets]
+    extra: dict = {}
     path, k = rc.plan.path, None
     try:
-        p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, noms, budget, ENGAGEMENT_RANGE)
-        if p2.length <= budget + TOUCH:
-            path = p2
+        for _ in range(MAX_VERIFY_ROUNDS):
+            groups = [goal.group(state, lead, t, extra) for t in rc.targets]
+
+            def near_at(k: float, extra=extra) -> tuple:
+                return tuple(tuple(goal.members(state, lead, nf, k + 1e-9, extra.get(nf.id, ()))) for nf in noms)
+
+            p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, near_at, budget, ENGAGEMENT_RANGE)
+            if p2.length > budget + TOUCH:
+                break
+            if goal.verify(state, lead, p2.end, rc.targets, extra):
+                path = p2
+                break
     except GeometryError:  # the nominated models cannot be approached within budget: keep the shortest spot
         k = None
     end = path.end
@@ -223,7 +251,8 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
                               dict(nominees), end_gaps)
 
 
-def nominated(state: GameState, targets: Sequence[str], end, target_models: Optional[dict] = None) -> dict[str, str]:
+def nominated(state: GameState, targets: Sequence[str], end, target_models: Optional[dict] = None,
+              mover: Optional[Figure] = None) -> dict[str, str]:
     """One nominated model per declared target unit (§8.7.7 step 2), each checked: a key that is
     not a declared target, a model not of that unit (or not on the table), or one the charger
     cannot engage (High Ground from Ground Level, §7.2) is an :class:`IllegalAction`. A target
@@ -242,9 +271,10 @@ def nominated(state: GameState, targets: Sequence[str], end, target_models: Opti
                                     + "; nominate one model of each target unit")
             if m not in state.unit(t).models:
                 raise IllegalAction(RULE, f"{m} of {t} is no longer on the table")
-            if m not in {f.id for f in engageable(state, t)}:
-                raise IllegalAction("§7.2 Engagement", f"{m} of {t} stands on High Ground and cannot be engaged from Ground Level")
+            if mover is not None and m not in {f.id for f in engageable(state, t, mover)}:
+                raise IllegalAction("§7.2 Engagement", f"{m} of {t} cannot be engaged from where {mover.id} charges "
+                                    "(High Ground and Ground Level never engage; Mid Ground only beside a shared Access Point)")
             out[t] = m
         else:
-            out[t] = min(engageable(state, t), key=lambda f: (math.dist(f.at, end), f.id)).id
+            out[t] = min(engageable(state, t, mover), key=lambda f: (math.dist(f.at, end), f.id)).id
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shapely
 
 from tapeline.board.render import Layer, svg_circle, svg_geometry, svg_label, svg_polyline
-from tapeline.rules.charge_geometry import end_region, near_group, radius
+from tapeline.rules.charge_geometry import end_region, radius
 
 from .. import charging
 from ..cliutil import unit
@@ -22,12 +22,21 @@ def add_arguments(parser) -> None:
     parser.add_argument("--target", action="append", default=None, metavar="T", help="declared target unit of --charge")
 
 
+def _member_picture(m) -> shapely.Geometry:
+    """One near-group member: within R of its core, with its own conditions (within / outside)."""
+    g = shapely.buffer(m[0], m[1], quad_segs=32)
+    for c2, R2, inside in (m[2] if len(m) > 2 else ()):
+        b = shapely.buffer(c2, R2, quad_segs=32) if R2 > 0 else c2
+        g = shapely.intersection(g, b) if inside else shapely.difference(g, b)
+    return g
+
+
 def region_picture(region) -> shapely.Geometry:
     """A polygon picture of a :class:`board.regions.Region` (buffers; for drawing only)."""
     x0, y0, x1, y1 = region.box
     shape = shapely.box(x0, y0, x1, y1)
     for group in region.near:
-        shape = shape.intersection(shapely.union_all([shapely.buffer(c, R, quad_segs=32) for c, R in group]))
+        shape = shape.intersection(shapely.union_all([_member_picture(m) for m in group]))
     if region.far:
         shape = shape.difference(shapely.union_all([shapely.buffer(c, R, quad_segs=32) for c, R in region.far]))
     return shape
@@ -45,11 +54,13 @@ def layers(args, loaded) -> list[Layer]:
     if plan is not None and plan.path is not None:
         lead = st.figure(plan.leader)
         if st.system == "starcraft":
-            from tapeline.rules.starcraft.movement import ENGAGEMENT_RANGE, move_rules
+            from tapeline.rules.starcraft.movement import move_rules
 
             undeclared = [e.id for e in st.enemies_of(u) if e.id not in targets and not e.flying]
             rules = move_rules(st, u, lead, keep_away_from=undeclared)
-            groups = [near_group(radius(lead), st.figures_of(t), ENGAGEMENT_RANGE) for t in targets]
+            from tapeline.rules.starcraft.charge_goal import group
+
+            groups = [group(st, lead, t) for t in targets]
         else:
             from tapeline.rules.contact_charge import contact_groups, contact_rules
 

@@ -1,0 +1,161 @@
+"""Where a StarCraft TMG charge may end: Engaged with every declared target (§8.7.7, §7.2).
+
+A charge succeeds only if the Leading Model can end within 1" of every declared target unit —
+and "within 1"" of a target is not enough when the two would not be Engaged: §7.2's exceptions
+apply to the end spot as to any other pair of models. For the Leading Model (a disc of radius
+``r``) and one target model, the legal end spots are those within 1" of it and:
+
+* **no Size 2+ terrain between them**: the centre lies outside every piece's *hidden centres*
+  (:func:`board.shadow.hidden_centres`: the spots from which every segment to the target's
+  base meets the piece — exactly when the piece cuts the hull of the two bases in two, the
+  reading of :func:`rules.starcraft.engagement.separating_terrain`). Convex pieces and round
+  ones are exact; a non-convex piece counts as its convex hull when the hull keeps clear of the
+  target's base, else as its triangles;
+* **levels**: High Ground and Ground Level never engage (such target models offer no spot); a
+  Mid Ground model and one on another level engage only if both are within 1" of the same
+  Access Point: the centre must then also be within ``r + 1`` of such a piece's footprint that
+  the target is within 1" of (one member per piece).
+
+These are per-model conditions of the goal region (:class:`board.regions.Region` members with
+conditions of their own), so the shortest-path search stays exact. What the per-piece shadows
+cannot see — several pieces that separate the two bases only together — is caught by checking
+the end spot found with the full §7.2 rule (:func:`verify`); the part of the separating
+pieces inside the hull of the two bases is then added, made convex, as one more obstacle for
+that target model and the search repeated (seen from outside its hull that convex part hides
+exactly what the pieces hide; only a spot inside its hull is refused where the pieces alone
+might not). When that part would touch the target's own base (a model tucked into a corner
+formed by several pieces) the charge query stops with a GeometryError rather than guess. Oval bases count as the disc of their longest semi-axis in
+the shadow construction (the end spot is still checked with the full rule).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import shapely
+
+from tapeline.board.bases import RoundBase
+from tapeline.board.errors import GeometryError
+from tapeline.board.measure import within
+from tapeline.board.shadow import hidden_centres
+from tapeline.board.table import Figure
+
+from ..charge_geometry import near_group, radius
+from ..state import GameState
+from .elevation import Level, level
+from .engagement import ENGAGEMENT_RANGE, engaged, separating_terrain
+
+
+def _light(f: Figure) -> tuple[tuple[float, float], float]:
+    return (f.x, f.y), (f.base.radius if isinstance(f.base, RoundBase) else f.base.reach)
+
+
+def _convex_parts(piece, fig: Figure) -> list:
+    """The convex obstacles standing for ``piece`` when seen from ``fig``'s base."""
+    if piece.circle is not None:
+        return [tuple(piece.circle)]
+    fp = piece.footprint
+    hull = shapely.convex_hull(fp)
+    if hull.area - fp.area <= 1e-9 * max(1.0, hull.area):
+        return [fp]
+    (x, y), rt = _light(fig)
+    if shapely.distance(hull, shapely.Point(x, y)) > rt:
+        return [hull]
+    return list(shapely.get_parts(shapely.constrained_delaunay_triangles(fp)))
+
+
+def _walls_near(state: GameState, mover: Figure, target: Figure, r: float) -> list:
+    """Size 2+ pieces that could stand between the two bases at any end spot within 1"."""
+    (x, y), rt = _light(target)
+    own = {p.id for p in state.table.stack(mover.on)} | {p.id for p in state.table.stack(target.on)}
+    zone = shapely.Point(x, y).buffer(rt + ENGAGEMENT_RANGE + 2 * r + 1e-6)
+    return [p for p in state.table.pieces_hit(zone) if p.size >= 2 and p.id not in own]
+
+
+#: How far (inches) the goal region keeps off the knife edge where a piece just touches the
+#: hull of the two bases: :func:`rules.starcraft.engagement.separating_terrain` (and so
+#: ``measure``) decides separation on 1024-gon bases, up to 7.5e-6" inside the true circles, so
+#: an end spot this far from the edge gets the same verdict from both. Charge distances can be
+#: long by at most this much where the shortest spot is on such an edge.
+KNIFE_EDGE = 2e-5
+
+
+def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = ()) -> tuple:
+    """The polygons the mover's centre must stay out of to engage ``target`` across no Size 2+
+    terrain; ``extra``: more convex obstacles (from :func:`verify`)."""
+    r = radius(mover)
+    (x, y), rt = _light(target)
+    out = []
+    obstacles = [part for p in _walls_near(state, mover, target, r) for part in _convex_parts(p, target)] + list(extra)
+    for ob in obstacles:
+        S = hidden_centres(ob, (x, y), rt, r - KNIFE_EDGE)
+        if S is not None:
+            out.append((S, 0.0, False))
+    return tuple(out)
+
+
+def members(state: GameState, mover: Figure, target: Figure, reach: float = ENGAGEMENT_RANGE,
+            extra: Sequence = ()) -> list[tuple]:
+    """The goal-region members for "within ``reach`` of ``target`` and Engaged with it" (§7.2)
+    for the mover standing on its present level: none when the levels never engage."""
+    lm, lt = level(state.table, mover), level(state.table, target)
+    if {lm, lt} == {Level.HIGH, Level.GROUND}:
+        return []
+    r = radius(mover)
+    (core, R), = near_group(r, [target], reach)
+    cond = shadows(state, mover, target, extra)
+    if lm == lt or Level.MID not in (lm, lt):
+        return [(core, R, cond)]
+    aps = [p for p in state.table.pieces if p.has("access_point") and within(target, p.footprint, ENGAGEMENT_RANGE).ok]
+    return [(core, R, cond + ((p.footprint, r + ENGAGEMENT_RANGE, True),)) for p in aps]
+
+
+def engageable(state: GameState, mover: Figure, target_unit: str) -> list[Figure]:
+    """The target unit's models the mover could engage from its level (§7.2)."""
+    return [f for f in state.figures_of(target_unit) if members(state, mover, f)]
+
+
+def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None) -> tuple:
+    """One near group of the goal region: Engaged with some model of ``target_unit``."""
+    extra = extra or {}
+    return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ())))
+
+
+def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: dict) -> bool:
+    """Check an end spot with the full §7.2 rule; when a target unit is engaged by no model
+    only because several pieces separate them together, add those pieces' hull to ``extra``
+    (per target model) and answer ``False`` (search again). Raises :class:`GeometryError`
+    when a failure cannot be turned into a shadow."""
+    moved = mover.moved(end[0], end[1], None)
+    st = state.with_figures([moved])
+    ok = True
+    for t in targets:
+        tfigs = st.figures_of(t)
+        if any(engaged(st, moved.id, f.id).engaged for f in tfigs):
+            continue
+        ok = False
+        added = False
+        for f in tfigs:
+            if not within(moved, f, ENGAGEMENT_RANGE).ok:
+                continue
+            walls = separating_terrain(st, moved, f)
+            if not walls:
+                continue
+            # the pieces' part inside the hull of the two bases, made convex: it separates
+            # the bases too, and seen from outside its hull it hides no more than the pieces
+            between = shapely.convex_hull(shapely.union(moved.polygon, f.polygon))
+            part = shapely.intersection(shapely.union_all([st.table.by_id[w].footprint for w in walls]), between)
+            hull = shapely.convex_hull(part)
+            (x, y), rt = _light(f)
+            if shapely.distance(hull, shapely.Point(x, y)) <= rt:
+                continue
+            have = extra.setdefault(f.id, [])
+            if not any(shapely.equals(hull, h) for h in have):
+                have.append(hull)
+                added = True
+        if not added:
+            raise GeometryError(
+                f"the end spot ({end[0]:.6g}, {end[1]:.6g}) is within 1\" of {t} but not Engaged with it, and the "
+                "pieces between cannot be turned into one convex shadow (several pieces round the target together)"
+            )
+    return ok
