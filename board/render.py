@@ -13,14 +13,22 @@ True
 
 Overlays are :class:`Layer` objects holding SVG snippets made by the helpers below
 (:func:`svg_polyline`, :func:`svg_geometry`, :func:`svg_circle`, :func:`svg_label`), styled by
-the CSS classes ``witness`` (green), ``blocker`` (red), ``path`` (blue), ``goal`` (translucent
-yellow), ``end-base`` (dashed blue outline), ``template`` (translucent orange) and
-``violation`` (magenta). The output is deterministic: the same input gives the same bytes.
+overlay classes (:data:`STYLES`): ``witness`` (green), ``blocker`` (red), ``path`` (cyan),
+``goal`` (translucent yellow), ``end-base`` (dashed cyan outline), ``template`` (translucent
+orange), ``violation`` (magenta), ``ranks``, ``firing``, ``target``, ``moved`` and
+``casualty``. Every overlay class a picture uses gets a legend entry; a new kind of overlay
+registers its class with :func:`register_style` (its CSS, its legend text and swatch), and a
+class nobody registered still gets an entry under its own name. Overlay colours are kept far
+from every side colour (CIE ΔE ≥ 25), so a highlight never reads as a model's army.
+
+Labels an overlay writes are placed with :func:`label_spot`, which moves them off the bases of
+the models they are about. The output is deterministic: the same input gives the same bytes.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Sequence
 from xml.sax.saxutils import escape
@@ -40,8 +48,9 @@ SIZE_COLOURS = ("#ece5cf", "#d8c291", "#b39463", "#876a43", "#66502f", "#4a3921"
 HEIGHT_EDGES = (0.0, 1.0, 2.0, 3.0, 4.0, 6.0)
 HEIGHT_COLOURS = ("#eceae2", "#d6dde0", "#b7c4ca", "#93a8b3", "#6f8897", "#506a79", "#34495a")
 GRASS = "#8fbf6a"
-KNOWN_SIDES = {"terran": "#2f66c4", "zerg": "#8a3cab", "protoss": "#d19a10"}
-PALETTE = ("#c0392b", "#16a085", "#d35400", "#2c3e50", "#7f8c8d", "#27ae60")
+KNOWN_SIDES = {"terran": "#2f66c4", "zerg": "#8a3cab", "protoss": "#a87b16"}
+#: colours for other sides, in order of appearance: muted hues kept apart from every overlay colour
+PALETTE = ("#7a4a2a", "#1c6e73", "#5d6b2f", "#3d4a5c", "#8c8c8c", "#a2506e")
 LEADER = "#f2b705"
 
 CSS = """
@@ -63,26 +72,153 @@ text { font-family: DejaVu Sans, Verdana, Arial, sans-serif; }
          stroke-linejoin: round; paint-order: stroke; }
 .label.tlabel { font-size: 11px; font-weight: bold; }
 .label.mlabel { fill: #fff; stroke: #000; stroke-width: 2px; font-size: 8px; }
-.witness { fill: none; stroke: #14a03c; stroke-width: 0.08; }
-.blocker { fill: #e02020; fill-opacity: 0.3; stroke: #c81414; stroke-width: 0.08; }
-.path { fill: none; stroke: #1f5fd6; stroke-width: 0.08; stroke-linejoin: round; stroke-linecap: round; }
-.goal { fill: #ffd92e; fill-opacity: 0.4; stroke: #c9a800; stroke-width: 0.03; }
-.end-base { fill: none; stroke: #1f5fd6; stroke-width: 0.05; stroke-dasharray: 0.15 0.1; }
-.template { fill: #ff8c1a; fill-opacity: 0.3; stroke: #cc6600; stroke-width: 0.05; }
-.violation { fill: #e0007a; fill-opacity: 0.25; stroke: #e0007a; stroke-width: 0.1; }
-.label.witness, .label.blocker, .label.path, .label.goal, .label.end-base, .label.template,
-.label.violation { stroke: #fff; stroke-width: 3px; stroke-opacity: 1; fill-opacity: 1; stroke-dasharray: none; }
-.label.witness { fill: #0c6e28; } .label.blocker { fill: #a30d0d; } .label.path { fill: #1747a3; }
-.label.violation { fill: #a8005b; } .label.goal, .label.template, .label.end-base { fill: #5a4300; }
 """.strip()
 
 
 @dataclass(frozen=True)
+class Style:
+    """An overlay class: how it is drawn and how the legend names it.
+
+    ``colour`` is its main colour (line or outline), ``fill`` its area colour if it has one,
+    ``swatch`` the legend's sample: ``line``, ``dashed``, ``area``, ``ring`` or ``cross``;
+    ``text`` its label colour (dark enough to read on the mat); ``css`` extra declarations.
+    """
+
+    cls: str
+    legend: str
+    colour: str
+    swatch: str = "line"
+    fill: Optional[str] = None
+    text: str = "#222222"
+    css: str = ""
+
+    def rules(self) -> str:
+        """The CSS rules of the class and of its labels."""
+        c = escape(self.cls)
+        if self.swatch == "area":
+            body = f"fill: {self.fill or self.colour}; fill-opacity: 0.35; stroke: {self.colour}; stroke-width: 0.06;"
+        elif self.swatch == "ring":
+            body = f"fill: none; stroke: {self.colour}; stroke-width: 0.12;"
+        elif self.swatch == "dashed":
+            body = f"fill: none; stroke: {self.colour}; stroke-width: 0.06; stroke-dasharray: 0.15 0.1;"
+        else:
+            body = f"fill: none; stroke: {self.colour}; stroke-width: 0.08; stroke-linejoin: round; stroke-linecap: round;"
+        return (f".{c} {{ {body} {self.css} }}\n"
+                f".label.{c} {{ fill: {self.text}; stroke: #fff; stroke-width: 3px; stroke-opacity: 1; "
+                f"fill-opacity: 1; stroke-dasharray: none; }}")
+
+    def swatch_svg(self, x: float, y: float) -> str:
+        """The legend sample, 14 × 10 px with its top-left at ``(x, y)`` (screen pixels)."""
+        c, f = self.colour, self.fill or self.colour
+        if self.swatch == "area":
+            return f'<rect x="{_f(x)}" y="{_f(y)}" width="14" height="10" fill="{f}" fill-opacity="0.45" stroke="{c}" stroke-width="1.2"/>'
+        if self.swatch == "ring":
+            return f'<circle cx="{_f(x + 7)}" cy="{_f(y + 5)}" r="4.5" fill="none" stroke="{c}" stroke-width="2.2"/>'
+        if self.swatch == "cross":
+            return (f'<path d="M{_f(x + 2)} {_f(y)} l10 10 m0 -10 l-10 10" stroke="{c}" stroke-width="2.2"/>')
+        dash = ' stroke-dasharray="3 2"' if self.swatch == "dashed" else ""
+        return f'<path d="M{_f(x)} {_f(y + 5)} h14" stroke="{c}" stroke-width="2.4"{dash}/>'
+
+
+#: Overlay classes by name, in legend order (:func:`register_style` adds more).
+STYLES: dict[str, Style] = {}
+
+
+def register_style(style: Style) -> Style:
+    """Add (or replace) an overlay class; pictures that use it get its CSS and legend entry."""
+    STYLES[style.cls] = style
+    return style
+
+
+for _s in (
+    Style("witness", "sight line (witness)", "#14a03c", text="#0c6e28"),
+    Style("blocker", "blocks sight or movement", "#d41c1c", "area", text="#a30d0d"),
+    Style("path", "path", "#00b3e6", text="#006a8a"),
+    Style("goal", "goal region (legal end spots)", "#c9a800", "area", fill="#ffe14d", text="#5a4300"),
+    Style("end-base", "base at the end of the path", "#00b3e6", "dashed", text="#006a8a"),
+    Style("template", "template", "#cc5f00", "area", fill="#ff7a00", text="#7a3900"),
+    Style("violation", "rule broken here", "#ff00aa", "area", text="#a8005b"),
+    Style("ranks", "Fighting Rank", "#ff7a00", "ring", text="#7a3900"),
+    Style("support", "Supporting Rank", "#ffe14d", "ring", text="#5a4300"),
+    Style("subject", "the models asked about", "#111111", "ring", css="stroke-dasharray: 0.2 0.12;"),
+    Style("pair", "centre to centre", "#555555", "dashed"),
+    Style("firing", "firing model", "#14a03c", "ring", text="#0c6e28"),
+    Style("target", "may be removed (target)", "#ff00aa", "ring", text="#a8005b"),
+    Style("moved", "moved (from → to)", "#00b3e6", "dashed", text="#006a8a", css="marker-end: none;"),
+    Style("casualty", "removed as a casualty", "#d41c1c", "cross", text="#a30d0d",
+          css="stroke-width: 0.1; fill: none;"),
+):
+    register_style(_s)
+
+#: Classes that structure a picture and never need a legend entry.
+STRUCTURAL = {"label", "tlabel", "mlabel", "facing", "layer", "board", "model", "leader", "terrain", "hatch"}
+
+
+@dataclass(frozen=True)
 class Layer:
-    """A named overlay: SVG snippets in board coordinates, drawn above the models."""
+    """A named overlay: SVG snippets in board coordinates, drawn above the models.
+
+    Every overlay class its snippets use gets a legend entry; ``legend`` may give a class a
+    more specific text for this picture (``{"witness": "c2 sees za5"}``).
+    """
 
     name: str
     elements: list[str] = field(default_factory=list)
+    legend: Mapping[str, str] = field(default_factory=dict)
+
+
+_CLASS = re.compile(r'class="([^"]*)"')
+
+
+def overlay_classes(layers: Sequence[Layer]) -> list[str]:
+    """The overlay classes the layers use, registered ones in :data:`STYLES` order first."""
+    used: set[str] = set()
+    for layer in layers:
+        for el in layer.elements:
+            for m in _CLASS.finditer(el):
+                used.update(m.group(1).split())
+    used -= STRUCTURAL
+    return [c for c in STYLES if c in used] + sorted(used - set(STYLES))
+
+
+# --- label placement ---------------------------------------------------------------------------
+
+#: Rough size of a label's text box, inches per character and height (11 px text at PX px/inch).
+LABEL_CHAR, LABEL_HEIGHT = 6.6 / PX, 0.75
+
+
+def label_box(x: float, y: float, text: str) -> shapely.Polygon:
+    """The box a label of ``text`` centred at ``(x, y)`` covers (board inches)."""
+    w = len(text) * LABEL_CHAR + 0.2
+    return shapely.box(x - w / 2, y - LABEL_HEIGHT / 2, x + w / 2, y + LABEL_HEIGHT / 2)
+
+
+def label_spot(x: float, y: float, text: str, keep_clear: Sequence[Figure] = (),
+               avoid: Sequence[Figure] = (), taken: Optional[list] = None) -> tuple[float, float]:
+    """Where to centre a label meant for board point ``(x, y)``: the nearest spot around it
+    whose text box covers no base of ``keep_clear`` (the models the verdict is about — always,
+    when any candidate allows it) and as little as possible of ``avoid`` (other models) and of
+    the boxes in ``taken`` (earlier labels; the chosen box is appended). Deterministic."""
+    clear = shapely.union_all([f.polygon.buffer(0.05) for f in keep_clear]) if keep_clear else None
+    other = shapely.union_all([f.polygon for f in avoid]) if avoid else None
+    taken = [] if taken is None else taken
+    best, best_cost = (x, y), math.inf
+    for k, (dx, dy) in enumerate(_LABEL_OFFSETS):
+        px, py = x + dx, y + dy
+        box = label_box(px, py, text)
+        hard = box.intersection(clear).area if clear is not None else 0.0
+        soft = (box.intersection(other).area if other is not None else 0.0) + sum(box.intersection(t).area for t in taken)
+        cost = 1000 * hard + 10 * soft + 0.05 * math.hypot(dx, dy) + 1e-4 * k
+        if cost < best_cost - 1e-12:
+            best, best_cost = (px, py), cost
+    taken.append(label_box(*best, text))
+    return best
+
+
+_LABEL_OFFSETS = [(0.0, 0.0)] + [
+    (r * math.cos(math.radians(a)), r * math.sin(math.radians(a)) * 0.8)
+    for r in (0.6, 1.0, 1.5, 2.2, 3.0, 4.0) for a in (90, 270, 0, 180, 45, 135, 225, 315, 60, 120, 240, 300)
+]
 
 
 # --- snippet helpers (board coordinates: inches, y up) ----------------------------------------
@@ -343,8 +479,9 @@ def _ticks(w: float, h: float, ox: float, oy: float) -> list[str]:
     return out
 
 
-def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float):
-    items: list[tuple[str, str]] = []  # (swatch svg template with {x},{y}, text)
+def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float,
+            overlays: Sequence[tuple[str, str]] = ()):
+    items: list[tuple] = []  # (swatch: svg template with {x},{y} or a Style, text)
     if fill_by == "height":
         items.append(("", "top height:"))
         items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_COLOURS[k]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
@@ -367,12 +504,17 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
         items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5" fill="none" stroke="{LEADER}" stroke-width="2.4"/>', "leader"))
     if not any(k[0] in ("h", "s", "grass") for k in keys):
         items = items[1:]  # no terrain: no shading heading
+    for cls, text in overlays:
+        style = STYLES.get(cls) or Style(cls, cls, "#555555", "area")
+        items.append((style, escape(text)))
     out, x, y = [], x0, y0
     for swatch, text in items:
         w = (20 if swatch else 0) + 6.6 * len(text) + 14
         if x + w > x0 + width and x > x0:
             x, y = x0, y + 18
-        if swatch:
+        if isinstance(swatch, Style):
+            out.append(swatch.swatch_svg(x, y - 9))
+        elif swatch:
             out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4)))
         out.append(f'<text class="legend" x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
         x += w
@@ -407,8 +549,13 @@ def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Opti
     ox, oy = MARGIN_LEFT, MARGIN_TOP
     sides = side_palette(figures, side_colours)
     shapes, tlabels, keys = _terrain(table, fill_by, figures)
+    used = overlay_classes(layers)
+    texts: dict[str, str] = {}
+    for layer in layers:
+        texts.update({c: t for c, t in layer.legend.items() if c in used})
+    overlay_items = [(c, texts.get(c) or (STYLES[c].legend if c in STYLES else c)) for c in used]
     legend, legend_h = _legend(keys, sides, fill_by, bool(leaders & {f.id for f in figures}),
-                               ox, oy + h * PX + MARGIN_BOTTOM + 4, w * PX)
+                               ox, oy + h * PX + MARGIN_BOTTOM + 4, w * PX, overlay_items)
     vw = ox + w * PX + MARGIN_RIGHT
     vh = oy + h * PX + MARGIN_BOTTOM + legend_h + 8
     body: list[str] = [f'<rect class="mat" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>']
@@ -423,7 +570,7 @@ def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Opti
         body.append("</g>")
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(vw)} {_f(vh)}" width="{_f(vw)}" height="{_f(vh)}">',
-        f"<style>\n{CSS}\n</style>",
+        f"<style>\n{CSS}\n" + "".join(s.rules() + "\n" for s in STYLES.values()) + "</style>",
         f'<rect x="0" y="0" width="{_f(vw)}" height="{_f(vh)}" fill="#ffffff"/>',
     ]
     if title:

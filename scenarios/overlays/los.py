@@ -1,14 +1,15 @@
 """``tapeline render FILE --los A B``: the sight line between two models.
 
-When B is visible to A, the witness segment is drawn (class ``witness``) with a label; when it
-is not, every blocking piece is outlined (class ``blocker``) and labelled with its reason
-(``full_cover``, ``direct_cover``, ``dead_zone``, ``height``, ...), and a dashed centre-to-centre
-line shows the pair.
+The two models are ringed (class ``subject``). When B is visible to A, the witness segment is
+drawn (class ``witness``) with a label; when it is not, every blocking piece is outlined (class
+``blocker``) and labelled with its reason (``full_cover``, ``direct_cover``, ``dead_zone``,
+``height``, ...), and a dashed centre-to-centre line shows the pair (class ``pair``). Labels are
+placed off the two models' bases (:func:`board.render.label_spot`).
 """
 
 from __future__ import annotations
 
-from tapeline.board.render import Layer, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.rules.systems import system
 
 from ..cliutil import model
@@ -26,13 +27,18 @@ def layers(args, loaded) -> list[Layer]:
     st = loaded.state
     s = system(st.system).visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)
-    out: list[str] = []
+    figs, taken = st.all_figures(), []
+
+    def label(x: float, y: float, text: str, cls: str) -> str:
+        return svg_label(*label_spot(x, y, text, keep_clear=[fa, fb], avoid=figs, taken=taken), text, cls)
+
+    out: list[str] = [svg_circle(f.x, f.y, f.base.reach + 0.22, "subject") for f in (fa, fb)]
     if s.visible:
         (x0, y0), (x1, y1) = s.witness
         out.append(svg_polyline([(x0, y0), (x1, y1)], "witness"))
-        out.append(svg_label((x0 + x1) / 2, (y0 + y1) / 2 + 0.35, f"{a} sees {b}", "witness"))
+        out.append(label((x0 + x1) / 2, (y0 + y1) / 2 + 0.35, f"{a} sees {b}", "witness"))
     else:
-        out.append(svg_polyline([fa.at, fb.at], "blocker", stroke_dasharray="0.3 0.2"))
+        out.append(svg_polyline([fa.at, fb.at], "pair"))
         reasons: dict = {}
         for t, r in s.blocked_by:
             reasons.setdefault(t, []).append(r)
@@ -42,9 +48,10 @@ def layers(args, loaded) -> list[Layer]:
             piece = st.table.piece(t)
             out.append(svg_geometry(piece.footprint, "blocker"))
             c = piece.footprint.representative_point()
-            out.append(svg_label(c.x, c.y, f"{t}: {', '.join(rs)}", "blocker"))
+            out.append(label(c.x, c.y, f"{t}: {', '.join(rs)}", "blocker"))
         other = [r for t, r in s.blocked_by if t is None]
         if other:
             mx, my = (fa.x + fb.x) / 2, (fa.y + fb.y) / 2
-            out.append(svg_label(mx, my + 0.4, ", ".join(other), "blocker"))
-    return [Layer("los", out)]
+            out.append(label(mx, my + 0.4, ", ".join(other), "blocker"))
+    legend = {"witness": f"sight line {a} → {b} (witness)"} if s.visible else {"blocker": f"blocks sight {a} → {b}"}
+    return [Layer("los", out, legend | {"subject": f"{a} and {b}"})]
