@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shapely
 
-from tapeline.board.render import Layer, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.rules.charge_geometry import end_region, radius
 
 from .. import charging
@@ -74,8 +74,11 @@ def layers(args, loaded) -> list[Layer]:
         ex, ey = plan.path.end
         out.append(svg_circle(ex, ey, radius(lead), "end-base"))
         p = o["probability_fraction"]
-        out.append(svg_label(ex, ey + radius(lead) + 0.4, f"{plan.leader}: {o['distance']:.3f}\" ({p})", "path"))
+        text = f"{plan.leader}: {o['distance']:.3f}\" ({p})"
+        keep = [lead] + [f for t in targets for f in st.figures_of(t)]
+        out.append(svg_label(*label_spot(ex, ey + radius(lead) + 0.4, text, keep, st.all_figures()), text, "path"))
     else:
         f = st.figures_of(u)[0]
-        out.append(svg_label(f.x, f.y + 1, "no legal end spot", "violation"))
-    return [Layer("charge", out)]
+        text = "no legal end spot"
+        out.append(svg_label(*label_spot(f.x, f.y + 1, text, st.figures_of(u), st.all_figures()), text, "violation"))
+    return [Layer("charge", out, {"path": f"shortest charge path of {u}", "end-base": "Leading Model's end spot"})]
