@@ -24,15 +24,17 @@ Allocation(kills=1, marker=0, discarded=0)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Optional
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
+from ..errors import IllegalAction
 from ..state import GameState
+from .catalogue import make_profile
 from .engagement import ENGAGEMENT_RANGE, engaged
 
 
@@ -178,3 +180,61 @@ def legal_casualties(state: GameState, unit_id: str, visible: Optional[Iterable[
     pool = keep or opts
     best = min(o.priority for o in pool)
     return [o for o in pool if o.priority == best]
+
+
+# --- removing them ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What one Batch's damage did to a unit: the new state, the models taken in order, the
+    :class:`Allocation` and the Total Damage; ``shielded``: the unit is still Shielded."""
+
+    state: GameState
+    taken: tuple[str, ...]
+    alloc: Allocation
+    total: int
+    shielded: bool
+
+
+def remove(state: GameState, unit_id: str, damage: int, removable: Sequence[str], target_engaged: bool,
+           choices: Optional[Sequence[str]] = None, default_pick: Optional[Callable] = None,
+           strict: bool = False, cap: Optional[int] = None) -> Removal:
+    """Apply ``damage`` (dice × DMG) to ``unit_id`` and remove casualties one at a time
+    (§8.7.4 step 5, §8.7.5): Total Damage adds the Damage Marker; :func:`allocate` says how
+    many go; each is the defender's choice from :func:`legal_casualties` (``choices`` in order,
+    each checked), else ``default_pick(state, options)`` (default: the first legal model in file
+    order); with ``strict`` a missing choice between several legal models is an error (unless
+    every one of them dies anyway). The remainder goes on the Damage Marker; the unit stops
+    being Shielded when Total Damage exceeds its Shield or a model is removed. Shared by Ranged
+    Attacks, Close Combat Attacks and IMPACT."""
+    t = state.unit(unit_id)
+    prof = make_profile(t.profile or t.id, t.stats)
+    hp, shield = int(prof.hp or 1), int(prof.shield or 0)
+    total = int(damage) + t.damage
+    removable_now = [m for m in removable if m in t.models]
+    alloc = allocate(total, hp, len(removable_now), shield_bonus(state, unit_id, shield), cap)
+    st, taken = state, []
+    wanted = list(choices or [])
+    rule = "§8.7.5 casualties" if target_engaged else "§8.7.4 casualties"
+    for k in range(alloc.kills):
+        opts = legal_casualties(st, unit_id, removable, target_engaged)
+        names = [o.model for o in opts]
+        if k < len(wanted):
+            if wanted[k] not in names:
+                raise IllegalAction(rule, f"{wanted[k]} may not be removed as casualty {k + 1}; legal: {', '.join(names)}")
+            pick = wanted[k]
+        elif strict and len(opts) > 1 and (target_engaged or len(opts) > alloc.kills - k):  # all die anyway: no choice
+            raise IllegalAction("choices", f"casualty {k + 1} from {unit_id} must be chosen (strict_choices); legal: {', '.join(names)}")
+        else:
+            pick = (default_pick(st, opts) if default_pick else opts[0]).model
+        st = st.without_models(unit_id, [pick])
+        taken.append(pick)
+    if len(wanted) > alloc.kills:
+        raise IllegalAction(rule, f"{len(wanted)} casualties chosen but the Batch removes {alloc.kills}")
+    u = st.unit(unit_id)
+    status = u.status
+    if shield and (total > shield or taken) and "shield_lost" not in status:
+        status = status | {"shield_lost"}
+    st = st.with_unit(replace(u, damage=alloc.marker, status=status))
+    return Removal(st, tuple(taken), alloc, total, bool(shield) and "shield_lost" not in status)

@@ -24,10 +24,9 @@ from typing import Any, Mapping, Optional, Sequence
 from tapeline.board.measure import gap_matrix
 
 from ..dice import Dice
-from ..errors import IllegalAction
 from ..state import GameState
 from .attack import BatchSpec, modified, roll_pools
-from .casualties import allocate, legal_casualties, priority_reading, shield_bonus
+from .casualties import legal_casualties, priority_reading, remove
 from .catalogue import make_profile
 from .odds import BatchTarget
 from .targeting import Targeting
@@ -64,7 +63,6 @@ def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), s
     """The dice of one Batch (§8.7.4 step 1 onwards), from the board and the profiles."""
     w = tg.weapon
     a, t = state.unit(tg.unit), state.unit(tg.target)
-    prof = make_profile(t.profile or t.id, t.stats)
     near = w.roa * len(tg.in_range) + mods.extra_dice
     far = w.roa * len(tg.long_range)
     surge_dice = w.surge_dice
@@ -81,16 +79,27 @@ def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), s
         groups.append((near, modified(hit, mods.hit), "to hit"))
     if far > 0:
         groups.append((far, modified(hit, mods.hit - 1), "to hit (LONG RANGE -1)"))
+    precision = int(w.kw("precision") or 0) + mods.precision
+    if "stimpack" in a.status:
+        precision += STIMPACK_PRECISION.get(w.key, 0)
+    return pool_spec(state, w, tg.target, groups, surge_dice, bool(tg.evade_reasons), mods, precision)
+
+
+def pool_spec(state: GameState, w, target: str, groups, surge_dice: Optional[str], evade_eligible: bool,
+              mods: Modifiers, precision: int) -> BatchSpec:
+    """A Batch's numbers once its Attack Pool (``groups``) is known — Surge, Armour, DMG
+    (PIERCE), Evade (when eligible or granted; ANTI-EVADE), CRITICAL HIT, DODGE, TOUGH
+    (§8.7.4). Shared by Ranged Attacks and Close Combat Attacks (§8.8.1 step 3: "same as a
+    Ranged Attack")."""
+    t = state.unit(target)
+    prof = make_profile(t.profile or t.id, t.stats)
     pierce = w.kw("pierce") or {}
     dmg = w.damage
     for tag, x in pierce.items():
         if tag.lower() in t.tags:
             dmg = int(x)
-    precision = int(w.kw("precision") or 0) + mods.precision
-    if "stimpack" in a.status:
-        precision += STIMPACK_PRECISION.get(w.key, 0)
     evade = None
-    if tg.evade_reasons or mods.grant_evade:
+    if evade_eligible or mods.grant_evade:
         evade = modified(prof.evade, mods.evade - int(w.kw("anti_evade") or 0))
     return BatchSpec(
         groups=tuple(groups),
@@ -184,36 +193,10 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
             ev["outcome"] = entry.outcome
             events.append(ev)
         by[entry.purpose.split(" (")[0]] = entry
-    t = state.unit(tg.target)
-    prof = make_profile(t.profile or t.id, t.stats)
-    hp, shield = int(prof.hp or 1), int(prof.shield or 0)
-    total = pools.damage * spec.damage + t.damage
-    removable_now = [m for m in tg.removable if m in t.models]
-    alloc = allocate(total, hp, len(removable_now), shield_bonus(state, tg.target, shield), concentrated_fire(tg, mods))
-    st, taken = state, []
-    wanted = list(choices or [])
-    for k in range(alloc.kills):
-        opts = legal_casualties(st, tg.target, tg.removable, tg.target_engaged)
-        names = [o.model for o in opts]
-        if k < len(wanted):
-            if wanted[k] not in names:
-                raise IllegalAction("§8.7.5 casualties" if tg.target_engaged else "§8.7.4 casualties",
-                                    f"{wanted[k]} may not be removed as casualty {k + 1}; legal: {', '.join(names)}")
-            pick = wanted[k]
-        elif _setting(settings, "strict_choices", False) and len(opts) > 1 and (
-                tg.target_engaged or len(opts) > alloc.kills - k):  # all of them die anyway: no choice
-            raise IllegalAction("choices", f"casualty {k + 1} from {tg.target} must be chosen (strict_choices); legal: {', '.join(names)}")
-        else:
-            pick = _default_pick(st, opts, tg.firing, settings).model
-        st = st.without_models(tg.target, [pick])
-        taken.append(pick)
-    if len(wanted) > alloc.kills:
-        raise IllegalAction("§8.7.4 casualties", f"{len(wanted)} casualties chosen but the Batch removes {alloc.kills}")
-    u = st.unit(tg.target)
-    status = u.status
-    if shield and (total > shield or taken) and "shield_lost" not in status:
-        status = status | {"shield_lost"}
-    st = st.with_unit(replace(u, damage=alloc.marker, status=status))
+    rm = remove(state, tg.target, pools.damage * spec.damage, tg.removable, tg.target_engaged, choices,
+                lambda st_, opts: _default_pick(st_, opts, tg.firing, settings),
+                bool(_setting(settings, "strict_choices", False)), concentrated_fire(tg, mods))
+    st, taken, alloc, total = rm.state, list(rm.taken), rm.alloc, rm.total
     surge_entry = by.get("surge die")
     after_surge, armour_entry, evade_entry = by["resolve surge"].pools, by["armour"], by["evade"]
     moved = after_surge.damage
@@ -227,6 +210,6 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
     )
     events.append({"type": "casualties", "unit": tg.target, "models": taken, "damage": res.damage,
                    "total_damage": total, "marker": alloc.marker, "discarded": alloc.discarded,
-                   "shielded": bool(shield) and "shield_lost" not in status}
+                   "shielded": rm.shielded}
                   | ({"priority_range": priority_reading(state)} if tg.target_engaged else {}))
     return st, events, res
