@@ -256,6 +256,9 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
                 probs.add(("units", i, "stats", "models", mid), f"{mid!r} is not a model of unit {u.id!r}")
         if u.leader is not None and u.leader not in {m.id for m in u.models}:
             probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}")
+        if sysdata.check_unit is not None:
+            for path, msg in sysdata.check_unit(u):
+                probs.add(("units", i) + tuple(path), msg)
         for j, m in enumerate(u.models):
             size = m.base if m.base is not None else info.base
             if size is None:

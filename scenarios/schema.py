@@ -87,12 +87,41 @@ class WeaponSpec(Strict):
     upgrade: Flag = False
 
 
+CharMod = Union[
+    Annotated[int, Field(strict=True, ge=0, le=20)],
+    Annotated[str, Field(strict=True, max_length=8, pattern=r"^\s*([+\-x×*]\s*\d{1,2}|S|I|A|WS|T|W)\s*$")],
+]
+
+
+class MeleeWeaponSpec(Strict):
+    """A melee weapon profile (Horus Heresy 3rd / 40k 3rd close combat; rules/melee/weapons.py).
+
+    ``strength`` / ``attacks`` / ``initiative``: the model's own value (the letter or null),
+    ``"+n"`` / ``"-n"``, ``"xn"``, or a number that replaces it. ``ap``: null for none.
+    ``two_weapons``: how it counts for +1 Attack with two close combat weapons (any other,
+    only a pair of the same, never). ``traits``: further special rules by name, with a value.
+    """
+
+    name: Optional[Text] = None
+    strength: Optional[CharMod] = None
+    attacks: Optional[CharMod] = None
+    initiative: Optional[CharMod] = None
+    ap: Optional[Annotated[int, Field(strict=True, ge=1, le=6)]] = None
+    damage: Annotated[int, Field(strict=True, ge=1, le=20)] = 1
+    ignores_armour: Flag = False
+    strikes_last: Flag = False
+    two_weapons: Literal["any", "pair", "none"] = "any"
+    traits: Annotated[dict[Id, Optional[Annotated[int, Field(strict=True, ge=0, le=20)]]], Field(max_length=20)] = {}
+
+
 Stat = Optional[Annotated[int, Field(strict=True, ge=0, le=20)]]
+Wargear = Optional[Annotated[list[Id], Field(max_length=20)]]
 
 
 class ModelStatsSpec(Strict):
     """One model's own characteristics in a unit (Horus Heresy / 40k 3rd: a Sergeant, a
-    character leading a squad): any stat given here replaces the unit's for that model;
+    character leading a squad): any stat given here replaces the unit's for that model
+    (``wargear`` too: the model's own kit);
     ``subtypes`` add to the unit's ``tags`` (Horus Heresy sub-types: ``command``,
     ``champion``, ``sergeant``, ``heavy``, ``light``, ``cavalry``; type ``paragon``)."""
 
@@ -112,6 +141,7 @@ class ModelStatsSpec(Strict):
     invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
     unit_type: Optional[Id] = None
     subtypes: Annotated[list[Id], Field(max_length=20)] = []
+    wargear: Wargear = None
 
 
 class StatsSpec(Strict):
@@ -123,7 +153,8 @@ class StatsSpec(Strict):
     ``initiative``, ``weapon_skill``, ``ballistic_skill``, ``strength``, ``toughness``,
     ``wounds``, ``attacks``, ``leadership``, ``save``, ``unit_type``; Horus Heresy adds ``cool``,
     ``willpower``, ``intelligence``, ``invulnerable`` (save), and ``models`` (per-model
-    overrides: :class:`ModelStatsSpec`).
+    overrides: :class:`ModelStatsSpec`); close combat: ``wargear`` (every model's weapons and
+    kit by name) and ``melee_weapons`` (profiles defined or overridden in the file).
     """
 
     speed: Optional[Union[Annotated[int, Field(strict=True, ge=0, le=100)], list[Annotated[int, Field(strict=True, ge=0, le=100)]]]] = None
@@ -150,6 +181,8 @@ class StatsSpec(Strict):
     intelligence: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
     models: Optional[Annotated[dict[Id, ModelStatsSpec], Field(max_length=2000)]] = None
+    wargear: Wargear = None
+    melee_weapons: Optional[Annotated[dict[Id, MeleeWeaponSpec], Field(max_length=50)]] = None
 
 
 class UnitSpec(Strict):

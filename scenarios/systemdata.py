@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from tapeline.board.terrain import Piece
+from tapeline.rules.classic40k import armoury as c40k_armoury
 from tapeline.rules.starcraft import terrain as sc_terrain
 from tapeline.rules.starcraft.catalogue import catalogue, key
 
@@ -27,6 +28,8 @@ class SystemData:
     tags: Optional[frozenset]
     impassable: Callable[[Piece], bool]
     unit_info: Callable[[Any], UnitInfo]
+    #: Further checks of a unit entry: ``check_unit(unit_spec)`` -> [(path inside the unit, message)].
+    check_unit: Optional[Callable[[Any], list]] = None
 
 
 def _file_stats(u) -> dict:
@@ -61,6 +64,26 @@ def _no_catalogue(system: str):
     return unit_info
 
 
+def _wargear_names(known: Callable[[str, Any], bool]):
+    """Check that every wargear name of a unit entry is known to the system or the file."""
+
+    def check(u) -> list:
+        st = u.stats
+        if st is None:
+            return []
+        mine = set(st.melee_weapons or {})
+        out = []
+        lists = [(("stats", "wargear"), st.wargear or [])]
+        lists += [(("stats", "models", m, "wargear"), ms.wargear or []) for m, ms in (st.models or {}).items()]
+        for path, names in lists:
+            for i, n in enumerate(names):
+                if not known(n, mine):
+                    out.append((path + (i,), f"unknown wargear {n!r} (define it under stats.melee_weapons)"))
+        return out
+
+    return check
+
+
 def _trait_impassable(p: Piece) -> bool:
     return p.has("impassable")
 
@@ -83,5 +106,6 @@ SYSTEM_DATA = {
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("classic40k"),
+        check_unit=_wargear_names(c40k_armoury.known),
     ),
 }

@@ -1,0 +1,228 @@
+"""One round of close combat in Initiative steps: the dice engine and the exact engine.
+
+A :class:`Combat` is everything the dice depend on, already worked out from the board by the
+rule system: the units with their casualty orders (:class:`CombatUnit`) and the
+:class:`InitiativeStep` list in the order they strike (40k 3rd: models in cover first, then
+Initiative from highest to lowest, power fists last; Horus Heresy: Combat Initiative from
+highest to lowest). In each step every :class:`~tapeline.rules.melee.strike.StrikeGroup` strikes
+with the models it had **at the start of the step** (simultaneous strikes), and the casualties
+are removed at the end of the step, before the next strikes.
+
+The state of the combat is one :class:`~tapeline.rules.melee.wounds.Losses` per unit.
+:func:`resolve_round` rolls it with dice; :func:`round_distribution` pushes the exact joint
+distribution over those states through the same steps — never the product of per-side answers,
+since an earlier step's casualties remove later attackers.
+
+>>> from tapeline.rules.melee.charts import faces_at_least
+>>> from tapeline.rules.melee.strike import Against, StrikeGroup, WoundKind, wound_category
+>>> from tapeline.rules.melee.wounds import Defender
+>>> hits_all = lambda target: Against(target, faces_at_least(2), faces_at_least(2, yes=wound_category(0)))
+>>> a = CombatUnit("a", "red", (Defender("a1"),))
+>>> b = CombatUnit("b", "blue", (Defender("b1"),))
+>>> fast = InitiativeStep("I5", (StrikeGroup("a", "a1", (("a1", 1),), (hits_all("b"),)),))
+>>> slow = InitiativeStep("I3", (StrikeGroup("b", "b1", (("b1", 1),), (hits_all("a"),)),))
+>>> o = round_odds(Combat((a, b), (fast, slow)))
+>>> round(o.removed_pmf("b").prob(1), 6), round(o.removed_pmf("a").prob(1), 6)   # 25/36; 11/36 · 25/36
+(0.694444, 0.212191)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Optional
+
+from ..dice import Dice
+from ..pmf import PMF
+from .strike import Against, StrikeGroup, roll_strike, strike_distribution
+from .wounds import Defender, Losses, allocate_dice, allocate_distribution, wounds_lost
+
+
+@dataclass(frozen=True)
+class CombatUnit:
+    """A unit in the combat: its side, its models as targets in **casualty order** (every
+    model that may be removed, the first taken first), and its losses before the round."""
+
+    id: str
+    side: str
+    order: tuple
+    start: Losses = Losses()
+
+    @cached_property
+    def position(self) -> dict:
+        return {d.id: i for i, d in enumerate(self.order)}
+
+    def alive(self, losses: Losses, model: str) -> bool:
+        """Is ``model`` still on the table in this state? (models not in the order always are)"""
+        i = self.position.get(model)
+        return i is None or i >= losses.removed
+
+    def has_models(self, losses: Losses) -> bool:
+        return losses.removed < len(self.order)
+
+    def removed(self, before: Losses, after: Losses) -> list[str]:
+        return [d.id for d in self.order[before.removed:after.removed]]
+
+
+@dataclass(frozen=True)
+class InitiativeStep:
+    """Strike Groups that strike simultaneously; ``label`` / ``info`` describe the step
+    (Initiative value, "in cover", "last")."""
+
+    label: str
+    groups: tuple
+    info: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Combat:
+    units: tuple
+    steps: tuple
+
+    @cached_property
+    def index(self) -> dict:
+        return {u.id: i for i, u in enumerate(self.units)}
+
+    def unit(self, unit_id: str) -> CombatUnit:
+        return self.units[self.index[unit_id]]
+
+    def start(self) -> tuple:
+        return tuple(u.start for u in self.units)
+
+    def attack_dice(self, group: StrikeGroup, state: tuple) -> int:
+        """The group's attack dice from the models it still has in ``state``."""
+        u = self.unit(group.unit)
+        losses = state[self.index[u.id]]
+        return sum(int(n) for m, n in group.dice if u.alive(losses, m))
+
+    def against(self, group: StrikeGroup, state: tuple) -> Optional[Against]:
+        """The first target option whose unit still has a model (``None``: no foe left)."""
+        for a in group.against:
+            i = self.index.get(a.target)
+            if i is not None and self.units[i].has_models(state[i]):
+                return a
+        return None
+
+    def sides(self) -> list[str]:
+        out: list[str] = []
+        for u in self.units:
+            if u.side not in out:
+                out.append(u.side)
+        return out
+
+
+# --- the dice engine ---------------------------------------------------------------------------
+
+
+@dataclass
+class RoundLog:
+    """What :func:`resolve_round` did: the final state and, per step, per group, the dice."""
+
+    state: tuple
+    steps: list
+
+
+def resolve_round(combat: Combat, dice: Dice) -> RoundLog:
+    """Fight one round with dice (every roll recorded by ``dice`` with its purpose)."""
+    state = combat.start()
+    out = []
+    for step in combat.steps:
+        begin = state
+        groups = []
+        for g in step.groups:
+            n = combat.attack_dice(g, begin)
+            a = combat.against(g, begin)
+            entry = {"unit": g.unit, "group": g.label, "models": [m for m, _ in g.dice if combat.unit(g.unit).alive(begin[combat.index[g.unit]], m)],
+                     "attacks": n, "target": a.target if a else None}
+            if n == 0 or a is None:
+                entry["note"] = "no attacks" if n == 0 else "no enemy model left to strike"
+                groups.append(entry)
+                continue
+            wounds, rolls = roll_strike(a, n, dice, f"{g.label} vs {a.target}")
+            ti = combat.index[a.target]
+            tu = combat.units[ti]
+            after, saves = allocate_dice(tu.order, state[ti], a.kinds, wounds, dice, a.target)
+            entry.update({"hit_on": a.hit_on, "wound_on": a.wound_on, "rolls": rolls, "wounds": list(wounds), "saves": saves,
+                          "wounds_lost": wounds_lost(tu.order, after) - wounds_lost(tu.order, state[ti])})
+            state = state[:ti] + (after,) + state[ti + 1:]
+            groups.append(entry)
+        removed = {u.id: u.removed(begin[i], state[i]) for i, u in enumerate(combat.units) if u.removed(begin[i], state[i])}
+        out.append({"step": step.label, "groups": groups, "removed": removed})
+    return RoundLog(state, out)
+
+
+# --- the exact engine ---------------------------------------------------------------------------
+
+
+def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
+    """Exact distribution of the state after ``step`` from ``begin``."""
+    sub = {begin: 1.0}
+    for g in step.groups:
+        n = combat.attack_dice(g, begin)
+        a = combat.against(g, begin)
+        if n == 0 or a is None:
+            continue
+        W = strike_distribution(a, n)
+        ti = combat.index[a.target]
+        tu = combat.units[ti]
+        new: dict = defaultdict(float)
+        for s, q in sub.items():
+            for w, r in W.items():
+                for after, r2 in allocate_distribution(tu.order, s[ti], a.kinds, w).items():
+                    new[s[:ti] + (after,) + s[ti + 1:]] += q * r * r2
+        sub = dict(new)
+    return sub
+
+
+def round_distribution(combat: Combat) -> dict:
+    """The exact joint distribution over the state (one Losses per unit) after the round."""
+    dist = {combat.start(): 1.0}
+    for step in combat.steps:
+        new: dict = defaultdict(float)
+        for s, p in dist.items():
+            for t, q in _step(combat, step, s).items():
+                new[t] += p * q
+        dist = dict(new)
+    return dist
+
+
+@dataclass
+class RoundOdds:
+    """The exact distribution of a round and what is read off it."""
+
+    combat: Combat
+    dist: dict
+
+    def pmf(self, f: Callable[[tuple], int]) -> PMF:
+        acc: dict = defaultdict(float)
+        for s, p in self.dist.items():
+            acc[int(f(s))] += p
+        return PMF.from_dict(acc)
+
+    def probability(self, pred: Callable[[tuple], bool]) -> float:
+        return float(sum(p for s, p in self.dist.items() if pred(s)))
+
+    def removed(self, state: tuple, unit: str) -> int:
+        """Models of ``unit`` removed during the round in ``state``."""
+        i = self.combat.index[unit]
+        return state[i].removed - self.combat.units[i].start.removed
+
+    def wounds_lost(self, state: tuple, unit: str) -> int:
+        """Wounds ``unit`` lost during the round in ``state``."""
+        i = self.combat.index[unit]
+        u = self.combat.units[i]
+        return wounds_lost(u.order, state[i]) - wounds_lost(u.order, u.start)
+
+    def removed_pmf(self, unit: str) -> PMF:
+        return self.pmf(lambda s: self.removed(s, unit))
+
+    def wounds_lost_pmf(self, unit: str) -> PMF:
+        return self.pmf(lambda s: self.wounds_lost(s, unit))
+
+
+def round_odds(combat: Combat) -> RoundOdds:
+    return RoundOdds(combat, round_distribution(combat))
+
+
+__all__ = ["Combat", "CombatUnit", "Defender", "InitiativeStep", "RoundLog", "RoundOdds", "resolve_round", "round_distribution", "round_odds"]

@@ -1,0 +1,185 @@
+"""A Strike Group's dice: the hit roll, then the wound roll, each step written once.
+
+Each die of a step falls in a **category** given by its face (a face table of six entries):
+
+* :data:`MISS` (0): nothing;
+* :data:`HIT` (1): a hit, which goes on to the wound roll;
+* ``wound_category(k)`` (2 + k): a wound of :class:`WoundKind` number ``k`` of the target option.
+
+The hit roll's table may send a face straight to a wound (Horus Heresy Rending or Critical Hit:
+a natural hit roll that wounds automatically); the wound roll's table may give different faces
+different kinds (Breaching: AP 2 on a natural 6; Shred: +1 Damage). 40k 3rd uses one kind per
+weapon and plain "n+" tables. Two engines read the same :class:`Roll` steps:
+
+* :func:`roll_strike` rolls real dice (each roll an event with its purpose);
+* :func:`strike_distribution` carries the exact distribution: ``n`` dice of one step fall into
+  the categories multinomially (a convolution of the one-die distribution).
+
+>>> from tapeline.rules.melee.charts import faces_at_least
+>>> a = Against("orks", faces_at_least(3), faces_at_least(5, yes=wound_category(0)), (WoundKind(),), 3, 5)
+>>> d = strike_distribution(a, 2)          # 2 attacks hitting on 3+, wounding on 5+: (2/3 · 1/3) each
+>>> round(d[(0,)], 6), round(d[(2,)], 6)   # P(no wound) = (7/9)², P(two) = (2/9)²
+(0.604938, 0.049383)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Callable, Optional
+
+from ..dice import Dice
+
+MISS, HIT = 0, 1
+
+
+def wound_category(k: int) -> int:
+    """The category of a wound of kind ``k`` in a face table."""
+    return 2 + k
+
+
+@dataclass(frozen=True)
+class WoundKind:
+    """What one wound carries into the save and the damage: its AP (``None``: none), whether it
+    ignores armour, its Damage; ``label`` names it in the log (e.g. ``"breaching"``)."""
+
+    ap: Optional[int] = None
+    damage: int = 1
+    ignores_armour: bool = False
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class StrikePools:
+    """Where a Strike Group's dice are: attack dice, hits waiting for the wound roll, wounds by kind."""
+
+    attacks: int = 0
+    hits: int = 0
+    wounds: tuple = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Roll:
+    """One step: ``count(pools)`` dice; each face's category from ``faces`` (index face − 1);
+    ``then(pools, counts)`` with the number of dice in each category."""
+
+    purpose: str
+    count: Callable[[StrikePools], int]
+    faces: tuple
+    then: Callable[[StrikePools, tuple], StrikePools]
+
+    @property
+    def categories(self) -> int:
+        return max(self.faces) + 1 if self.faces else 1
+
+    def categorise(self, values) -> tuple:
+        out = [0] * self.categories
+        for v in values:
+            out[self.faces[v - 1]] += 1
+        return tuple(out)
+
+    def outcomes(self, n: int) -> dict:
+        """Exact distribution of the category counts of ``n`` dice (multinomial)."""
+        return _multinomial(self.faces, n)
+
+
+@lru_cache(maxsize=8192)
+def _multinomial(faces: tuple, n: int) -> dict:
+    c = max(faces) + 1
+    p = [faces.count(k) / 6.0 for k in range(c)]
+    dist = {(0,) * c: 1.0}
+    for _ in range(n):
+        new: dict = defaultdict(float)
+        for counts, q in dist.items():
+            for k in range(c):
+                if p[k]:
+                    nc = counts[:k] + (counts[k] + 1,) + counts[k + 1:]
+                    new[nc] += q * p[k]
+        dist = dict(new)
+    return dist
+
+
+def _add(w: tuple, counts: tuple) -> tuple:
+    extra = counts[2:]
+    return tuple(w[k] + (extra[k] if k < len(extra) else 0) for k in range(len(w)))
+
+
+@dataclass(frozen=True)
+class Against:
+    """One target option of a Strike Group: the target unit and the dice tables against it.
+
+    ``hit_faces`` / ``wound_faces``: category of each face 1..6; ``kinds``: the wound kinds the
+    tables can produce; ``hit_on`` / ``wound_on``: the plain target numbers, for display.
+    """
+
+    target: str
+    hit_faces: tuple
+    wound_faces: tuple
+    kinds: tuple = (WoundKind(),)
+    hit_on: Optional[int] = None
+    wound_on: Optional[int] = None
+
+    def steps(self, label: str = "") -> list[Roll]:
+        """The hit roll, then the wound roll for the hits (§A.7 steps 5–6, seed "Rolling To
+        Hit", "Rolling To Wound")."""
+        tag = f" ({label})" if label else ""
+        hit = Roll(f"to hit{tag}", lambda p: p.attacks, self.hit_faces,
+                   lambda p, c: replace(p, hits=p.hits + (c[HIT] if len(c) > HIT else 0), wounds=_add(p.wounds, c)))
+        wound = Roll(f"to wound{tag}", lambda p: p.hits, self.wound_faces,
+                     lambda p, c: replace(p, hits=0, wounds=_add(p.wounds, c)))
+        return [hit, wound]
+
+    def start(self, n: int) -> StrikePools:
+        return StrikePools(n, 0, (0,) * len(self.kinds))
+
+
+@dataclass(frozen=True)
+class StrikeGroup:
+    """Models of one unit striking together in one Initiative step with the same dice.
+
+    ``dice``: ``(model id, attack dice)`` per striking model; ``against``: target options in
+    order of preference — the group strikes the first whose unit still has a model at the start
+    of the step (a model whose foe has fallen strikes a fresh opponent, seed "Removing
+    Casualties"); ``label`` names the group in the log; ``info``: what the system wants shown
+    (weapon, Initiative, save ...).
+    """
+
+    unit: str
+    label: str
+    dice: tuple
+    against: tuple
+    info: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def models(self) -> tuple:
+        return tuple(m for m, _ in self.dice)
+
+
+def roll_strike(against: Against, n: int, dice: Dice, label: str = "") -> tuple[tuple, list[dict]]:
+    """Roll ``n`` attack dice through the steps: (wounds by kind, per-step log)."""
+    p = against.start(n)
+    log = []
+    for step in against.steps(label):
+        k = step.count(p)
+        values = dice.roll(k, step.purpose) if k > 0 else []
+        counts = step.categorise(values)
+        p = step.then(p, counts)
+        log.append({"step": step.purpose, "dice": k, "values": values, "counts": list(counts)})
+    return p.wounds, log
+
+
+@lru_cache(maxsize=8192)
+def strike_distribution(against: Against, n: int) -> dict:
+    """Exact distribution of the wounds by kind from ``n`` attack dice (same steps)."""
+    dist = {against.start(n): 1.0}
+    for step in against.steps():
+        new: dict = defaultdict(float)
+        for p, q in dist.items():
+            for counts, r in step.outcomes(step.count(p)).items():
+                new[step.then(p, counts)] += q * r
+        dist = dict(new)
+    out: dict = defaultdict(float)
+    for p, q in dist.items():
+        out[p.wounds] += q
+    return dict(out)

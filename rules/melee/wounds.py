@@ -1,0 +1,152 @@
+"""Taking wounds: one at a time, in a unit's casualty order, each with its save.
+
+A unit's models are taken in a fixed **casualty order** (the system and the defending player
+decide it: 40k 3rd base contact first, then within 2"; Horus Heresy a wounded model first).
+:class:`Losses` is the unit's state: how many models of that order are gone and how much damage
+the next one has taken. Each wound (§A.7 step 8, seed "Armour Saves"):
+
+1. goes to the next model of the order (none left: the wound is lost);
+2. that model takes one save — the better of its armour save (unless the attack ignores armour
+   or its AP is as good) and its invulnerable save (:func:`~tapeline.rules.melee.charts.save_on`);
+3. if unsaved, an optional damage mitigation roll (Feel No Pain style) may still discard it;
+4. the model loses the wound's Damage; at 0 Wounds it is removed. Damage never carries over to
+   another model.
+
+:func:`allocate_dice` and :func:`allocate_distribution` read the same :func:`unsaved_faces` and
+:func:`take` — the random resolution and the exact distribution cannot drift apart.
+
+>>> marines = tuple(Defender(f"m{i}", 1, save=3) for i in range(3))
+>>> d = allocate_distribution(marines, Losses(), (WoundKind(),), (2,))
+>>> round(d[Losses(0, 0)], 6), round(d[Losses(2, 0)], 6)    # two wounds, 3+ save: (1/3)² none lost
+(0.444444, 0.111111)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+from ..dice import Dice
+from .charts import faces_at_least, save_on
+from .strike import WoundKind
+
+SAVED, UNSAVED = 1, 0
+
+
+@dataclass(frozen=True)
+class Defender:
+    """One model as a target: its Wounds, armour save, invulnerable save and damage mitigation
+    (target numbers; ``None`` for none)."""
+
+    id: str
+    wounds: int = 1
+    save: Optional[int] = None
+    invulnerable: Optional[int] = None
+    mitigation: Optional[int] = None
+
+    def save_on(self, kind: WoundKind) -> Optional[int]:
+        return save_on(self.save, self.invulnerable, kind.ap, kind.ignores_armour)
+
+
+@dataclass(frozen=True, order=True)
+class Losses:
+    """One unit's state in a combat: the first ``removed`` models of its casualty order are
+    gone; the next one has lost ``damage`` wounds."""
+
+    removed: int = 0
+    damage: int = 0
+
+
+def current(order: tuple, losses: Losses) -> Optional[Defender]:
+    """The model the next wound goes to (``None``: none left)."""
+    return order[losses.removed] if losses.removed < len(order) else None
+
+
+def take(order: tuple, losses: Losses, kind: WoundKind) -> Losses:
+    """An unsaved wound of ``kind`` on the current model."""
+    m = current(order, losses)
+    if m is None:
+        return losses
+    dmg = losses.damage + max(1, int(kind.damage))
+    return Losses(losses.removed + 1, 0) if dmg >= m.wounds else Losses(losses.removed, dmg)
+
+
+def wounds_lost(order: tuple, losses: Losses) -> int:
+    """Wounds the unit has lost in all (removed models' Wounds plus the current damage)."""
+    return sum(m.wounds for m in order[: losses.removed]) + losses.damage
+
+
+def unsaved_faces(m: Defender, kind: WoundKind) -> tuple:
+    """The save roll's face table: :data:`SAVED` or :data:`UNSAVED` for each face."""
+    return faces_at_least(m.save_on(kind), yes=SAVED, no=UNSAVED)
+
+
+def mitigation_faces(m: Defender) -> tuple:
+    return faces_at_least(m.mitigation, yes=SAVED, no=UNSAVED)
+
+
+def unsaved_chance(m: Defender, kind: WoundKind) -> float:
+    """P(a wound of ``kind`` on ``m`` is neither saved nor mitigated)."""
+    return unsaved_faces(m, kind).count(UNSAVED) / 6.0 * mitigation_faces(m).count(UNSAVED) / 6.0
+
+
+@lru_cache(maxsize=65536)
+def allocate_distribution(order: tuple, start: Losses, kinds: tuple, wounds: tuple) -> dict:
+    """Exact distribution of the unit's :class:`Losses` after ``wounds[k]`` wounds of
+    ``kinds[k]``, taken in kind order."""
+    dist = {start: 1.0}
+    for kind, n in zip(kinds, wounds):
+        for _ in range(n):
+            new: dict = defaultdict(float)
+            for losses, q in dist.items():
+                m = current(order, losses)
+                if m is None:
+                    new[losses] += q
+                    continue
+                u = unsaved_chance(m, kind)
+                if u > 0:
+                    new[take(order, losses, kind)] += q * u
+                if u < 1:
+                    new[losses] += q * (1 - u)
+            dist = dict(new)
+    return dist
+
+
+def _uniform(order: tuple, losses: Losses, kind: WoundKind) -> bool:
+    """Every model still to be taken faces the same save and mitigation: a batch of saves is
+    then the same as one at a time."""
+    rest = order[losses.removed:]
+    return len({(unsaved_faces(m, kind), mitigation_faces(m)) for m in rest}) <= 1
+
+
+def allocate_dice(order: tuple, start: Losses, kinds: tuple, wounds: tuple, dice: Dice,
+                  label: str = "") -> tuple[Losses, list[dict]]:
+    """Take the wounds with real dice. Saves are rolled together while every model left faces
+    the same save (the same distribution as one at a time), else one wound at a time."""
+    losses, log = start, []
+    tag = f" ({label})" if label else ""
+    for kind, n in zip(kinds, wounds):
+        left = int(n)
+        while left > 0:
+            m = current(order, losses)
+            if m is None:
+                log.append({"lost": left, "reason": "no model left to take them"})
+                break
+            batch = left if _uniform(order, losses, kind) else 1
+            tn = m.save_on(kind)
+            unsaved = batch
+            if tn is not None and tn <= 6:
+                vals = dice.roll(batch, f"save {tn}+{tag}{' ' + kind.label if kind.label else ''}")
+                unsaved = sum(1 for v in vals if unsaved_faces(m, kind)[v - 1] == UNSAVED)
+            if unsaved and m.mitigation is not None and m.mitigation <= 6:
+                vals = dice.roll(unsaved, f"damage mitigation {max(2, m.mitigation)}+{tag}")
+                unsaved = sum(1 for v in vals if mitigation_faces(m)[v - 1] == UNSAVED)
+            before = losses
+            for _ in range(unsaved):
+                losses = take(order, losses, kind)
+            log.append({"wounds": batch, "save_on": tn, "unsaved": unsaved,
+                        "removed": [d.id for d in order[before.removed:losses.removed]]})
+            left -= batch
+    return losses, log
