@@ -14,7 +14,7 @@ viewer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
@@ -88,7 +88,9 @@ def state_after(loaded: Loaded, n: int) -> GameState:
     return state
 
 
-def run(loaded: Loaded) -> Replay:
+def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Replay:
+    """Resolve every action and check every expectation; ``on_step`` (if given) sees each
+    :class:`Step` as it is resolved (the HTML viewer draws them)."""
     spec = loaded.spec
     ctx = context(loaded)
     state = loaded.state
@@ -110,6 +112,8 @@ def run(loaded: Loaded) -> Replay:
 
     check_due(-1)
     for step in steps(loaded, ctx):
+        if on_step is not None:
+            on_step(step)
         events.extend(step.events)
         state = step.state
         check_due(step.index)

@@ -1,6 +1,12 @@
-"""``tapeline replay FILE``: resolve the actions, check the expectations, print the log."""
+"""``tapeline replay FILE [--html OUT.html]``: resolve the actions, check the expectations, print
+the log; with ``--html`` also write the replay as one self-contained web page
+(:mod:`tapeline.scenarios.viewer`)."""
 
 from __future__ import annotations
+
+import sys
+
+from tapeline.board.errors import TapelineError
 
 from .. import replay as engine
 from ..cli import emit
@@ -10,6 +16,8 @@ from ..cliutil import add_file, answer, load
 def register(sub) -> None:
     p = sub.add_parser("replay", help="replay a scenario's actions and check its expectations")
     add_file(p, after=False)
+    p.add_argument("--html", metavar="OUT.html", default=None,
+                   help="also write the replay as one self-contained HTML page (no network needed)")
     p.set_defaults(func=run)
 
 
@@ -25,7 +33,25 @@ def describe(ev: dict) -> str:
 
 def run(args) -> int:
     loaded = load(args)
-    r = engine.run(loaded)
+    if args.html is not None:
+        return _html(loaded, args)
+    return _print(loaded, engine.run(loaded), args)
+
+
+def _html(loaded, args) -> int:
+    from .. import viewer
+
+    text, r = viewer.page_and_replay(loaded)
+    try:
+        with open(args.html, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise TapelineError(f"{args.html}: cannot write: {e.strerror or e}") from None
+    print(f"wrote {args.html}", file=sys.stderr)
+    return _print(loaded, r, args)
+
+
+def _print(loaded, r, args) -> int:
     lines = [f"{loaded.spec.name or args.file} ({loaded.state.system})"]
     lines += [describe(e) for e in r.events]
     n = len(loaded.spec.actions)

@@ -8,6 +8,11 @@ An overlay module has two functions:
   :mod:`board.render` and its CSS classes (``witness``, ``blocker``, ``path``, ``goal``,
   ``end-base``, ``template``, ``violation``).
 
+A module may also define ``step_layers(before, after, events) -> list[board.render.Layer]``:
+what one replayed action looks like on the board (``before`` and ``after`` are the states around
+it, ``events`` its events) — the HTML replay viewer draws these on each step. A module that only
+draws steps defines ``add_arguments`` and ``layers`` as no-ops.
+
 Modules are discovered in name order: adding an overlay is adding a module; nothing else
 changes. :func:`render_state` draws a game state (the scenarios-level wrapper over the
 board-level :func:`board.render.render_svg`).
@@ -40,6 +45,15 @@ def layers(args, loaded) -> list[Layer]:
     out: list[Layer] = []
     for m in modules():
         out.extend(m.layers(args, loaded))
+    return out
+
+
+def step_layers(before, after, events: Sequence[dict]) -> list[Layer]:
+    """Every overlay's picture of one replayed action (modules with ``step_layers``)."""
+    out: list[Layer] = []
+    for m in modules():
+        if hasattr(m, "step_layers"):
+            out.extend(m.step_layers(before, after, events))
     return out
 
 

@@ -1,0 +1,171 @@
+"""The replay in the browser: ``tapeline replay FILE --html OUT.html``.
+
+The page is checked twice: as text (self-contained, one board per step, what each step lists),
+and end to end in a real headless Chromium driven by Playwright — load it, step forward and back
+with the buttons, the keyboard and the timeline, open a step from its link, check what is shown
+and take a screenshot. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
+in ``TAPELINE_CHROMIUM``); where there is none, or Playwright is missing, only the browser test
+is skipped, saying why. ``.ci/run`` installs Chromium on CI.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tapeline.scenarios.load import read
+from tests.conftest import EXAMPLES, cli
+
+SHOW = EXAMPLES / "showcase.yaml"
+ROACHES = EXAMPLES / "charge-roaches-7in.yaml"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def showcase_html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("viewer") / "showcase.html"
+    code, stdout, err = cli("replay", SHOW, "--html", out)
+    assert code == 0, err
+    assert "24 of 24 expectations hold" in stdout and f"wrote {out}" in err
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _casualties_of_the_volley() -> list[str]:
+    """Zerglings of zerglings-b on the table before the volley (action 2) and gone after it,
+    read from the replay's own final state — independent of the page."""
+    code, stdout, err = cli("models", SHOW, "--after", "2", "--json")
+    import json
+
+    after = {m["id"] for u in json.loads(stdout)["units"] for m in u["models"]}
+    before = {m for u in read(SHOW).state.units for m in u.models}
+    return sorted(before - after)
+
+
+def test_page_is_self_contained(showcase_html):
+    text = showcase_html.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    # nothing to fetch: no external scripts, styles, images or fonts
+    assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', text)
+    assert "@import" not in text and "url(" not in text
+    # one board per step: the set-up and each of the showcase's three actions
+    assert text.count('<section class="step"') == 4 and text.count("<svg ") == 4
+
+
+def test_each_step_lists_its_action_dice_verdicts_and_casualties(showcase_html):
+    text = showcase_html.read_text(encoding="utf-8")
+    panels = re.findall(r'<section class="step" id="panel-(\d+)".*?</section>', text, re.S)
+    assert panels == ["0", "1", "2", "3"]
+    volley = re.search(r'<section class="step" id="panel-3".*?</section>', text, re.S).group(0)
+    assert "[2] shoot" in volley and "to hit" in volley and 'class="die"' in volley
+    gone = _casualties_of_the_volley()
+    assert gone and ", ".join(gone) in volley
+    for m in gone:  # removed from the board of that step, drawn on the step before
+        assert f'data-model="{m}"' not in volley
+        before = re.search(r'<section class="step" id="panel-2".*?</section>', text, re.S).group(0)
+        assert f'data-model="{m}"' in before
+    assert 'data-layer="casualties"' in volley and "removed as a casualty" in volley
+
+
+def test_same_file_same_page(tmp_path):
+    a, b = tmp_path / "a.html", tmp_path / "b.html"
+    assert cli("replay", ROACHES, "--html", a)[0] == 0
+    assert cli("replay", ROACHES, "--html", b)[0] == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_unwritable_page_is_exit_2(tmp_path):
+    code, out, err = cli("replay", ROACHES, "--html", tmp_path / "missing" / "x.html")
+    assert code == 2 and "cannot write" in err and "Traceback" not in err
+
+
+def _chromium() -> str:
+    path = os.environ.get("TAPELINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if os.path.exists(path) else ""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the HTML viewer's browser test needs the playwright package (pip install -e '.[test]')")
+    exe = _chromium()
+    if not exe:
+        pytest.skip("the HTML viewer's browser test needs Chromium: apt-get install chromium "
+                    "(or set TAPELINE_CHROMIUM to a Chromium binary)")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS, timeout=60_000)
+        except Exception as e:  # a browser that cannot start here: say so, do not fail the suite
+            pytest.skip(f"Chromium at {exe} did not start: {str(e).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+def test_viewer_in_headless_chromium(browser, showcase_html, tmp_path):
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    url = showcase_html.as_uri()
+    page.goto(url)
+
+    def shown() -> list[str]:
+        return page.eval_on_selector_all("section.step", "els => els.filter(e => !e.hidden).map(e => e.dataset.step)")
+
+    def title() -> str:
+        return page.inner_text("section.step:not([hidden]) .step-title")
+
+    # loads at the set-up, one board shown
+    assert shown() == ["0"] and title() == "set-up"
+    assert page.inner_text("#counter") == "step 0 / 3"
+    assert page.is_visible("section.step:not([hidden]) svg")
+    # forward with the keyboard and the button
+    page.keyboard.press("ArrowRight")
+    assert shown() == ["1"] and title() == "[0] move" and page.url.endswith("#step-1")
+    page.click("#next")
+    assert shown() == ["2"] and title() == "[1] place"
+    page.click("#next")
+    assert shown() == ["3"] and title() == "[2] shoot"
+    # the volley's step: dice, casualties gone from the board, the others still on it
+    panel = "section.step:not([hidden])"
+    assert "to hit" in page.inner_text(f"{panel} .dice-list")
+    gone = _casualties_of_the_volley()
+    assert page.inner_text(f"{panel} .casualties") == ", ".join(gone)
+    for m in gone:
+        assert page.locator(f'{panel} svg [data-model="{m}"]').count() == 0
+    assert page.locator(f'{panel} svg [data-model="zb2"]').count() == 1
+    assert page.locator(f'{panel} svg [data-layer="casualties"] polyline').count() == 2 * len(gone)
+    page.screenshot(path=str(tmp_path / "viewer-step-3.png"))
+    assert (tmp_path / "viewer-step-3.png").stat().st_size > 10_000
+    # the end stops at the last step; back with the keyboard and the button
+    page.keyboard.press("ArrowRight")
+    assert shown() == ["3"]
+    page.keyboard.press("ArrowLeft")
+    assert shown() == ["2"] and page.url.endswith("#step-2")
+    page.click("#prev")
+    assert shown() == ["1"]
+    page.keyboard.press("End")
+    assert shown() == ["3"]
+    page.keyboard.press("Home")
+    assert shown() == ["0"]
+    # the timeline jumps to any step
+    page.click('ol.timeline a[data-step="2"]')
+    assert shown() == ["2"] and page.get_attribute('ol.timeline a[data-step="2"]', "aria-current") == "step"
+    # a link to a step opens the page at that step
+    page.goto(url + "#step-3")
+    page.reload()
+    assert shown() == ["3"] and page.inner_text("#counter") == "step 3 / 3"
+    # the board is the renderer's picture, legend included
+    assert f"removed as a casualty ({len(gone)})" in page.text_content(f"{panel} svg")
+    assert errors == []
+    assert all(u.startswith("file://") for u in requests), requests
+    page.close()
