@@ -206,6 +206,13 @@ class Game:
         return ov.render_state(self.state, ov.layers(args, self._loaded), title=self.name if title is None else title,
                                fill_by=fill)
 
+    def html(self) -> str:
+        """The replay as one self-contained web page (what ``tapeline replay FILE --html``
+        writes): the board at every step, each action with its dice and verdicts."""
+        from . import viewer
+
+        return viewer.page(self._origin)
+
     def _repr_svg_(self) -> str:
         """Jupyter shows a game as its board."""
         return self.svg()
