@@ -26,7 +26,8 @@ class UnitState:
 
     ``stats`` is the system's stat line (a mapping; each system reads it its own way).
     ``damage`` is the StarCraft Damage Marker; ``models`` lists the ids of the models still on
-    the table, in file order.
+    the table, in file order; ``wounds_lost`` the wounds each model has lost so far (Horus
+    Heresy, 40k: models with several Wounds).
     """
 
     id: str
@@ -41,6 +42,7 @@ class UnitState:
     damage: int = 0
     removed: tuple[str, ...] = ()
     started_with: int = 0
+    wounds_lost: Mapping[str, int] = field(default_factory=lambda: frozen_map({}))
 
     def has(self, tag: str) -> bool:
         return tag in self.tags
@@ -59,6 +61,9 @@ class GameState:
     units: tuple[UnitState, ...]
     figures: Mapping[str, Figure]
     settings: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
+    #: Per-turn bookkeeping the rules keep (Horus Heresy: Reaction points spent per side, the
+    #: units that reacted, the units that have fought this phase), JSON-ready values.
+    turn: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
 
     @cached_property
     def _unit_index(self) -> dict[str, UnitState]:
@@ -110,6 +115,16 @@ class GameState:
         leader = u.leader if u.leader in kept else None
         return self.with_unit(replace(u, models=kept, removed=u.removed + tuple(gone), leader=leader))
 
+    def with_turn(self, key: str, value: Any) -> "GameState":
+        new = dict(self.turn)
+        new[key] = value
+        return replace(self, turn=frozen_map(new))
+
+    def with_wounds_lost(self, unit_id: str, lost: Mapping[str, int]) -> "GameState":
+        """The unit with its models' lost wounds set to ``lost`` (models not named: none)."""
+        u = self.unit(unit_id)
+        return self.with_unit(replace(u, wounds_lost=frozen_map({m: int(w) for m, w in lost.items() if w})))
+
     def snapshot(self) -> dict:
         """A JSON-ready picture of the state (the replay's ``final``)."""
         return {
@@ -123,6 +138,7 @@ class GameState:
                         for m in u.models
                     ],
                     "removed": list(u.removed),
+                    **({"wounds_lost": dict(sorted(u.wounds_lost.items()))} if u.wounds_lost else {}),
                     "damage": u.damage,
                     "status": sorted(u.status),
                 }

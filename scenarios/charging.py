@@ -79,22 +79,26 @@ def _contact_answer(res: dict) -> dict:
         "placed": {k: _xy(v) for k, v in res.get("placed", {}).items()},
         "stayed": res.get("stayed", []), "in_contact": res.get("in_contact", []),
     }
-    for k in ("note", "at_once", "setup", "moves", "compared_with", "cool_check"):
+    for k in ("note", "at_once", "setup", "moves", "compared_with", "cool_check", "ended"):
         if k in res:
             out[k] = res[k]
     return out
 
 
 def execute(state, unit: str, targets: Sequence[str], dice, leader: Optional[str] = None, modifier: int = 0,
-            target_models: Optional[dict] = None):
+            target_models: Optional[dict] = None, options: Optional[dict] = None):
     """The whole charge with the file's dice: (new state, JSON answer, events). Horus Heresy
     rolls as its procedure goes (Set-up Move first, the Cool Check after a failure); the
     other systems roll the charge dice, then resolve."""
     if state.system == "heresy":
         from tapeline.rules.heresy.charge import charge
 
-        new, res, events = charge(state, unit, list(targets), dice, leader, modifier)
+        new, res, events = charge(state, unit, list(targets), dice, leader, modifier, options)
         return new, _contact_answer(res), events
+    if options:
+        from tapeline.rules.errors import IllegalAction
+
+        raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, not {state.system}'s")
     rc, _info = reach(state, unit, targets, leader, modifier)
     n = rc.odds.dice.dice
     dice.take_events()

@@ -115,6 +115,23 @@ class MeleeWeaponSpec(Strict):
 
 
 Stat = Optional[Annotated[int, Field(strict=True, ge=0, le=20)]]
+RangedTraits = Annotated[dict[Id, Optional[Annotated[int, Field(strict=True, ge=0, le=20)]]], Field(max_length=20)]
+
+
+class RangedWeaponSpec(Strict):
+    """A Horus Heresy ranged weapon profile (Volleys, Overwatch, Gun Down): ``range`` inches,
+    ``firepower`` (shots), ``strength`` (a value), ``ap``, ``damage``, ``traits`` (``assault``
+    for Volleys)."""
+
+    name: Optional[Text] = None
+    range: Annotated[float, Field(strict=True, ge=0, le=1000, allow_inf_nan=False)]
+    firepower: Annotated[int, Field(strict=True, ge=1, le=100)] = 1
+    strength: Annotated[int, Field(strict=True, ge=0, le=20)]
+    ap: Optional[Annotated[int, Field(strict=True, ge=1, le=6)]] = None
+    damage: Annotated[int, Field(strict=True, ge=0, le=100)] = 1
+    traits: RangedTraits = {}
+
+
 Wargear = Optional[Annotated[list[Id], Field(max_length=20)]]
 
 
@@ -183,6 +200,7 @@ class StatsSpec(Strict):
     models: Optional[Annotated[dict[Id, ModelStatsSpec], Field(max_length=2000)]] = None
     wargear: Wargear = None
     melee_weapons: Optional[Annotated[dict[Id, MeleeWeaponSpec], Field(max_length=50)]] = None
+    ranged_weapons: Optional[Annotated[dict[Id, RangedWeaponSpec], Field(max_length=50)]] = None
 
 
 class UnitSpec(Strict):
@@ -243,6 +261,9 @@ class Settings(Strict):
     # between models that see each other ("closest_los", the rulebook transcription). See
     # docs/heresy-assault.md.
     charge_roll_against: Literal["route", "closest_los"] = "route"
+    # Horus Heresy §A.4: the battle's points limit, which sets each side's Reaction allotment per
+    # turn (1, +1 above 1,500, +2 above 3,500, +3 above 5,000); none: 1 point.
+    points_limit: Optional[Annotated[int, Field(strict=True, ge=0, le=100_000)]] = None
     # (later settings are added below this line, one per rule they configure)
 
 

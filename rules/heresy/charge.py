@@ -178,7 +178,8 @@ class ChargeOutcome:
     at_once: bool = False                               # the Set-up Move reached base contact
     compared_with: Optional[float] = None               # the distance the roll was compared with
     note: str = ""
-    events: list = field(default_factory=list)
+    events: list = field(default_factory=list)          # Volley / Overwatch events
+    ended: bool = False                                 # a unit was wiped out by a Volley
 
 
 def make_setup_move(state: GameState, cc: ContactCharge) -> tuple[GameState, list]:
@@ -212,11 +213,17 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     return out[0], _info(cc, out[1])
 
 
-def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier) -> tuple[GameState, ChargeOutcome]:
+def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier, volleys=None) -> tuple[GameState, ChargeOutcome]:
     new, setup = make_setup_move(state, cc)
     if any(m.contact for m in setup):
         return new, ChargeOutcome(True, None, [], setup, [], True, None,
                                   "the Set-up Move reached base contact: the charge succeeds at once (no Volleys, no roll)")
+    if volleys is not None:
+        new, ended, vev = volleys(new)
+        if ended:
+            return new, ChargeOutcome(False, None, [], setup, [], False, None, ended, vev, ended=True)
+    else:
+        vev = []
     rolls = roll_dice()
     result = BEST_OF_2D6.result(rolls) if len(rolls) > 1 else int(rolls[0])
     allowance = result + modifier
@@ -229,18 +236,18 @@ def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier) -
         compared = route
     if compared is None or allowance < compared - TOUCH:
         note = f"the roll {allowance} is short of the {mode.replace('_', ' ')} distance" + (f" {compared:.6g}\"" if compared is not None else "")
-        return new, ChargeOutcome(False, result, list(rolls), setup, [], False, compared, note + ": no move; Cool Check (Stunned on a fail)")
+        return new, ChargeOutcome(False, result, list(rolls), setup, [], False, compared, note + ": no move; Cool Check (Stunned on a fail)", vev)
     moved, moves, first = charge_move(new, cc, allowance, leader)
     ok = any(m.contact for m in moves)
     note = "" if ok else "no charger ended in base contact: the charge fails; Cool Check (Stunned on a fail)"
-    return moved, ChargeOutcome(ok, result, list(rolls), setup, moves, False, compared, note)
+    return moved, ChargeOutcome(ok, result, list(rolls), setup, moves, False, compared, note, vev)
 
 
 def _info(cc: ContactCharge, res: ChargeOutcome) -> dict:
     first = res.moves[0] if res.moves else (res.setup[0] if res.at_once and res.setup else None)
     info = {"roll": res.roll, "rolls": res.rolls, "success": res.success, "charge": cc, "at_once": res.at_once,
             "setup": [m.as_json() for m in res.setup], "moves": [m.as_json() for m in res.moves],
-            "compared_with": res.compared_with}
+            "compared_with": res.compared_with, "ended": res.ended}
     if res.success and first is not None:
         info["end"] = first.end
         info["leader"] = first.model
@@ -254,11 +261,18 @@ def _info(cc: ContactCharge, res: ChargeOutcome) -> dict:
 
 
 def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader: Optional[str] = None,
-           modifier: int = 0) -> tuple[GameState, dict, list]:
-    """The whole Charge with dice (§A.3): Set-up Move, roll, charge move or Cool Check.
+           modifier: int = 0, options: Optional[dict] = None) -> tuple[GameState, dict, list]:
+    """The whole Charge with dice (§A.3): Set-up Move, Volleys (and Overwatch), roll, charge
+    move or Cool Check.
+
+    ``options`` (all optional): ``volley`` (the charger fires its Volley, default yes unless
+    Disordered), ``target_volley`` (the target fires back, default yes), ``overwatch`` (the
+    target reacts with Overwatch instead, default no), ``weapons`` ({model: weapon}),
+    ``casualties`` ({unit: [model, ...]}: the defender's allocation choices).
 
     Returns the new state, the outcome (as :func:`resolve`) and the events (every die rolled
     and every model moved)."""
+    opts = dict(options or {})
     cc = reach(state, unit_id, targets, leader, modifier)
     if not cc.allowed:
         raise IllegalAction(RULE, cc.reason)
@@ -266,23 +280,59 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
     dice.take_events()
 
     def roll_dice():
-        vals = dice.roll(2, f"charge roll ({unit_id}, 2D6 discard the lower)")
-        return vals
+        return dice.roll(2, f"charge roll ({unit_id}, 2D6 discard the lower)")
 
-    new, res = _resolve(state, cc, roll_dice, leader, modifier)
+    new, res = _resolve(state, cc, roll_dice, leader, modifier, lambda st: volley_step(st, cc, dice, opts))
     if res.setup:
         events.append({"type": "setup_move", "unit": unit_id, "distance": cc.details["setup_move"],
                        "moves": [m.as_json() for m in res.setup]})
+    events += res.events
     events += dice.take_events()
     info = _info(cc, res)
     if res.moves:
         events.append({"type": "charge_move", "unit": unit_id, "allowance": (res.roll or 0) + modifier,
                        "moves": [m.as_json() for m in res.moves]})
-    if not res.success:
+    if not res.success and not res.ended:
         new, chk_events, check = cool_check(new, unit_id, dice)
         events += chk_events
         info["cool_check"] = check
     return new, info, events
+
+
+def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[GameState, str, list]:
+    """§A.3 step 4: the charger's Volley (none when Disordered), then the target's Volley or
+    Overwatch (§A.4); none at all when the target is already locked in combat with another
+    unit. Returns the state, why the charge ended ("" if it goes on) and the events."""
+    from .reactions import spend_reaction
+    from .shooting import shoot
+
+    unit_id, target = cc.unit, cc.targets[0]
+    events: list = []
+    if is_locked(state, target):
+        events.append({"type": "volleys", "skipped": f"{target} is already locked in combat: no Volleys, no Overwatch (§A.3)"})
+        if opts.get("overwatch"):
+            raise IllegalAction(RULE, f"{target} is locked in combat: no Overwatch")
+        return state, "", events
+    weapons, cas = opts.get("weapons") or {}, opts.get("casualties") or {}
+    if opts.get("volley", True) and not cc.details["disordered"]:
+        dice.take_events()
+        state, ev, _ = shoot(state, unit_id, target, dice, "volley", weapons, cas.get(target, ()))
+        events += ev
+        if not state.unit(target).models:
+            return state, f"{target} was wiped out by the Volley: the charge ends", events
+    if opts.get("overwatch"):
+        state, ev = spend_reaction(state, target, "overwatch")
+        events += ev
+        dice.take_events()
+        state, ev, _ = shoot(state, target, unit_id, dice, "overwatch", weapons, cas.get(unit_id, ()))
+        events += ev
+    elif opts.get("target_volley", True):
+        dice.take_events()
+        state, ev, _ = shoot(state, target, unit_id, dice, "volley", weapons, cas.get(unit_id, ()))
+        events += ev
+    if not state.unit(unit_id).models:
+        return state, f"{unit_id} was wiped out by the {'Overwatch' if opts.get('overwatch') else 'Volley'}: the charge ends", events
+    return state, "", events
 
 
 def cool_check(state: GameState, unit_id: str, dice) -> tuple[GameState, list, dict]:

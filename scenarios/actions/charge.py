@@ -3,6 +3,8 @@
 ```yaml
 actions:
   - {action: charge, unit: roaches, targets: [marines]}                  # dice from the file
+  - {action: charge, unit: loyal, targets: [traitors], overwatch: true,   # Horus Heresy: the target
+     weapons: {t1: bolter}, casualties: {loyal: [a3, a2]}}               #   reacts with Overwatch
   - {action: charge, unit: zerglings, targets: [marines, medics], leader: z3,
      target_models: {marines: m2}, modifier: -2}
 ```
@@ -24,7 +26,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field
 
 from .. import charging
-from ..schema import Id, Strict
+from ..schema import Flag, Id, Strict
 from ..vocab import action
 
 
@@ -36,6 +38,20 @@ class Charge(Strict):
     leader: Optional[Id] = None
     target_models: Annotated[dict[Id, Id], Field(max_length=50)] = {}
     modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+    # Horus Heresy §A.3 step 4 (Volleys and the Overwatch Reaction)
+    volley: Optional[Flag] = None
+    target_volley: Optional[Flag] = None
+    overwatch: Optional[Flag] = None
+    weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
+    casualties: Annotated[dict[Id, Annotated[list[Id], Field(max_length=2000)]], Field(max_length=20)] = {}
+
+    def options(self) -> dict:
+        out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch") if getattr(self, k) is not None}
+        if self.weapons:
+            out["weapons"] = dict(self.weapons)
+        if self.casualties:
+            out["casualties"] = {k: list(v) for k, v in self.casualties.items()}
+        return out
 
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
@@ -43,11 +59,15 @@ class Charge(Strict):
             out.append(("leader", "model", self.leader))
         out += [(f"target_models.{t}", "unit", t) for t in self.target_models]
         out += [(f"target_models.{t}", "model", m) for t, m in self.target_models.items()]
+        out += [(f"weapons.{m}", "model", m) for m in self.weapons]
+        out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
+        out += [(f"casualties.{u}.{i}", "model", m) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
     def apply(self, state, ctx):
         rc, info = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
-        new, res, events = charging.execute(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models)
+        new, res, events = charging.execute(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models,
+                                            self.options())
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
