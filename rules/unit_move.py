@@ -41,7 +41,9 @@ from tapeline.board.paths import Path, Reach
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from .charge_geometry import MoveRules, _space_key, closest_within, end_region, near_group, radius, space_for
+from tapeline.board.measure import region_gap
+
+from .charge_geometry import MoveRules, _inner_core, _space_key, closest_within, end_region, radius, space_for
 from .state import GameState
 
 #: "Base contact" goal: the centre within this of touching (far below TOUCH).
@@ -81,6 +83,40 @@ class ModelMove:
         return out
 
 
+@dataclass(frozen=True)
+class Goal:
+    """What a move closes on: within ``standoff`` inches of a model of ``figures`` (0: base
+    contact), or touching a shape of ``shapes`` (shapely geometries: a table edge, a point).
+    An empty goal asks only for a legal end spot (the nearest one: a move *out of* somewhere,
+    the end rules saying where it may not end)."""
+
+    figures: tuple = ()
+    shapes: tuple = ()
+    standoff: float = 0.0
+
+    @property
+    def empty(self) -> bool:
+        return not self.figures and not self.shapes
+
+    def group(self, r: float, k: float) -> tuple:
+        """"Within ``k`` of the goal" for a base of radius ``r`` (one near group)."""
+        out = []
+        for f in self.figures:
+            core, R = _inner_core(f, self.standoff + k)
+            out.append((core, R + r + (CONTACT_SLACK if k == 0 else 1e-9)))
+        out += [(g, self.standoff + k + r + CONTACT_SLACK) for g in self.shapes]
+        return tuple(out)
+
+    def gap(self, fig: Figure) -> float:
+        """How far ``fig`` is from reaching the goal (0: reached)."""
+        gs = [gap(fig, f) - self.standoff for f in self.figures] + [region_gap(fig, g) - self.standoff for g in self.shapes]
+        return max(0.0, min(gs)) if gs else 0.0
+
+
+def as_goal(goal) -> Goal:
+    return goal if isinstance(goal, Goal) else Goal(tuple(goal))
+
+
 def _xy(p) -> list:
     return [round(float(p[0]), 6), round(float(p[1]), 6)]
 
@@ -95,19 +131,21 @@ def move_models(
     order: Sequence[str],
     budget: Union[float, Callable[[Figure], float]],
     rules_of: Callable[[GameState, Figure], MoveRules],
-    goal: Sequence[Figure],
+    goal,
     anchors: Sequence[str] = (),
-    link: float = CHAIN_LINK,
+    link: Optional[float] = CHAIN_LINK,
 ) -> tuple[GameState, list[ModelMove]]:
     """Move the models ``order`` of ``unit_id`` one at a time (see the module notes).
 
     ``budget``: inches each model may move (a number, or a function of the model);
     ``rules_of(state, fig)``: the system's path and end rules for one model (this function adds
     "no overlap with the unit's own models" to the end rules); ``goal``: the figures to close
-    on (base contact ends a model's move); ``anchors``: models of the unit that count as
-    already moved (for coherency) before the first one moves — none: the first model in
-    ``order`` is the initial model and moves freely.
+    on (a :class:`Goal`, or figures: base contact ends a model's move); ``anchors``: models of
+    the unit that count as already moved (for coherency) before the first one moves — none: the
+    first model in ``order`` is the initial model and moves freely; ``link``: the coherency
+    distance (``None``: every model moves on its own, as the initial one).
     """
+    goal = as_goal(goal)
     moved: list[str] = list(anchors)
     out: list[ModelMove] = []
     spaces: list = []
@@ -122,7 +160,7 @@ def move_models(
         if space is None:
             space = space_for(state, rules)
             spaces.append((key, space))
-        links = [state.figure(m) for m in moved]
+        links = [state.figure(m) for m in moved] if link is not None else []
         mv = _move_one(state, fig, rules, space, b, goal, links, link)
         if mv.end != fig.at:
             state = state.with_figures([fig.moved(mv.end[0], mv.end[1], None)])
@@ -131,10 +169,9 @@ def move_models(
     return state, out
 
 
-def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Sequence[Figure], links: list, link: float) -> ModelMove:
+def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Goal, links: list, link: Optional[float]) -> ModelMove:
     r = radius(fig)
-    contact = near_group(r, goal, CONTACT_SLACK)
-    g0 = min((gap(fig, t) for t in goal), default=0.0)
+    g0 = goal.gap(fig)
     try:
         reach = Reach(space, fig.at)
     except GeometryError:
@@ -152,39 +189,42 @@ def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Seque
                          lambda x, y: check_end(state.table, fig.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away))
         if not chk.legal or path.length > b + TOUCH:
             return None
-        g = min((gap(moved, t) for t in goal), default=0.0)
-        return ModelMove(fig.id, fig.at, tuple(end), tuple(pts), path.length, how, chk, max(0.0, g), linked)
+        return ModelMove(fig.id, fig.at, tuple(end), tuple(pts), path.length, how, chk, goal.gap(moved), linked)
 
-    # (a) / the initial model: along its own shortest route to base contact, cut at the budget
-    route = reach.to_region(end_region(state, fig, rules, [contact]))
+    # (a) / the initial model: along its own shortest route to the goal, cut at the budget
+    route = reach.to_region(end_region(state, fig, rules, [goal.group(r, 0.0)] if not goal.empty else []))
     if route is not None:
         mv = accept(truncate(route, b), "route")
         if mv is not None:
             return mv
-    coh = [near_group(r, links, link)] if links else []
+    coh = [_link_group(r, links, link)] if links else []
     # (b) the nearest spot to the goal, in coherency, within the budget
-    mv = _closest(reach, state, fig, rules, coh, goal, b, g0, accept, "closest")
-    if mv is not None:
-        return mv
+    if not goal.empty:
+        mv = _closest(reach, state, fig, rules, coh, lambda k: (goal.group(r, k),), b, g0, accept, "closest")
+        if mv is not None:
+            return mv
     # (c) coherency cannot be reached: as close as possible to a model already moved
     if links:
-        gl = min(gap(fig, m) for m in links)
-        mv = _closest(reach, state, fig, rules, [], links, b, gl, lambda p, how: accept(p, how, False), "toward_unit")
+        to_links = Goal(tuple(links))
+        mv = _closest(reach, state, fig, rules, [], lambda k: (to_links.group(r, k),), b, to_links.gap(fig),
+                      lambda p, how: accept(p, how, False), "toward_unit")
         if mv is not None:
             return mv
     return _stay(fig, g0, links, link)
 
 
-def _closest(reach, state, fig, rules, groups, toward, b, g0, accept, how) -> Optional[ModelMove]:
-    if not toward:
-        return None
+def _link_group(r: float, links: list, link: float) -> tuple:
+    return Goal(tuple(links), standoff=link).group(r, 0.0)
+
+
+def _closest(reach, state, fig, rules, groups, extra_at, b, g0, accept, how) -> Optional[ModelMove]:
     try:
-        path, _k = closest_within(reach, state, fig, rules, groups, toward, b, g0 + b + 1e-6, STEPS, any_of=True)
+        path, _k = closest_within(reach, state, fig, rules, groups, extra_at, b, g0 + b + 1e-6, STEPS)
     except GeometryError:
         return None
     return accept(path, how)
 
 
-def _stay(fig: Figure, g0: float, links: list, link: float) -> ModelMove:
+def _stay(fig: Figure, g0: float, links: list, link: Optional[float]) -> ModelMove:
     linked = bool(links) and min(gap(fig, m) for m in links) <= link + TOUCH
     return ModelMove(fig.id, fig.at, fig.at, (fig.at,), 0.0, "stayed", None, max(0.0, g0), linked)

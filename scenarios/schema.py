@@ -264,6 +264,9 @@ class Settings(Strict):
     # Horus Heresy §A.4: the battle's points limit, which sets each side's Reaction allotment per
     # turn (1, +1 above 1,500, +2 above 3,500, +3 above 5,000); none: 1 point.
     points_limit: Optional[Annotated[int, Field(strict=True, ge=0, le=100_000)]] = None
+    # Horus Heresy §A.5 Fall Back: the table edge each side falls back towards (a side not
+    # named: the edge nearest the unit).
+    home_edges: Annotated[dict[Id, Literal["bottom", "top", "left", "right"]], Field(max_length=20)] = {}
     # (later settings are added below this line, one per rule they configure)
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from tapeline.board.terrain import Piece
 from tapeline.rules.classic40k import armoury as c40k_armoury
+from tapeline.rules.heresy import weapons as hh_weapons
 from tapeline.rules.starcraft import terrain as sc_terrain
 from tapeline.rules.starcraft.catalogue import catalogue, key
 
@@ -71,7 +72,7 @@ def _wargear_names(known: Callable[[str, Any], bool]):
         st = u.stats
         if st is None:
             return []
-        mine = set(st.melee_weapons or {})
+        mine = set(st.melee_weapons or {}) | set(getattr(st, "ranged_weapons", None) or {})
         out = []
         lists = [(("stats", "wargear"), st.wargear or [])]
         lists += [(("stats", "models", m, "wargear"), ms.wargear or []) for m, ms in (st.models or {}).items()]
@@ -100,6 +101,7 @@ SYSTEM_DATA = {
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("heresy"),
+        check_unit=_wargear_names(hh_weapons.known),
     ),
     "classic40k": SystemData(
         statuses=frozenset({"falling_back", "pinned", "gone_to_ground"}),

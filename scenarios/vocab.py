@@ -28,16 +28,23 @@ def _tag(cls: type[BaseModel], field_name: str) -> str:
     return ann.__args__[0]
 
 
-def action(cls):
-    """Register an action model under its ``action`` literal."""
-    ACTIONS_MODELS[_tag(cls, "action")] = cls
+def _register(table: dict, tag: str, cls, what: str):
+    old = table.get(tag)
+    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+        raise RuntimeError(f"{what} {tag!r} is registered twice: {old.__module__}.{old.__qualname__} and {cls.__module__}.{cls.__qualname__}")
+    table[tag] = cls
     return cls
+
+
+def action(cls):
+    """Register an action model under its ``action`` literal (a name registered twice is an
+    error: one word, one meaning)."""
+    return _register(ACTIONS_MODELS, _tag(cls, "action"), cls, "action")
 
 
 def expectation(cls):
     """Register an expectation model under its ``expect`` literal."""
-    EXPECT_MODELS[_tag(cls, "expect")] = cls
-    return cls
+    return _register(EXPECT_MODELS, _tag(cls, "expect"), cls, "expectation")
 
 
 _loaded = False

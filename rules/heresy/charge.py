@@ -296,7 +296,18 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
         new, chk_events, check = cool_check(new, unit_id, dice)
         events += chk_events
         info["cool_check"] = check
+    new = record_charge(new, unit_id, cc.targets[0], res.success, cc.details["disordered"])
     return new, info, events
+
+
+def record_charge(state: GameState, unit_id: str, target: str, success: bool, disordered: bool) -> GameState:
+    """Remember this phase's charges (pile-in eligibility, Impact, the active side)."""
+    state = state.with_turn("charges", tuple(state.turn.get("charges") or ()) + ((unit_id, target),))
+    if success:
+        charged = dict(state.turn.get("charged") or {})
+        charged[unit_id] = {"target": target, "disordered": bool(disordered)}
+        state = state.with_turn("charged", charged)
+    return state
 
 
 def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[GameState, str, list]:

@@ -34,13 +34,14 @@ def reaction_allotment(points_limit) -> int:
     return 4
 
 
-def can_react(state: GameState, unit_id: str) -> str:
-    """Why ``unit_id`` cannot react now ("" when it can)."""
+def can_react(state: GameState, unit_id: str, in_combat: bool = False) -> str:
+    """Why ``unit_id`` cannot react now ("" when it can); ``in_combat``: a Reaction made in a
+    combat (Heroic Intervention), which being locked does not forbid."""
     u = state.unit(unit_id)
     bad = sorted(set(u.status) & set(NO_REACTIONS))
     if bad:
         return f"{unit_id} is {', '.join(bad)}: no Reactions"
-    if is_locked(state, unit_id):
+    if is_locked(state, unit_id) and not in_combat:
         return f"{unit_id} is locked in combat: no Reactions"
     if unit_id in (state.turn.get("reacted") or ()):
         return f"{unit_id} has already reacted this turn"
@@ -51,9 +52,9 @@ def can_react(state: GameState, unit_id: str) -> str:
     return ""
 
 
-def spend_reaction(state: GameState, unit_id: str, name: str) -> tuple[GameState, list]:
+def spend_reaction(state: GameState, unit_id: str, name: str, in_combat: bool = False) -> tuple[GameState, list]:
     """``unit_id`` makes Reaction ``name``: refused with the rule, or the point is spent."""
-    why = can_react(state, unit_id)
+    why = can_react(state, unit_id, in_combat)
     if why:
         raise IllegalAction(RULE, f"{name}: {why}")
     side = state.unit(unit_id).side

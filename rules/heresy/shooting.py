@@ -28,13 +28,15 @@ from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
 from ..errors import IllegalAction
+from ..melee.strike import roll_strike
 from ..state import GameState
 from ..systems import system
 from .checks import model_stat
 from .combat import is_vehicle
-from .tables import ranged_hit, test_passes, wound_tn
-from .weapons import RangedProfile, choose, ranged_weapons
-from .wounds import Wound, allocate, majority
+from .melee import tables_against
+from .tables import ranged_hit
+from .weapons import choose, ranged_options
+from .wounds import allocate
 
 RULE = "HH3 §A.3 Volley Attacks"
 
@@ -51,7 +53,7 @@ def firing_models(state: GameState, unit_id: str, target: str, kind: str, weapon
     g = gap_matrix(figs, tfigs)
     out = []
     for i, f in enumerate(figs):
-        opts = [w for w in ranged_weapons(u.stats, f.id) if kind != "volley" or w.assault]
+        opts = [w for w in ranged_options(u, f.id) if kind != "volley" or w.assault]
         if not opts:
             continue
         w = choose(opts, weapons.get(f.id), f.id, "Assault weapon" if kind == "volley" else "ranged weapon")
@@ -75,72 +77,29 @@ def shoot(state: GameState, unit_id: str, target: str, dice, kind: str = "volley
         bs = int(model_stat(state, m, "ballistic_skill") or 0)
         groups.setdefault((w.label, bs), (w, []))[1].append(m)
     events: list = []
-    wounds: list[Wound] = []
     summary = {"unit": unit_id, "target": target, "kind": kind, "groups": [], "casualties": []}
-    toughness = majority(state, target, "toughness")
-    for (label, bs), (w, models) in groups.items():
-        g = _fire_group(w, bs, len(models), snap, toughness, dice, f"{kind} {unit_id} {label}")
-        g["models"] = models
-        wounds += g.pop("_wounds")
-        summary["groups"].append(g)
-        events += dice.take_events() + [{"type": kind, "unit": unit_id, "target": target, **g}]
     attackers = [state.figure(m) for m, _ in firers]
-    new, alloc = allocate(state, target, wounds, dice, casualties, attackers, f"save against {kind}")
-    events += dice.take_events()
-    if alloc.lines:
-        events.append({"type": "allocation", "unit": target, "wounds": alloc.lines})
-    if alloc.casualties:
-        new = new.without_models(target, alloc.casualties)
-        events.append({"type": "casualties", "unit": target, "models": list(alloc.casualties), "by": f"{kind} of {unit_id}"})
-    summary.update({"wounds": len(wounds), "unsaved": alloc.unsaved, "casualties": list(alloc.casualties), "allocation": alloc.lines})
-    return new, events, summary
-
-
-def _fire_group(w: RangedProfile, bs: int, n_models: int, snap: bool, toughness: Optional[int], dice, purpose: str) -> dict:
-    shots = n_models * int(w.firepower)
-    tn, crit, auto = ranged_hit(bs, snap)
-    out = {"weapon": w.label, "bs": bs, "snap": snap, "shots": shots, "hit_on": tn, "hits": 0, "wound_on": None, "wounds": 0}
-    wounds: list[Wound] = []
-    if tn is None or shots == 0:
-        out["_wounds"] = wounds
-        return out
-    rolls = [6] * shots if auto else dice.roll(shots, f"to hit ({purpose}, {tn}+{' snap' if snap else ''})")
-    hits = [v for v in rolls if auto or test_passes(v, tn)]
-    out["hits"] = len(hits)
-    rending = w.traits.get("rending")
-    auto_wounds, to_roll = [], []
-    for v in hits:
-        if (crit is not None and v >= crit) or auto:
-            auto_wounds.append(("critical", v))
-        elif rending is not None and v >= int(rending):
-            auto_wounds.append(("rending", v))
-        else:
-            to_roll.append(v)
-    wtn = wound_tn(apply_strength(w), toughness) if toughness is not None else None
-    out["wound_on"] = wtn
-    for why, _v in auto_wounds:
-        wounds.append(Wound(w.ap, int(w.damage) + (1 if why == "critical" else 0), f"{w.label} ({why})"))
-    if to_roll and wtn is not None:
-        for v in dice.roll(len(to_roll), f"to wound ({purpose}, {wtn}+)"):
-            if test_passes(v, wtn):
-                wounds.append(_wound_from(w, v))
-    out["wounds"] = len(wounds)
-    out["_wounds"] = wounds
-    return out
-
-
-def apply_strength(w: RangedProfile) -> int:
-    return int(w.strength) if isinstance(w.strength, int) else int(str(w.strength))
-
-
-def _wound_from(w, natural: int) -> Wound:
-    """A wound from a natural wound roll: Breaching (X) → AP 2, Shred (X) → +1 Damage."""
-    ap = w.ap
-    br = w.traits.get("breaching")
-    if br is not None and natural >= int(br):
-        ap = 2 if ap is None else min(ap, 2)
-    dmg = int(w.damage)
-    sh = w.traits.get("shred")
-    if sh is not None and natural >= int(sh):
-        dmg += 1
-    return Wound(ap, dmg, w.label)
+    dead: list = []
+    for (label, bs), (w, models) in groups.items():
+        tn, crit, auto = ranged_hit(bs, snap)
+        alive = [m for m in state.unit(target).models if m not in dead]
+        if not alive:
+            break
+        a = tables_against(state, target, alive, tn, crit, auto, w.strength, w.ap, int(w.damage), w.traits)
+        shots = len(models) * int(w.firepower)
+        dice.take_events()
+        wounds, log = roll_strike(a, shots, dice, f"{kind} {unit_id} {label}")
+        state, alloc = allocate(state, target, a.kinds, wounds, dice, casualties, attackers, f"save against {kind}")
+        events += dice.take_events()
+        hits = shots - (log[0]["counts"][0] if log and log[0]["dice"] else shots)
+        g = {"weapon": label, "bs": bs, "snap": snap, "models": models, "shots": shots, "hit_on": tn, "hits": hits,
+             "wound_on": a.wound_on, "wounds": int(sum(wounds)), "casualties": alloc.casualties, "saves": alloc.lines}
+        summary["groups"].append(g)
+        events.append({"type": kind, "unit": unit_id, "target": target, **g})
+        if alloc.casualties:
+            state = state.without_models(target, alloc.casualties)
+            dead += alloc.casualties
+    if dead:
+        events.append({"type": "casualties", "unit": target, "models": dead, "by": f"{kind} of {unit_id}"})
+    summary["casualties"] = dead
+    return state, events, summary

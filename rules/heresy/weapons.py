@@ -1,89 +1,62 @@
-"""Horus Heresy 3rd weapons (§A.7, §A.11): melee and ranged profiles, characteristic modifiers,
-Combat Initiative, and which weapon a model uses.
+"""Horus Heresy 3rd weapons (§A.7, §A.11): the armoury, which weapons a model carries, Combat
+Initiative, ranged profiles.
 
-A melee profile modifies the wielder's characteristics: **IM** (Initiative), **AM** (Attacks)
-and **SM** (Strength) are each written as
+Melee profiles are the shared :class:`rules.melee.weapons.MeleeWeapon`: **IM** (Initiative),
+**AM** (Attacks) and **SM** (Strength) are :class:`rules.melee.weapons.Modifier` values — the
+letter (unchanged), ``+n`` / ``-n``, ``xn`` or a bare number that replaces the characteristic —
+with AP, Damage and traits (``shred: 6``, ``breaching: 5``, ``rending: 6``, ``critical_hit: 6``,
+``duellists_edge: 1``). **Combat Initiative** is Initiative through IM; any status on the unit
+sets it to 1 (official examples with I 4: +2 → 6, −1 → 3, x2 → 8, 2 → 2, I → 4).
 
-* ``I`` / ``A`` / ``S`` (or omitted): unchanged;
-* ``+n`` / ``-n``: added / subtracted;
-* ``xn``: multiplied;
-* ``n`` (a bare number): replaces the characteristic.
-
-**Combat Initiative** is the model's Initiative through the weapon's IM; any status on the unit
-(§A.5) sets it to 1. Official examples with I 4: +2 → 6, −1 → 3, x2 → 8, 2 → 2, I → 4.
-
-A model with no melee weapon fights with the **basic close combat weapon**: IM I, AM A, SM S,
-no AP, Damage 1 (the reading of the fuller rulebook transcription; the other has IM 1, SM S−1 —
-docs/heresy-assault.md).
-
-Traits are a mapping ``name → value`` (``shred: 6``, ``breaching: 5``, ``rending: 6``,
-``critical_hit: 6``, ``precision: 6``, ``duellists_edge: 1``, ``assault: null`` …).
+A model carries the weapons its ``wargear`` names (its own list, else the unit's), looked up in
+the file's ``melee_weapons`` / ``ranged_weapons`` and then :data:`ARMOURY`; with no ``wargear``
+it carries every profile the unit's ``melee_weapons`` / ``ranged_weapons`` define. It fights with
+one melee weapon: the file's choice, else the first it carries; none at all: the **basic close
+combat weapon** (IM I, AM A, SM S, no AP, Damage 1 — the fuller transcription's reading; the
+other has IM 1, SM S−1, docs/heresy-assault.md). A weapon with several profiles is defined once
+per profile, under its own key (``frost blade (fast)``): Strike Groups split by key.
 
 >>> [combat_initiative(4, m) for m in ("+2", "-1", "x2", "2", "I")]
 [6, 3, 8, 2, 4]
->>> apply_modifier(4, "+4"), apply_modifier(4, "x2"), apply_modifier(1, "-3")
-(8, 8, 0)
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping, Optional, Union
 
 from ..errors import IllegalAction
+from ..melee.loadout import model_line
+from ..melee.weapons import MeleeWeapon, Modifier
+from ..state import UnitState
 
 RULE = "HH3 §A.7 weapons"
-_MOD = re.compile(r"^\s*([IASias]|[+\-−x×*]?\s*\d{1,3})\s*$")
-Mod = Union[int, str, None]
 
 
-def valid_modifier(mod: Mod) -> bool:
-    return mod is None or isinstance(mod, int) or bool(_MOD.match(str(mod)))
+def _w(name, im=None, sm=None, ap=None, d=1, **traits) -> MeleeWeapon:
+    return MeleeWeapon(name, strength=Modifier.parse(sm), initiative=Modifier.parse(im), ap=ap, damage=d,
+                       traits=MappingProxyType(traits))
 
 
-def apply_modifier(value: int, mod: Mod) -> int:
-    """A characteristic through a weapon's modifier (never below 0)."""
-    if mod is None:
-        return int(value)
-    if isinstance(mod, int):
-        return max(0, mod)
-    s = str(mod).strip().replace("−", "-").replace("×", "x").replace("*", "x").replace(" ", "")
-    if s.upper() in ("I", "A", "S"):
-        return int(value)
-    if s[0] == "+":
-        return max(0, int(value) + int(s[1:]))
-    if s[0] == "-":
-        return max(0, int(value) - int(s[1:]))
-    if s[0] in "xX":
-        return max(0, int(value) * int(s[1:]))
-    return max(0, int(s))
+#: The Legiones Astartes melee profiles the digest transcribes (§A.11); a file may override any.
+ARMOURY = MappingProxyType({
+    "chainsword": _w("chainsword", ap=5, shred=6),
+    "power sword": _w("power sword", ap=3, breaching=6),
+    "power axe": _w("power axe", im="-1", sm="+1", ap=3, breaching=5),
+    "power maul": _w("power maul", im="-1", sm="+2", ap=3, breaching=6),
+    "lightning claw": _w("lightning claw", ap=3, rending=6, breaching=6),
+    "thunder hammer": _w("thunder hammer", im="-2", sm="+3", ap=2, d=2),
+    "power fist": _w("power fist", im="-3", sm="+4", ap=2, d=2),
+})
+BASIC = MeleeWeapon("basic close combat weapon")
+#: Wargear tapeline knows but that is not a weapon profile.
+KIT = frozenset()
 
 
-def combat_initiative(initiative: int, im: Mod, has_status: bool = False) -> int:
+def combat_initiative(initiative: int, im: Union[Modifier, str, int, None], has_status: bool = False) -> int:
     """Combat Initiative (§A.7): I through the weapon's IM; 1 for a unit with any status."""
-    return 1 if has_status else apply_modifier(initiative, im)
-
-
-@dataclass(frozen=True)
-class MeleeProfile:
-    """One melee weapon profile (a weapon with several profiles has one per profile)."""
-
-    name: str
-    profile: Optional[str] = None
-    initiative: Mod = "I"
-    attacks: Mod = "A"
-    strength: Mod = "S"
-    ap: Optional[int] = None
-    damage: int = 1
-    traits: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def label(self) -> str:
-        return self.name if self.profile is None else f"{self.name} ({self.profile})"
-
-    def trait(self, name: str, default=None):
-        return self.traits.get(name, default)
+    return 1 if has_status else Modifier.parse(im).apply(int(initiative))
 
 
 @dataclass(frozen=True)
@@ -91,61 +64,67 @@ class RangedProfile:
     """One ranged weapon profile (Volleys, Overwatch, Gun Down)."""
 
     name: str
-    profile: Optional[str] = None
     range: float = 0.0
     firepower: int = 1
-    strength: Mod = 4
+    strength: int = 4
     ap: Optional[int] = None
     damage: int = 1
     traits: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
-        return self.name if self.profile is None else f"{self.name} ({self.profile})"
+        return self.name
 
     @property
     def assault(self) -> bool:
         return "assault" in self.traits
 
 
-BASIC = MeleeProfile("basic close combat weapon")
+def _names(unit: UnitState, model: str, key: str) -> list[str]:
+    line = model_line(unit, model)
+    if line.get("wargear") is not None:
+        return list(line["wargear"])
+    return list((unit.stats.get(key) or {}).keys()) + ([] if key != "melee_weapons" else [])
 
 
-def _profiles(entries, cls) -> list:
+def melee_options(unit: UnitState, model: str) -> list[tuple[str, MeleeWeapon]]:
+    """``(key, profile)`` of the melee weapons ``model`` carries; none → the basic weapon."""
+    file = unit.stats.get("melee_weapons") or {}
     out = []
-    for e in entries or ():
-        e = dict(e)
-        out.append(cls(**{k: v for k, v in e.items() if k in cls.__dataclass_fields__}))
+    for n in _names(unit, model, "melee_weapons"):
+        if n in file:
+            out.append((n, MeleeWeapon.from_spec(n, file[n])))
+        elif n in ARMOURY:
+            out.append((n, ARMOURY[n]))
+    return out or [(BASIC.name, BASIC)]
+
+
+def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
+    """The ranged weapons ``model`` carries."""
+    file = unit.stats.get("ranged_weapons") or {}
+    out = []
+    for n in _names(unit, model, "ranged_weapons"):
+        if n in file:
+            spec = dict(file[n])
+            out.append(RangedProfile(n, float(spec["range"]), int(spec.get("firepower", 1)), int(spec["strength"]), spec.get("ap"),
+                                     int(spec.get("damage", 1)), dict(spec.get("traits") or {})))
     return out
 
 
-def _own(stats: Mapping, model_id: str) -> Mapping:
-    return (stats.get("models") or {}).get(model_id) or {}
-
-
-def melee_weapons(stats: Mapping, model_id: str) -> list[MeleeProfile]:
-    """A model's melee profiles: its own list if it has one, else the unit's; none → the basic
-    close combat weapon."""
-    own = _own(stats, model_id).get("melee_weapons")
-    found = _profiles(own if own is not None else stats.get("melee_weapons"), MeleeProfile)
-    return found or [BASIC]
-
-
-def ranged_weapons(stats: Mapping, model_id: str) -> list[RangedProfile]:
-    own = _own(stats, model_id).get("ranged_weapons")
-    return _profiles(own if own is not None else stats.get("ranged_weapons"), RangedProfile)
+def known(name: str, file_weapons=()) -> bool:
+    """Is ``name`` a weapon or kit the system or the file defines (wargear check)?"""
+    return name in ARMOURY or name in KIT or name in file_weapons or name == BASIC.name
 
 
 def choose(options: list, wanted: Optional[str], model_id: str, what: str, strict: bool = False):
-    """The profile named ``wanted`` (``name`` or ``name (profile)`` or ``name/profile``) among
-    ``options``; none named → the first (strict mode: an error listing the options)."""
+    """The option named ``wanted`` (a key or a label) among ``options`` (``(key, profile)`` pairs
+    or profiles); none named → the first (strict mode: an error listing them)."""
+    keys = [o[0] if isinstance(o, tuple) else o.label for o in options]
     if wanted is None:
         if strict and len(options) > 1:
-            raise IllegalAction(RULE, f"choose the {what} {model_id} uses: one of {', '.join(o.label for o in options)}")
+            raise IllegalAction(RULE, f"choose the {what} {model_id} uses: one of {', '.join(keys)}")
         return options[0]
-    key = wanted.strip().lower().replace("/", " (").rstrip(")")
-    for o in options:
-        lab = o.label.lower().rstrip(")")
-        if key in (lab, o.name.lower()) or wanted.lower() == o.label.lower():
+    for k, o in zip(keys, options):
+        if wanted.strip().lower() == k.lower():
             return o
-    raise IllegalAction(RULE, f"{model_id} has no {what} {wanted!r} (it has {', '.join(o.label for o in options)})")
+    raise IllegalAction(RULE, f"{model_id} has no {what} {wanted!r} (it has {', '.join(keys)})")

@@ -13,8 +13,8 @@ from tests.conftest import scenario
 
 R32 = 16 / 25.4
 
-PISTOL = "{name: bolt pistol, range: 12, firepower: 2, strength: 4, ap: 5, damage: 1, traits: {assault: null}}"
-BOLTER = "{name: bolter, range: 24, firepower: 2, strength: 4, ap: 5, damage: 1}"
+PISTOL = "{bolt pistol: {range: 12, firepower: 2, strength: 4, ap: 5, damage: 1, traits: {assault: null}}}"
+BOLTER = "{bolter: {range: 24, firepower: 2, strength: 4, ap: 5, damage: 1}}"
 
 
 def board(gap_in=7.0, a_status="", b_extra="", b_models=2, b_guns=BOLTER, settings="", extra_units=""):
@@ -31,7 +31,7 @@ units:
     base: 32
     status: [{a_status}]
     stats: {{movement: 7, initiative: 4, cool: 7, ballistic_skill: 4, toughness: 4, save: 3, wounds: 1,
-             ranged_weapons: [{PISTOL}]}}
+             ranged_weapons: {PISTOL}}}
     models:
       - {{id: a1, at: [5, 10]}}
       - {{id: a2, at: [5, 11.5]}}
@@ -39,7 +39,7 @@ units:
     side: traitor
     base: 32
     stats: {{movement: 7, initiative: 4, cool: 7, ballistic_skill: 4, toughness: 4, save: 3, wounds: 1,
-             ranged_weapons: [{b_guns}]}}
+             ranged_weapons: {b_guns}}}
     models:
 {bm}
 {extra_units}
@@ -103,7 +103,7 @@ def test_volley_wiping_out_the_target_ends_the_charge():
 
 
 def test_disordered_charger_makes_no_volley_but_the_target_may():
-    guns = "{name: pistol, range: 12, firepower: 1, strength: 4, ap: 5, damage: 1, traits: {assault: null}}"
+    guns = "{pistol: {range: 12, firepower: 1, strength: 4, ap: 5, damage: 1, traits: {assault: null}}}"
     st = board(a_status="disembarked", gap_in=4.0, b_guns=guns)
     dice = RecordedDice([1, 1, 6, 3])          # target snap shots 1, 1; charge roll (6, 3)
     new, info, events = hh.charge(st, "a", ["b"], dice)

@@ -1,0 +1,139 @@
+"""Horus Heresy 3rd Aftermath (§A.10 step 4): each unit of the combat takes one option, the
+loser's units first, and every move is made along checked paths (:mod:`rules.heresy.moves`).
+
+| option | effect |
+|---|---|
+| ``hold`` | an immediate pile-in of up to Initiative; still locked if a model ends in base contact |
+| ``disengage`` | each model to the nearest spot more than 2" from the combat's enemies (at most Movement, or the least more); out of coherency or still in contact: Routed |
+| ``fall_back`` | the unit gains Routed and falls back Initiative + D6 (Cavalry 2D6) towards its edge |
+| ``gun_down`` | a Volley (Assault weapons, Snap Shots) at a unit that fell back |
+| ``pursue`` | one D6 for the unit; each model Initiative + D6 towards the nearest fleeing model; contact is a successful charge |
+| ``consolidate`` | each model up to Initiative towards the nearest enemy, ending in coherency and 2" from every enemy |
+
+Choices come from the file; a unit the file does not name takes tapeline's default: a Routed
+unit Falls Back, the winner Consolidates when it may, anyone else Holds (strict mode: an error
+listing the options).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional
+
+from ..errors import IllegalAction
+from ..state import GameState
+from .checks import take_check
+from .combat import locked_with
+from .moves import consolidate, disengage, fall_back_move, is_cavalry, pile_in, pursue_move
+from .resolution import OPTIONS, Resolution, allowed_options, declaration_order
+from .statuses import gain_status, lose_status
+
+RULE = "HH3 §A.10 Aftermath"
+
+
+def default_option(opts: list) -> str:
+    for o in ("fall_back", "consolidate", "hold"):
+        if o in opts:
+            return o
+    return opts[0]
+
+
+def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dice, active_side: Optional[str] = None,
+              targets: Optional[Mapping[str, str]] = None) -> tuple[GameState, list, dict]:
+    """Declare and carry out every unit's option. ``targets``: for Gun Down, the fleeing unit
+    each unit shoots at (default the first). Returns the state, events and {unit: option}."""
+    order = declaration_order(state, res, active_side)
+    for u in choices:
+        if u not in order:
+            raise IllegalAction(RULE, f"{u} is not a unit of this combat (units: {', '.join(order)})")
+    chosen: dict = {}
+    for u in order:
+        opts = allowed_options(state, u, res, chosen)
+        want = choices.get(u)
+        if want is None:
+            if state.settings.get("strict_choices") and len(opts) > 1:
+                raise IllegalAction(RULE, f"choose {u}'s Aftermath option: one of {', '.join(opts)}")
+            want = default_option(opts)
+        if want not in OPTIONS:
+            raise IllegalAction(RULE, f"{want!r} is not an Aftermath option ({', '.join(OPTIONS)})")
+        if want not in opts:
+            raise IllegalAction(RULE, f"{u} may not {want.replace('_', ' ')}: its options are {', '.join(opts)}")
+        chosen[u] = want
+    events: list = [{"type": "aftermath", "choices": dict(chosen)}]
+    for u in order:
+        state, ev = _carry_out(state, u, chosen[u], res, chosen, dice, (targets or {}).get(u))
+        events += ev
+    return state, events, chosen
+
+
+def _moves_event(kind: str, unit: str, moves: list, **extra) -> dict:
+    return {"type": kind, "unit": unit, **extra, "moves": [m.as_json() for m in moves]}
+
+
+def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: dict, dice, target: Optional[str]):
+    events: list = []
+    if option == "hold":
+        foes = [e for e in res.combat if state.unit(e).side != state.unit(u).side and state.unit(e).models]
+        state, moves = pile_in(state, u, enemies=foes)
+        events.append(_moves_event("pile_in", u, moves, why="Hold"))
+    elif option == "disengage":
+        state, moves, routed = disengage(state, u)
+        events.append(_moves_event("disengage", u, moves))
+        if routed:
+            state, ev = gain_status(state, u, "routed", "ended its Disengage out of coherency or in base contact (§A.10)")
+            events += ev
+    elif option == "fall_back":
+        state, ev = fall_back(state, u, dice)
+        events += ev
+    elif option == "gun_down":
+        from .shooting import shoot
+
+        fled = [e for e in res.combat if chosen.get(e) == "fall_back" and state.unit(e).models]
+        if target is not None and target not in fled:
+            raise IllegalAction(RULE, f"Gun Down must target a unit that fell back from this combat ({', '.join(fled) or 'none'})")
+        if fled:
+            dice.take_events()
+            state, ev, _ = shoot(state, u, target or fled[0], dice, "volley")
+            events += ev
+    elif option == "pursue":
+        fled = [e for e in res.combat if chosen.get(e) == "fall_back" and state.unit(e).models]
+        dice.take_events()
+        roll = dice.roll(1, f"Pursue ({u})")[0]
+        events += dice.take_events()
+        state, moves = pursue_move(state, u, fled, roll)
+        caught = [e for e in fled if e in locked_with(state, u)]
+        events.append(_moves_event("pursue", u, moves, roll=roll, caught=caught))
+        if caught:
+            state = state.with_turn("charges", tuple(state.turn.get("charges") or ()) + tuple((u, e) for e in caught))
+    elif option == "consolidate":
+        state, moves = consolidate(state, u)
+        events.append(_moves_event("consolidate", u, moves))
+    return state, events
+
+
+def fall_back(state: GameState, u: str, dice) -> tuple[GameState, list]:
+    """The unit gains Routed and falls back Initiative + D6 (Cavalry 2D6) towards its own edge
+    (§A.5); if a model reached the edge, the Leadership Check follows."""
+    state, events = gain_status(state, u, "routed", "falls back (§A.10)")
+    n = 2 if is_cavalry(state, u) else 1
+    dice.take_events()
+    rolls = dice.roll(n, f"Fall Back ({u}, {n}D6)")
+    events += dice.take_events()
+    from .checks import model_stat
+
+    roll = sum(rolls)
+    state, moves, edge = fall_back_move(state, u, lambda f: int(model_stat(state, f.id, "initiative") or 0) + roll)
+    at_edge = [m.model for m in moves if m.gap <= 1e-5]
+    events.append(_moves_event("fall_back", u, moves, roll=roll, edge=edge, reached_edge=at_edge))
+    if at_edge:
+        chk = take_check(state, u, "leadership", dice, "Fall Back at the table edge")
+        events += dice.take_events() + [chk.as_event("Fall Back at the table edge")]
+        if not chk.passed:
+            gone = list(state.unit(u).models)
+            state = state.without_models(u, gone)
+            events.append({"type": "casualties", "unit": u, "models": gone, "by": "failed Leadership Check at the table edge (§A.5)"})
+        else:
+            state, ev = lose_status(state, u, "routed", "passed its Leadership Check at the table edge (§A.5)")
+            events += ev
+            state, ev = gain_status(state, u, "suppressed", "passed its Leadership Check at the table edge (§A.5)")
+            events += ev
+    return state, events

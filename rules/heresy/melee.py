@@ -1,0 +1,479 @@
+"""Horus Heresy 3rd Fight sub-phase (§A.7) on the shared melee engine (:mod:`rules.melee`).
+
+A combat fights **one round**: a pass through its Initiative steps, highest first.
+
+1. **Combatants**: every model of the combat's units (duellists of a challenge excepted) with
+   the weapon it fights with (:mod:`rules.heresy.weapons`) and its **Combat Initiative**
+   (Initiative through the weapon's IM; 1 for a unit with any status).
+2. In each step the models whose CI equals the step's value **pile in** (up to Initiative into
+   base contact, :mod:`rules.heresy.moves`), then the **Engaged** ones attack: in base contact
+   with an enemy model, or within 2" of a model of their own unit that is (§A.1). A model
+   Engaged with several enemy units attacks the one the file names, else the first (and the
+   next if that one is wiped out before its step).
+3. **Strike Groups**: one per unit, weapon profile, Weapon Skill, Strength and target; attacks
+   are A through the weapon's AM.
+4. **Hit Tests**: attacker WS against the majority WS of the target unit (§A.8; a vehicle counts
+   as WS 1); Rending (X) / Critical Hit (X): a natural hit ≥ X wounds automatically (Critical:
+   +1 Damage).
+5. **Wound Tests**: Strength through SM against the majority Toughness ("−": no wound possible);
+   Breaching (X): a natural roll ≥ X is AP 2; Shred (X): +1 Damage. Against a vehicle: Armour
+   Penetration against its rear armour (``armour_rear``): penetrating hits are allocated like
+   wounds with no armour save; glancing hits do no damage (the Vehicle Damage roll is not made).
+   Wounds with a modified rule are resolved after the ordinary ones (§A.7).
+6. **Allocation, saves, Damage** one wound at a time in the defender's casualty order
+   (:mod:`rules.melee.wounds`): a model already wounded first (Command models excepted), then
+   file order; the file may give the order.
+7. **Casualties** are removed at the end of each step, before the next strikes. After the last
+   step every model not in base contact piles in.
+
+The majority WS and Toughness are those of the target unit at the start of the round. The
+exact distribution (:func:`odds`) pushes the joint losses of every unit through the steps; the
+pile-ins are worked out once, step by step, as if nobody fell, and who is Engaged in each step
+is read from those positions. The replay (:func:`fight_round`) moves the real survivors, so the
+two agree whenever the survivors' pile-ins do not depend on who fell.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Mapping, Optional, Sequence
+
+from tapeline.board.measure import gap_matrix
+
+from ..errors import IllegalAction
+from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round, round_odds
+from ..melee.strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
+from ..melee.weapons import MeleeWeapon
+from ..melee.wounds import Defender, Losses
+from ..state import GameState
+from .checks import model_stat, model_subtypes
+from .combat import CONTACT, combat_of, is_vehicle
+from .statuses import STATUSES
+from .tables import melee_hit_tn, penetration, wound_tn
+from .weapons import choose, combat_initiative, melee_options
+
+RULE = "HH3 §A.7 Fight"
+SUPPORT = 2.0
+
+
+# --- who fights, with what ----------------------------------------------------------------------
+
+
+def disgraced(state: GameState, model_id: str) -> bool:
+    return model_id in (state.turn.get("disgraced") or ())
+
+
+def stat(state: GameState, model_id: str, name: str, default: int = 0) -> int:
+    """A model's characteristic as it fights: Disgraced halves WS and LD (rounding up)."""
+    v = model_stat(state, model_id, name)
+    v = int(v) if v is not None else default
+    if name in ("weapon_skill", "leadership") and disgraced(state, model_id):
+        v = (v + 1) // 2
+    return v
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One model as it fights this round."""
+
+    model: str
+    unit: str
+    key: str
+    weapon: MeleeWeapon
+    ci: int
+    ws: int
+    strength: int
+    attacks: int
+
+
+def fighter(state: GameState, model_id: str, weapon: Optional[str] = None) -> Fighter:
+    u = state.unit_of(model_id)
+    key, w = choose(melee_options(u, model_id), weapon, model_id, "melee weapon", bool(state.settings.get("strict_choices")))
+    has = bool(set(u.status) & set(STATUSES))
+    ci = combat_initiative(stat(state, model_id, "initiative"), w.initiative, has)
+    s = w.strength.apply(stat(state, model_id, "strength"))
+    a = w.attacks.apply(stat(state, model_id, "attacks", 1))
+    return Fighter(model_id, u.id, key, w, ci, stat(state, model_id, "weapon_skill"), s, a)
+
+
+# --- Engaged -------------------------------------------------------------------------------------
+
+
+def engaged_models(state: GameState, unit_id: str, exclude=(), target: Optional[str] = None) -> list[str]:
+    """Models of ``unit_id`` that are Engaged (§A.1), with the enemy ``target`` unit if given;
+    ``exclude``: models taken out of the combat (duellists)."""
+    mine = [f for f in state.figures_of(unit_id) if f.id not in exclude]
+    if not mine:
+        return []
+    foes = [target] if target is not None else [u for u in combat_of(state, unit_id) if state.unit(u).side != state.unit(unit_id).side]
+    enemy = [f for u in foes for f in state.figures_of(u) if f.id not in exclude]
+    if not enemy:
+        return []
+    touching = gap_matrix(mine, enemy).min(axis=1) <= CONTACT
+    if not touching.any():
+        return []
+    near = gap_matrix(mine, mine) <= SUPPORT + 1e-6
+    ok = touching | (near[:, touching].any(axis=1))
+    return [f.id for f, o in zip(mine, ok) if o]
+
+
+# --- the dice tables of one group ---------------------------------------------------------------
+
+
+def majority(state: GameState, models: Sequence[str], name: str) -> int:
+    """The majority value among ``models`` (a tie: the highest of the tied values, §A.7)."""
+    vals = [stat(state, m, name) for m in models]
+    if not vals:
+        return 0
+    c = Counter(vals)
+    top = max(c.values())
+    return max(v for v, n in c.items() if n == top)
+
+
+def against(state: GameState, f: Fighter, target: str, models: Sequence[str]) -> Against:
+    """The face tables of ``f``'s attacks against unit ``target`` (whose models are ``models``)."""
+    w = f.weapon
+    vehicle = is_vehicle(state, target)
+    hit_on = melee_hit_tn(f.ws, 1 if vehicle else majority(state, models, "weapon_skill"), state.settings.get("hh_ws_table", "rule"))
+    return tables_against(state, target, models, hit_on, None, False, f.strength, w.ap, int(w.damage), w.traits)
+
+
+def tables_against(state: GameState, target: str, models: Sequence[str], hit_on: Optional[int], crit: Optional[int], auto: bool,
+                   strength: int, ap: Optional[int], dmg: int, traits: Mapping) -> Against:
+    """The hit and wound face tables of one group (melee or ranged) against ``target``: hits on
+    ``hit_on``+ (``None``: never; ``auto``: always, as a natural 6), a Critical Hit on ``crit``+ or
+    by the ``critical_hit`` trait (wounds automatically, +1 Damage), Rending (X) (wounds
+    automatically); Wound Tests (Breaching, Shred) or, against a vehicle, Armour Penetration."""
+    vehicle = is_vehicle(state, target)
+    kinds: list[WoundKind] = [WoundKind(ap, dmg, vehicle, "penetrating" if vehicle else "")]
+
+    def cat(k: WoundKind) -> int:
+        if k not in kinds:
+            kinds.append(k)
+        return wound_category(kinds.index(k))
+
+    rend = traits.get("rending")
+    crits = [c for c in (crit, traits.get("critical_hit")) if c is not None]
+    crit_on = min(int(c) for c in crits) if crits else None
+    hit_faces = []
+    for v in range(1, 7):
+        if auto:
+            v = 6
+        if hit_on is None or v == 1 or v < hit_on:
+            hit_faces.append(MISS)
+        elif crit_on is not None and v >= crit_on:
+            hit_faces.append(cat(WoundKind(ap, dmg + 1, vehicle, "critical hit")))
+        elif rend is not None and v >= int(rend) and not vehicle:
+            hit_faces.append(cat(WoundKind(ap, dmg, False, "rending")))
+        else:
+            hit_faces.append(HIT)
+    wound_faces = []
+    if vehicle:
+        av = int(majority(state, models, "armour_rear") or majority(state, models, "armour") or 10)
+        for v in range(1, 7):
+            wound_faces.append(cat(kinds[0]) if penetration(strength, v, av) == "penetrating" else MISS)
+        wound_on = None
+    else:
+        wound_on = wound_tn(strength, majority(state, models, "toughness"))
+        brc, shr = traits.get("breaching"), traits.get("shred")
+        for v in range(1, 7):
+            if wound_on is None or v == 1 or v < wound_on:
+                wound_faces.append(MISS)
+                continue
+            a, d, why = ap, dmg, []
+            if brc is not None and v >= int(brc):
+                a = 2 if a is None else min(a, 2)
+                why.append("breaching")
+            if shr is not None and v >= int(shr):
+                d += 1
+                why.append("shred")
+            wound_faces.append(cat(WoundKind(a, d, False, "+".join(why))))
+    return Against(target, tuple(hit_faces), tuple(wound_faces), tuple(kinds), hit_on, wound_on)
+
+
+def defender(state: GameState, model_id: str) -> Defender:
+    """A model as a target: its Wounds left, armour and invulnerable saves (no cover in melee)."""
+    lost = int(state.unit_of(model_id).wounds_lost.get(model_id, 0))
+    wounds = max(1, stat(state, model_id, "wounds", 1) - lost)
+    save = None if is_vehicle(state, state.unit_of(model_id).id) else model_stat(state, model_id, "save")
+    return Defender(model_id, wounds, save, model_stat(state, model_id, "invulnerable"))
+
+
+def casualty_order(state: GameState, unit_id: str, exclude=(), picks: Sequence[str] = ()) -> tuple:
+    """The defender's order (§A.7 step 7): the file's picks first (checked), then a model already
+    wounded (Command models excepted), then file order."""
+    u = state.unit(unit_id)
+    ms = [m for m in u.models if m not in exclude]
+    wounded = [m for m in ms if u.wounds_lost.get(m, 0) > 0 and "command" not in model_subtypes(state, m)]
+    for m in picks:
+        if m not in ms:
+            raise IllegalAction("HH3 §A.7 allocation", f"{m!r} is not a model of {unit_id} that may be allocated wounds")
+    if picks and wounded and picks[0] not in wounded:
+        raise IllegalAction("HH3 §A.7 allocation", f"{wounded[0]} has lost wounds and must be chosen first, not {picks[0]}")
+    order = list(dict.fromkeys(list(picks) + wounded + ms))
+    return tuple(order)
+
+
+# --- the combat as the engine sees it -----------------------------------------------------------
+
+
+@dataclass
+class Round:
+    """One combat's round: its units, fighters, steps and the choices made for it."""
+
+    units: list
+    fighters: dict                  # model -> Fighter
+    initiatives: list               # step values, highest first
+    targets: dict                   # model -> chosen target unit
+    exclude: tuple                  # duellists
+    active_side: Optional[str]
+    picks: dict                     # unit -> casualty order picks
+
+
+def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, str]] = None,
+                targets: Optional[Mapping[str, str]] = None, active_side: Optional[str] = None,
+                picks: Optional[Mapping[str, Sequence[str]]] = None) -> Round:
+    """The round of the combat ``unit_id`` is in (§A.7 steps 1, 3)."""
+    units = combat_of(state, unit_id)
+    if len(units) < 2:
+        raise IllegalAction(RULE, f"{unit_id} is not locked in combat")
+    exclude = tuple(state.turn.get("duel") or ())
+    weapons = dict(weapons or {})
+    for m in list(weapons) + list(targets or {}):
+        if state.unit_of(m).id not in units:
+            raise IllegalAction(RULE, f"{m} is not a model of this combat")
+    for u in picks or {}:
+        if u not in units:
+            raise IllegalAction(RULE, f"{u} is not a unit of this combat ({', '.join(units)})")
+    fighters = {m: fighter(state, m, weapons.get(m)) for u in units if not is_vehicle(state, u)
+                for m in state.unit(u).models if m not in exclude}
+    inis = sorted({f.ci for f in fighters.values()}, reverse=True)
+    if active_side is None:
+        charged = state.turn.get("charged") or {}
+        active_side = next((state.unit(u).side for u in charged if state.has_unit(u) and u in units), state.unit(unit_id).side)
+    return Round(units, fighters, inis, dict(targets or {}), exclude, active_side, {u: list(v) for u, v in (picks or {}).items()})
+
+
+def _side_first(state: GameState, rnd: Round) -> list[str]:
+    return sorted(rnd.units, key=lambda u: (state.unit(u).side != rnd.active_side, rnd.units.index(u)))
+
+
+def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tuple:
+    """The Strike Groups of step ``ini`` (§A.7 steps 3–4) on ``board`` (the positions after this
+    step's pile-ins), the active side's first; tables read against the units as in ``state``."""
+    out = []
+    for u in _side_first(state, rnd):
+        if is_vehicle(state, u) or not board.unit(u).models:
+            continue
+        foes = [e for e in rnd.units if state.unit(e).side != state.unit(u).side and board.unit(e).models]
+        eng = {e: set(engaged_models(board, u, rnd.exclude, e)) for e in foes}
+        buckets: dict = {}
+        for m in board.unit(u).models:
+            f = rnd.fighters.get(m)
+            if f is None or f.ci != ini:
+                continue
+            with_ = [e for e in foes if m in eng[e]]
+            if not with_:
+                continue
+            t = rnd.targets.get(m)
+            if t is not None and t not in with_:
+                raise IllegalAction(RULE, f"{m} is not Engaged with {t} (it is with {', '.join(with_)})")
+            prefs = tuple([t] + [e for e in with_ if e != t]) if t else tuple(with_)
+            buckets.setdefault((f.key, f.ws, f.strength, prefs), []).append(f)
+        for (key, ws, s, prefs), fs in buckets.items():
+            opts = tuple(against(state, fs[0], t, [m for m in state.unit(t).models if m not in rnd.exclude]) for t in prefs)
+            info = {"initiative": ini, "weapon": key, "ws": ws, "strength": s}
+            out.append(StrikeGroup(u, f"{u} {key}", tuple((f.model, f.attacks) for f in fs), opts, info))
+    return tuple(out)
+
+
+def combat_unit(state: GameState, rnd: Round, unit_id: str) -> CombatUnit:
+    order = casualty_order(state, unit_id, rnd.exclude, rnd.picks.get(unit_id, ()))
+    return CombatUnit(unit_id, state.unit(unit_id).side, tuple(defender(state, m) for m in order))
+
+
+# --- the exact round --------------------------------------------------------------------------
+
+
+def pile_in_boards(state: GameState, rnd: Round) -> list[GameState]:
+    """The board at each step after that step's combatants pile in, as if nobody fell."""
+    out, st = [], state
+    for ini in rnd.initiatives:
+        st, _ = _step_pile_in(st, rnd, ini)
+        out.append(st)
+    return out
+
+
+def _step_pile_in(st: GameState, rnd: Round, ini: int) -> tuple[GameState, list]:
+    from .moves import pile_in
+
+    events = []
+    for u in _side_first(st, rnd):
+        movers = [m for m in st.unit(u).models if m in rnd.fighters and rnd.fighters[m].ci == ini]
+        if movers:
+            st, moves = pile_in(st, u, movers, [e for e in rnd.units if st.unit(e).side != st.unit(u).side and st.unit(e).models])
+            if moves:
+                events.append({"type": "pile_in", "unit": u, "initiative": ini, "moves": [m.as_json() for m in moves]})
+    return st, events
+
+
+def combat(state: GameState, rnd: Round, boards: Optional[Sequence[GameState]] = None) -> Combat:
+    """The round as the shared engine's :class:`rules.melee.combat.Combat`."""
+    boards = boards if boards is not None else pile_in_boards(state, rnd)
+    units = tuple(combat_unit(state, rnd, u) for u in rnd.units)
+    steps = tuple(InitiativeStep(f"I{ini}", step_groups(state, rnd, ini, b), {"initiative": ini}) for ini, b in zip(rnd.initiatives, boards))
+    return Combat(units, steps)
+
+
+def models_counted(state: GameState, alive: Sequence[str]) -> int:
+    """Models counted for "the most models" (§A.10): a Paragon or Walker counts its base Wounds."""
+    n = 0
+    for m in alive:
+        t = (model_stat(state, m, "unit_type") or "").lower()
+        n += int(model_stat(state, m, "wounds") or 1) if t in ("paragon", "walker") else 1
+    return n
+
+
+def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[tuple, float]) -> dict:
+    """The chance each side wins (CRP of §A.10: this round's casualties, +1 for the most models,
+    the challenge's Glory; a side wiped out loses: Massacre) and of a draw."""
+    sides = list(dict.fromkeys(state.unit(u).side for u in rnd.units))
+    glory = state.turn.get("glory") or {}
+    earlier = state.turn.get("fight_casualties") or {}
+    win = {s: 0.0 for s in sides}
+    draw = 0.0
+    for s, p in dist.items():
+        alive, lost = {}, {}
+        for i, cu in enumerate(c.units):
+            alive[cu.id] = [d.id for d in cu.order[s[i].removed:]] + [m for m in rnd.exclude if m in state.unit(cu.id).models]
+            lost[cu.id] = s[i].removed + int(earlier.get(cu.id, 0))
+        counts = {sd: sum(models_counted(state, alive[u]) for u in rnd.units if state.unit(u).side == sd) for sd in sides}
+        left = {sd: sum(len(alive[u]) for u in rnd.units if state.unit(u).side == sd) for sd in sides}
+        wiped = [sd for sd in sides if left[sd] == 0]
+        if len(wiped) == 1 and len(sides) == 2:
+            win[next(sd for sd in sides if sd not in wiped)] += p
+            continue
+        most = [sd for sd in sides if counts[sd] == max(counts.values())]
+        pts = {sd: sum(lost[u] for u in rnd.units if state.unit(u).side != sd) + (1 if most == [sd] else 0) + int(glory.get(sd, 0))
+               for sd in sides}
+        leaders = [sd for sd in sides if pts[sd] == max(pts.values())]
+        if len(leaders) == 1:
+            win[leaders[0]] += p
+        else:
+            draw += p
+    return {"win": win, "draw": draw}
+
+
+# --- the `fight` question -------------------------------------------------------------------
+
+
+def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
+         charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None) -> dict:
+    """One whole round of the combat ``unit_id`` is in, exactly (§A.7, §A.10): who strikes, the
+    Initiative steps with their Strike Groups, the casualty distributions and the chance each
+    side wins.
+
+    ``targets``: enemy units ``unit_id``'s models attack, in order of preference; ``assign``:
+    {model: unit}; ``charged``: the unit that charged this turn (its side is the active one);
+    ``weapons``: {model: weapon}."""
+    active = state.unit(charged).side if charged else None
+    rnd = build_round(state, unit_id, weapons, assign, active)
+    for t in targets:
+        if t not in rnd.units or state.unit(t).side == state.unit(unit_id).side:
+            raise IllegalAction(RULE, f"{t} is not an enemy unit in {unit_id}'s combat ({', '.join(rnd.units)})")
+    boards = pile_in_boards(state, rnd)
+    if targets:
+        for m in state.unit(unit_id).models:
+            if m in rnd.targets or m not in rnd.fighters:
+                continue
+            b = boards[rnd.initiatives.index(rnd.fighters[m].ci)]
+            rnd.targets[m] = next((t for t in targets if m in engaged_models(b, unit_id, rnd.exclude, t)), None) or rnd.targets.get(m)
+        rnd.targets = {m: t for m, t in rnd.targets.items() if t}
+    c = combat(state, rnd, boards)
+    o = round_odds(c)
+    steps_out, fighters = [], {u: [] for u in rnd.units}
+    for step in c.steps:
+        for g in step.groups:
+            a = g.against[0]
+            tu = c.unit(a.target)
+            saves = sorted({d.save_on(a.kinds[0]) for d in tu.order}, key=lambda v: 99 if v is None else v)
+            steps_out.append({"initiative": step.info["initiative"], "unit": g.unit, "target": a.target, "weapon": g.info["weapon"],
+                              "models": list(g.models), "attacks": sum(n for _, n in g.dice), "hit_on": a.hit_on,
+                              "wound_on": a.wound_on, "save_on": saves[0] if saves else None})
+            fighters[g.unit] += [m for m in g.models if m not in fighters[g.unit]]
+    res = outcome_odds(state, rnd, c, o.dist)
+    pmf = {u: o.removed_pmf(u).as_list(0) for u in rnd.units}
+    side_of = {u: state.unit(u).side for u in rnd.units}
+    return {
+        "system": "heresy",
+        "unit": unit_id,
+        "combat": list(rnd.units),
+        "active_side": rnd.active_side,
+        "initiative_steps": list(rnd.initiatives),
+        "fighters": {u: ms for u, ms in fighters.items() if ms},
+        "steps": steps_out,
+        "expected_casualties": {u: float(o.removed_pmf(u).mean) for u in rnd.units},
+        "casualties_pmf": pmf,
+        "result": {**{u: res["win"][side_of[u]] for u in rnd.units}, "draw": res["draw"]},
+        "sides": dict(res["win"]),
+        "excluded": list(rnd.exclude),
+    }
+
+
+# --- the round with dice ------------------------------------------------------------------------
+
+
+def fight_round(state: GameState, unit_id: str, dice, weapons=None, targets=None, casualties=None, active_side=None,
+                pile_ins: bool = True) -> tuple[GameState, list, dict]:
+    """One round of the combat ``unit_id`` is in, with dice (§A.7): for each Initiative step the
+    pile-ins, the Strike Groups, saves, casualties removed at the step's end; then the final
+    pile-in. ``casualties``: {unit: the defender's casualty order (first models)}. Returns the
+    new state, the events and a summary."""
+    from .moves import pile_in
+
+    rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
+    events: list = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
+                     "active_side": rnd.active_side}]
+    removed: dict = {u: [] for u in rnd.units}
+    for ini in rnd.initiatives:
+        if pile_ins:
+            state, ev = _step_pile_in(state, rnd, ini)
+            events += ev
+        units = tuple(combat_unit(state, rnd, u) for u in rnd.units)
+        step = InitiativeStep(f"I{ini}", step_groups(state, rnd, ini, state), {"initiative": ini})
+        c = Combat(units, (step,))
+        dice.take_events()
+        log = resolve_round(c, dice)
+        events += dice.take_events()
+        for g, entry in zip(step.groups, log.steps[0]["groups"]):
+            events.append({"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
+                           "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]})
+        for i, cu in enumerate(c.units):
+            losses = log.state[i]
+            dead = [d.id for d in cu.order[:losses.removed]]
+            lost = dict(state.unit(cu.id).wounds_lost)
+            if losses.damage and losses.removed < len(cu.order):
+                m = cu.order[losses.removed].id
+                lost[m] = lost.get(m, 0) + losses.damage
+            for m in dead:
+                lost.pop(m, None)
+            state = state.with_wounds_lost(cu.id, lost)
+            if dead:
+                state = state.without_models(cu.id, dead)
+                removed[cu.id] += dead
+                events.append({"type": "casualties", "unit": cu.id, "models": dead, "initiative": ini})
+    if pile_ins:
+        for u in _side_first(state, rnd):
+            movers = [m for m in state.unit(u).models if m not in rnd.exclude]
+            foes = [e for e in rnd.units if state.unit(e).side != state.unit(u).side and state.unit(e).models]
+            if movers and foes:
+                state, moves = pile_in(state, u, movers, foes)
+                if moves:
+                    events.append({"type": "pile_in", "unit": u, "final": True, "moves": [m.as_json() for m in moves]})
+    fc = dict(state.turn.get("fight_casualties") or {})
+    for u, ms in removed.items():
+        fc[u] = fc.get(u, 0) + len(ms)
+    state = state.with_turn("fight_casualties", fc)
+    state = state.with_turn("combats", tuple(state.turn.get("combats") or ()) + (tuple(rnd.units),))
+    return state, events, {"combat": rnd.units, "casualties": removed}

@@ -1,0 +1,65 @@
+"""``challenge``: a Horus Heresy 3rd challenge (§A.6), Declare to Glory, with dice.
+
+```yaml
+actions:
+  - action: challenge
+    challenger: sgt-a            # a Command, Champion or Paragon model of the active side
+    acceptor: champ-b            # the enemy model that accepts; or refuse: true
+    disgrace: champ-b            # refused: the enemy model made Disgraced (default: the first eligible)
+    gambits: {sgt-a: [finishing_blow], champ-b: [guard_up]}   # one per round, optional
+    weapons: {sgt-a: power sword}                             # the weapon each duellist declares
+    rounds: 1                    # rounds fought at most while both live (default 1)
+    heroic_intervention: false   # the reactive player's challenge (a Reaction, §A.4)
+```
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from tapeline.rules.errors import IllegalAction
+
+from ..schema import Flag, Id, Strict
+from ..vocab import action
+
+
+@action
+class Challenge(Strict):
+    action: Literal["challenge"]
+    challenger: Id
+    acceptor: Optional[Id] = None
+    refuse: Flag = False
+    disgrace: Optional[Id] = None
+    gambits: Annotated[dict[Id, Annotated[list[Optional[Id]], Field(max_length=20)]], Field(max_length=2)] = {}
+    weapons: Annotated[dict[Id, Id], Field(max_length=2)] = {}
+    banned: Annotated[dict[Id, Id], Field(max_length=2)] = {}
+    rounds: Annotated[int, Field(strict=True, ge=1, le=20)] = 1
+    heroic_intervention: Flag = False
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.acceptor is None) != self.refuse:
+            raise ValueError("give an acceptor, or refuse: true")
+        return self
+
+    def refs(self):
+        out = [("challenger", "model", self.challenger)]
+        out += [("acceptor", "model", self.acceptor)] if self.acceptor else []
+        out += [("disgrace", "model", self.disgrace)] if self.disgrace else []
+        out += [(f"gambits.{m}", "model", m) for m in self.gambits] + [(f"weapons.{m}", "model", m) for m in self.weapons]
+        return out
+
+    def apply(self, state, ctx):
+        if state.system != "heresy":
+            raise IllegalAction("challenge", f"challenges are a Horus Heresy rule, not {state.system}'s")
+        from tapeline.rules.heresy.challenge import run
+
+        opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,
+                "banned": self.banned, "heroic_intervention": self.heroic_intervention}
+        ctx.dice.take_events()
+        new, events, duel = run(state, self.challenger, self.acceptor, ctx.dice, opts)
+        ctx.results[ctx.index] = {"challenge": {"challenger": duel.challenger, "acceptor": duel.acceptor, "disgraced": duel.disgraced,
+                                                "glory": duel.glory, "slain": duel.slain, "dealt": duel.dealt}}
+        return new, events

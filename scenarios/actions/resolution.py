@@ -1,0 +1,87 @@
+"""``resolution`` and ``aftermath``: the Horus Heresy 3rd Resolution sub-phase (§A.10).
+
+```yaml
+actions:
+  - {action: resolution, unit: loyal}                      # CRP, winner, the loser's Panic Check
+  - {action: resolution, unit: loyal, bonus: {loyalist: 1}, panic_unit: traitors}
+  - action: aftermath
+    unit: loyal
+    choices: {traitors: fall_back, loyal: pursue}          # one option per unit (defaults: docs)
+    gun_down: {loyal: traitors}                            # the fleeing unit a Gun Down shoots
+```
+
+``resolution`` returns the duellists to their units, totals the Combat Resolution Points, names
+the winner and rolls the loser's Panic Check; ``aftermath`` takes each unit's option, the loser's
+first, and makes the moves (every path checked). The ``combat_result`` expectation reads what
+``resolution`` found.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field
+
+from tapeline.rules.errors import IllegalAction
+
+from ..schema import Id, Strict
+from ..vocab import action
+
+Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
+
+
+def _heresy(state, what: str) -> None:
+    if state.system != "heresy":
+        raise IllegalAction(what, f"the {what} action is not available yet for system {state.system}")
+
+
+@action
+class ResolutionAction(Strict):
+    action: Literal["resolution"]
+    unit: Id
+    bonus: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-100, le=100)]], Field(max_length=20)] = {}
+    panic_unit: Optional[Id] = None
+
+    def refs(self):
+        return [("unit", "unit", self.unit)] + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
+
+    def apply(self, state, ctx):
+        _heresy(state, "resolution")
+        from tapeline.rules.heresy.challenge import end_duel
+        from tapeline.rules.heresy.resolution import resolve_combat
+
+        state, events = end_duel(state)
+        ctx.dice.take_events()
+        new, res = resolve_combat(state, self.unit, ctx.dice, self.bonus, self.panic_unit)
+        done = dict(new.turn.get("resolutions") or {})
+        for u in res.combat:
+            done[u] = res.as_json()
+        new = new.with_turn("resolutions", done)
+        ctx.results[ctx.index] = {"resolution": res.as_json()}
+        return new, events + res.events
+
+
+@action
+class Aftermath(Strict):
+    action: Literal["aftermath"]
+    unit: Id
+    choices: Annotated[dict[Id, Option], Field(max_length=50)] = {}
+    gun_down: Annotated[dict[Id, Id], Field(max_length=50)] = {}
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + [(f"choices.{u}", "unit", u) for u in self.choices]
+        return out + [(f"gun_down.{u}", "unit", u) for u in self.gun_down] + [(f"gun_down.{u}", "unit", t) for u, t in self.gun_down.items()]
+
+    def apply(self, state, ctx):
+        _heresy(state, "aftermath")
+        from tapeline.rules.heresy.aftermath import aftermath
+        from tapeline.rules.heresy.resolution import Resolution
+
+        got = (state.turn.get("resolutions") or {}).get(self.unit)
+        if got is None:
+            raise IllegalAction("HH3 §A.10 Aftermath", f"{self.unit}'s combat has not been resolved yet (a resolution action first)")
+        res = Resolution(**{k: got[k] for k in ("combat", "points", "breakdown", "winner", "loser", "difference", "massacre", "panic")})
+        ctx.dice.take_events()
+        new, events, chosen = aftermath(state, res, self.choices, ctx.dice, None, self.gun_down)
+        ctx.results[ctx.index] = {"aftermath": chosen}
+        return new, events

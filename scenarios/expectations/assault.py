@@ -1,0 +1,131 @@
+"""Assault expectations (Horus Heresy 3rd): ``fight_odds``, ``combat_result``, ``glory``.
+
+```yaml
+expect:
+  - {expect: fight_odds, unit: loyal, value: win, of: loyal, equals: 0.4918, tol: 1e-4}
+  - {expect: fight_odds, unit: loyal, value: draw, equals: 0}
+  - {expect: fight_odds, unit: loyal, value: expected_casualties, of: traitors, equals: 0.2494, tol: 1e-4}
+  - {expect: fight_odds, unit: loyal, value: casualties, of: traitors, k: 0, equals: 0.7703, tol: 1e-4}
+  - {expect: combat_result, unit: loyal, winner: loyalist, points: {loyalist: 4, traitor: 1}}
+  - {expect: combat_result, unit: loyal, draw: true}
+  - {expect: combat_result, unit: loyal, massacre: true, panic: failed}
+  - {expect: glory, action: 1, points: {loyalist: 3}, slain: [champ-b]}
+```
+
+``fight_odds`` asks the ``fight`` query (exact) of the state at that point; ``combat_result`` reads
+what the last ``resolution`` action found for the unit's combat; ``glory`` what ``challenge``
+action number ``action`` scored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from ..schema import Flag, Id
+from ..vocab import expectation
+from .common import ExpectBase, Numeric
+
+Points = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-1000, le=1000)]], Field(max_length=20)]
+
+
+@expectation
+class FightOdds(ExpectBase, Numeric):
+    """An exact answer of the ``fight`` query: ``win`` (``of``: a unit or side), ``draw``,
+    ``expected_casualties`` or ``casualties`` (``k``: P(exactly k)) of unit ``of``."""
+
+    expect: Literal["fight_odds"]
+    unit: Id
+    value: Literal["win", "draw", "expected_casualties", "casualties"]
+    of: Optional[Id] = None
+    k: Optional[Annotated[int, Field(strict=True, ge=0, le=2000)]] = None
+    charged: Optional[Id] = None
+
+    @model_validator(mode="after")
+    def _need(self):
+        if self.value != "draw" and self.of is None:
+            raise ValueError(f"value {self.value} needs of")
+        if self.value == "casualties" and self.k is None:
+            raise ValueError("value casualties needs k")
+        return self
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + ([("charged", "unit", self.charged)] if self.charged else [])
+        return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
+
+    def check(self, state, ctx):
+        from tapeline.rules.heresy.melee import odds
+
+        o = odds(state, self.unit, charged=self.charged)
+        if self.value == "draw":
+            v = o["result"]["draw"]
+        elif self.value == "win":
+            v = o["result"].get(self.of, o["sides"].get(self.of))
+        elif self.value == "expected_casualties":
+            v = o["expected_casualties"].get(self.of)
+        else:
+            pmf = o["casualties_pmf"].get(self.of)
+            v = None if pmf is None else (pmf[self.k] if self.k < len(pmf) else 0.0)
+        return self.compare_named(self.value + (f" of {self.of}" if self.of else ""), v, "not in this combat")
+
+
+@expectation
+class CombatResult(ExpectBase):
+    """What the ``resolution`` of the unit's combat found: ``winner`` (a side), ``draw``,
+    ``points`` per side, ``massacre``, ``panic`` (``passed``, ``failed`` or ``none``)."""
+
+    expect: Literal["combat_result"]
+    unit: Id
+    winner: Optional[Id] = None
+    draw: Optional[Flag] = None
+    points: Optional[Points] = None
+    massacre: Optional[Flag] = None
+    panic: Optional[Literal["passed", "failed", "none"]] = None
+
+    def refs(self):
+        return [("unit", "unit", self.unit)]
+
+    def check(self, state, ctx):
+        got = (state.turn.get("resolutions") or {}).get(self.unit)
+        if got is None:
+            return False, f"{self.unit}'s combat has not been resolved"
+        ok = True
+        if self.winner is not None:
+            ok &= got["winner"] == self.winner
+        if self.draw is not None:
+            ok &= (got["winner"] is None) == self.draw
+        if self.points is not None:
+            ok &= all(got["points"].get(s) == v for s, v in self.points.items())
+        if self.massacre is not None:
+            ok &= got["massacre"] == self.massacre
+        if self.panic is not None:
+            p = got.get("panic")
+            have = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
+            ok &= have == self.panic
+        return ok, f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
+
+
+@expectation
+class Glory(ExpectBase):
+    """What ``challenge`` action number ``action`` scored: ``points`` per side, ``slain``,
+    ``disgraced``."""
+
+    expect: Literal["glory"]
+    action: Annotated[int, Field(strict=True, ge=0)]
+    points: Optional[Points] = None
+    slain: Optional[Annotated[list[Id], Field(max_length=2)]] = None
+    disgraced: Optional[Id] = None
+
+    def check(self, state, ctx):
+        got = (ctx.results.get(self.action) or {}).get("challenge")
+        if got is None:
+            return False, f"action {self.action} made no challenge"
+        ok = True
+        if self.points is not None:
+            ok &= all(got["glory"].get(s, 0) == v for s, v in self.points.items())
+        if self.slain is not None:
+            ok &= sorted(got["slain"]) == sorted(self.slain)
+        if self.disgraced is not None:
+            ok &= got["disgraced"] == self.disgraced
+        return ok, f"glory {got['glory']}, slain {got['slain']}, disgraced {got['disgraced']}"
