@@ -2,7 +2,7 @@
 
 Margins down to −1e-6" (:data:`board.units.TOUCH`) count as touching, not crossing, so a path
 given to six decimals that hugs a corner passes. Walk the polyline segment by segment against the grown obstacles of a :class:`board.space.Space`
-(notes/exact-geometry.md §2, "Validating a proposed path"). The first violation along the path
+(docs/geometry.md §5, "Validating a proposed path"). The first violation along the path
 is reported with where it happens and what causes it:
 
 * ``off_table``: the centre comes closer to the table edge than the space allows;

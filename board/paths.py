@@ -3,7 +3,7 @@
 In configuration space (:mod:`board.space`) every obstacle is a union of discs (round bases,
 round pieces, and the corners of grown footprints) and straight strips. A shortest path is
 made of straight segments tangent to those circles and pieces of arc along them
-(notes/exact-geometry.md §2). :class:`Reach` builds, once per start point:
+(docs/geometry.md §3). :class:`Reach` builds, once per start point:
 
 * every common tangent of two circles (two outer, two inner) and every tangent from the start,
   kept when it is clear of every grown obstacle and the table edge (one vectorised shapely
@@ -361,7 +361,7 @@ class Reach:
 
         The end point is the nearest point of the region (less the grown obstacles) to the
         last graph node on the way: among that node's projections on every piece of the
-        outline and the outline's vertices (notes/exact-geometry.md §2).
+        outline and the outline's vertices (docs/geometry.md §4).
         """
         if region.contains([self.start])[0]:
             return Path(self.start, (), 0.0)

@@ -1,6 +1,6 @@
 """Goal regions for a moving centre: intersections of "within R of" and "at least R from".
 
-A charge ends anywhere in a region (notes/exact-geometry.md §2, "Goal regions"): within 1" of
+A charge ends anywhere in a region (docs/geometry.md §4, "Goal regions"): within 1" of
 every declared target, not overlapping any base or impassable terrain, wholly on the table, not
 within 1" of an undeclared enemy. For the centre ``p`` of a round base of radius ``r`` each of
 these is a distance constraint to a *core* (a base's centre point or a footprint polygon):

@@ -1,4 +1,4 @@
-"""Exact sight lines between two bases among blocking footprints (notes/exact-geometry.md §1).
+"""Exact sight lines between two bases among blocking footprints (docs/geometry.md §1).
 
 The question: is there a straight segment from a point of base A to a point of base B that
 avoids the *interior* of every blocking footprint? (Touching a boundary — grazing a corner,

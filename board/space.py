@@ -1,7 +1,7 @@
 """Configuration space of a moving round model: obstacles grown by its clearance radius.
 
 Shrink the moving model to its centre and grow every obstacle by the clearance radius ρ
-(notes/exact-geometry.md §2). An :class:`Obstacle` is a *core* (a terrain footprint polygon, or
+(docs/geometry.md §2). An :class:`Obstacle` is a *core* (a terrain footprint polygon, or
 a point: the centre of a round base or of a round piece) and a *grow* distance: the centre may
 not come closer than ``grow`` to the core (ρ for a footprint, ``r + ρ`` for a round base of
 radius ``r``). The table edge is a box the centre must stay inside.

@@ -5,7 +5,7 @@ distance.
 A system decides *what* counts (clearance, which pieces and models block the path, what the end
 spot must avoid, how near the targets it must end) in a :class:`MoveRules`; this module turns
 that into a :class:`board.space.Space` and a :class:`board.regions.Region` and asks
-:mod:`board.paths` for exact shortest paths (notes/exact-geometry.md §2).
+:mod:`board.paths` for exact shortest paths (docs/geometry.md §3).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The scenario file format (version 1) as pydantic models.
 
-The static part (board, terrain, units, models) follows ../shared/spec/scenario-format.md to the
-letter. ``actions:`` and ``expect:`` entries are registered by the modules of
+The static part (board, terrain, units, models) follows the file format's fixed specification to the
+letter (docs/scenario-format.md). ``actions:`` and ``expect:`` entries are registered by the modules of
 :mod:`scenarios.actions` and :mod:`scenarios.expectations` (see :mod:`scenarios.vocab`), and
 documented in docs/scenario-format.md. Unknown keys, wrong types and non-finite numbers are
 errors.

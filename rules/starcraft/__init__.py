@@ -1,6 +1,6 @@
 """StarCraft: Tabletop Miniatures Game (Archon Studio): Assault and Combat phases.
 
-Section numbers in docstrings are the rulebook's (see ../shared/rules/starcraft.md).
+Section numbers in docstrings are the rulebook's.
 """
 
 from .catalogue import catalogue, unit_profile

@@ -1,5 +1,5 @@
 """The three pools (§8.7.4): hand-resolved rolls, brute-force enumeration of every die, and the
-rules guide's attack simulator (seeds/starcraft-phase2-assault.txt) made exact."""
+rules guide's attack simulator (the Phase 2 Assault rules guide) made exact."""
 
 import itertools
 import math

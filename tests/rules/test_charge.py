@@ -19,7 +19,7 @@ from tests.conftest import scenario
 R32, R40, R50 = (RoundBase(d).radius for d in (32, 40, 50))
 
 
-# --- odds (seeds/starcraft-phase2-assault.txt, the charge-odds simulator) ----------------------
+# --- odds (the Phase 2 Assault rules guide's charge-odds simulator) ----------------------------
 
 def test_rules_guide_speed_4_needing_7():
     o = charge_odds(7.0, 4, D6)
