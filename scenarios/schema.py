@@ -267,6 +267,9 @@ class Settings(Strict):
     # Horus Heresy §A.5 Fall Back: the table edge each side falls back towards (a side not
     # named: the edge nearest the unit).
     home_edges: Annotated[dict[Id, Literal["bottom", "top", "left", "right"]], Field(max_length=20)] = {}
+    # Horus Heresy §A.8 Melee Hit Test: "rule" (equal 4+, higher 3+, double 2+, lower 5+, half 6+:
+    # 99 of 100 cells of the fuller transcription) or "transcription" (that table's 10 v 5 = 3+).
+    hh_ws_table: Literal["rule", "transcription"] = "rule"
     # (later settings are added below this line, one per rule they configure)
 
 

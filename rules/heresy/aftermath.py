@@ -23,7 +23,8 @@ from ..errors import IllegalAction
 from ..state import GameState
 from .checks import take_check
 from .combat import locked_with
-from .moves import consolidate, disengage, fall_back_move, is_cavalry, pile_in, pursue_move
+from .moves import (check_consolidate, check_pile_in, consolidate, disengage, fall_back_move, is_cavalry, pile_in,
+                    pursue_move)
 from .resolution import OPTIONS, Resolution, allowed_options, declaration_order
 from .statuses import gain_status, lose_status
 
@@ -38,9 +39,11 @@ def default_option(opts: list) -> str:
 
 
 def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dice, active_side: Optional[str] = None,
-              targets: Optional[Mapping[str, str]] = None) -> tuple[GameState, list, dict]:
+              targets: Optional[Mapping[str, str]] = None, moves: Optional[Mapping[str, Mapping]] = None) -> tuple[GameState, list, dict]:
     """Declare and carry out every unit's option. ``targets``: for Gun Down, the fleeing unit
-    each unit shoots at (default the first). Returns the state, events and {unit: option}."""
+    each unit shoots at (default the first); ``moves``: {unit: {model: (x, y)}} spots the file
+    gives for a Hold's pile-in or a Consolidation (checked). Returns the state, events and
+    {unit: option}."""
     order = declaration_order(state, res, active_side)
     for u in choices:
         if u not in order:
@@ -59,8 +62,11 @@ def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dic
             raise IllegalAction(RULE, f"{u} may not {want.replace('_', ' ')}: its options are {', '.join(opts)}")
         chosen[u] = want
     events: list = [{"type": "aftermath", "choices": dict(chosen)}]
+    for u in (moves or {}):
+        if chosen.get(u) not in ("hold", "consolidate"):
+            raise IllegalAction(RULE, f"moves for {u} are for a Hold or a Consolidation, and it chose {chosen.get(u)}")
     for u in order:
-        state, ev = _carry_out(state, u, chosen[u], res, chosen, dice, (targets or {}).get(u))
+        state, ev = _carry_out(state, u, chosen[u], res, chosen, dice, (targets or {}).get(u), (moves or {}).get(u))
         events += ev
     return state, events, chosen
 
@@ -69,11 +75,11 @@ def _moves_event(kind: str, unit: str, moves: list, **extra) -> dict:
     return {"type": kind, "unit": unit, **extra, "moves": [m.as_json() for m in moves]}
 
 
-def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: dict, dice, target: Optional[str]):
+def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: dict, dice, target: Optional[str], spots=None):
     events: list = []
     if option == "hold":
         foes = [e for e in res.combat if state.unit(e).side != state.unit(u).side and state.unit(e).models]
-        state, moves = pile_in(state, u, enemies=foes)
+        state, moves = check_pile_in(state, u, spots, foes) if spots else pile_in(state, u, enemies=foes)
         events.append(_moves_event("pile_in", u, moves, why="Hold"))
     elif option == "disengage":
         state, moves, routed = disengage(state, u)
@@ -105,7 +111,7 @@ def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: d
         if caught:
             state = state.with_turn("charges", tuple(state.turn.get("charges") or ()) + tuple((u, e) for e in caught))
     elif option == "consolidate":
-        state, moves = consolidate(state, u)
+        state, moves = check_consolidate(state, u, spots) if spots else consolidate(state, u)
         events.append(_moves_event("consolidate", u, moves))
     return state, events
 

@@ -220,6 +220,8 @@ def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier, v
                                   "the Set-up Move reached base contact: the charge succeeds at once (no Volleys, no roll)")
     if volleys is not None:
         new, ended, vev = volleys(new)
+        if ended.startswith("evaded:"):
+            return new, ChargeOutcome(False, None, [], setup, [], False, None, ended[len("evaded:"):].strip(), vev)
         if ended:
             return new, ChargeOutcome(False, None, [], setup, [], False, None, ended, vev, ended=True)
     else:
@@ -268,7 +270,8 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
     ``options`` (all optional): ``volley`` (the charger fires its Volley, default yes unless
     Disordered), ``target_volley`` (the target fires back, default yes), ``overwatch`` (the
     target reacts with Overwatch instead, default no), ``weapons`` ({model: weapon}),
-    ``casualties`` ({unit: [model, ...]}: the defender's allocation choices).
+    ``casualties`` ({unit: [model, ...]}: the defender's allocation choices), ``evade`` (the
+    target reacts with Evade after the Volleys).
 
     Returns the new state, the outcome (as :func:`resolve`) and the events (every die rolled
     and every model moved)."""
@@ -282,6 +285,7 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
     def roll_dice():
         return dice.roll(2, f"charge roll ({unit_id}, 2D6 discard the lower)")
 
+    opts.setdefault("modifier", modifier)
     new, res = _resolve(state, cc, roll_dice, leader, modifier, lambda st: volley_step(st, cc, dice, opts))
     if res.setup:
         events.append({"type": "setup_move", "unit": unit_id, "distance": cc.details["setup_move"],
@@ -343,6 +347,33 @@ def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[
         events += ev
     if not state.unit(unit_id).models:
         return state, f"{unit_id} was wiped out by the {'Overwatch' if opts.get('overwatch') else 'Volley'}: the charge ends", events
+    if opts.get("evade"):
+        return evade(state, cc, events, opts)
+    return state, "", events
+
+
+def evade(state: GameState, cc: ContactCharge, events: list, opts: dict) -> tuple[GameState, str, list]:
+    """The Evade Reaction (§A.4), at the end of step 4: a target entirely Light or Cavalry moves
+    each model up to its Initiative away from the charger; if the charger's best roll (6, with
+    its modifier) can then no longer cover the route, the charge fails."""
+    from .checks import model_subtypes
+    from .moves import evade_move
+    from .reactions import spend_reaction
+
+    target = cc.targets[0]
+    ok = all(model_subtypes(state, m) & {"light", "cavalry"} or (state.unit(target).stats.get("unit_type") or "").lower() == "cavalry"
+             for m in state.unit(target).models)
+    if not ok:
+        raise IllegalAction("HH3 §A.4 Evade", f"{target} is not entirely Light or Cavalry: it cannot Evade")
+    state, ev = spend_reaction(state, target, "evade")
+    events += ev
+    state, moves = evade_move(state, target, cc.unit)
+    events.append({"type": "evade", "unit": target, "moves": [m.as_json() for m in moves]})
+    after = plan_contact(state, cc.unit, cc.targets, None).distance
+    best = 6 + int(opts.get("modifier", 0))
+    if after is None or after > best + TOUCH:
+        why = f"{target} evaded out of reach" if after is None else f"{target} evaded: the route is now {after:.6g}\", beyond the best roll {best}\""
+        return state, "evaded: " + why, events
     return state, "", events
 
 

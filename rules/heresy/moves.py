@@ -194,17 +194,20 @@ def pursue_move(state: GameState, unit_id: str, fleeing: Sequence[str], roll: in
 
 
 def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState, list]:
-    """Evade (§A.4): each model up to its Initiative directly away from the charging unit
-    (towards the point 100" beyond its centre on the line from the charger's centre), ending in
-    coherency."""
+    """Evade (§A.4): each model up to its Initiative away from the charging unit — towards the
+    point where the line from the charger's centre through the unit's centre meets the table's
+    edge (1" in) — ending in coherency."""
     cf = state.figures_of(charger)
-    cx = sum(f.x for f in cf) / len(cf)
-    cy = sum(f.y for f in cf) / len(cf)
+    cx, cy = sum(f.x for f in cf) / len(cf), sum(f.y for f in cf) / len(cf)
     mf = state.figures_of(unit_id)
-    mx = sum(f.x for f in mf) / len(mf)
-    my = sum(f.y for f in mf) / len(mf)
+    mx, my = sum(f.x for f in mf) / len(mf), sum(f.y for f in mf) / len(mf)
     d = math.hypot(mx - cx, my - cy) or 1.0
-    far = shapely.Point(mx + 100 * (mx - cx) / d, my + 100 * (my - cy) / d)
+    ux, uy = (mx - cx) / d, (my - cy) / d
+    W, H = state.table.width, state.table.height
+    ts = [t for t in ((W - 1 - mx) / ux if ux > 0 else None, (1 - mx) / ux if ux < 0 else None,
+                      (H - 1 - my) / uy if uy > 0 else None, (1 - my) / uy if uy < 0 else None) if t is not None and t > 0]
+    t = min(ts) if ts else 0.0
+    far = shapely.Point(mx + t * ux, my + t * uy)
     order = sorted(mf, key=lambda f: (-math.hypot(f.x - cx, f.y - cy), f.id))
     return move_models(state, unit_id, [f.id for f in order], lambda f: _stat(state, f.id, "initiative"),
                        lambda st, f: contact_rules(st, unit_id, f, ()), Goal(shapes=(far,)))
@@ -212,3 +215,91 @@ def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState,
 
 __all__ = ["pile_in", "consolidate", "disengage", "fall_back_move", "pursue_move", "evade_move", "home_edge", "eligible_enemies",
            "is_cavalry", "TOUCH"]
+
+
+# --- moves the file gives, checked -----------------------------------------------------------
+
+
+def explicit_moves(state: GameState, unit_id: str, moves, budget_of, rules_of, rule: str, what: str) -> tuple[GameState, list]:
+    """Move the models to the spots the file gives (``{model: (x, y)}``, in order), each by its
+    shortest legal path: refused (naming ``rule``) when a model has no path there, the path is
+    longer than ``budget_of(fig)``, or the end spot breaks the end rules."""
+    from tapeline.board.errors import GeometryError
+    from tapeline.board.pathcheck import check_end, check_path
+    from tapeline.board.paths import Reach
+
+    from ..charge_geometry import space_for
+    from ..errors import IllegalAction
+    from ..unit_move import ModelMove
+
+    out = []
+    for m, xy in moves.items():
+        if m not in state.unit(unit_id).models:
+            raise IllegalAction(rule, f"{m} is not a model of {unit_id} on the table")
+        fig = state.figure(m)
+        own = tuple(f for f in state.figures_of(unit_id) if f.id != m)
+        r = rules_of(state, fig)
+        r = replace(r, end_figures=tuple(r.end_figures) + own)
+        budget = float(budget_of(fig))
+        try:
+            path = Reach(space_for(state, r), fig.at).to_point(xy)
+        except GeometryError as e:
+            raise IllegalAction(rule, f"{m} cannot move: {e}") from None
+        if path is None:
+            raise IllegalAction(rule, f"{what}: {m} has no legal path to ({xy[0]:g}, {xy[1]:g})")
+        if path.length > budget + TOUCH:
+            raise IllegalAction(rule, f"{what}: {m}'s move to ({xy[0]:g}, {xy[1]:g}) is {path.length:.6g}\" by its shortest legal path, "
+                                      f"{path.length - budget:.6g}\" more than the {budget:g}\" allowed")
+        moved = fig.moved(xy[0], xy[1], None)
+        v = check_end(state.table, moved, r.end_figures, r.end_pieces, r.keep_away)
+        if v is not None:
+            raise IllegalAction(rule, f"{what}: {m} may not end at ({xy[0]:g}, {xy[1]:g}): {v.detail}")
+        pts = path.points()
+        chk = check_path(space_for(state, r), pts, None)
+        state = state.with_figures([moved])
+        out.append(ModelMove(m, fig.at, (float(xy[0]), float(xy[1])), tuple(pts), path.length, "chosen", chk, 0.0, True))
+    return state, out
+
+
+def check_pile_in(state: GameState, unit_id: str, moves, enemies: Optional[Sequence[str]] = None) -> tuple[GameState, list]:
+    """Pile-in moves given by the file (§A.7): each at most the model's Initiative along a legal
+    path, ending in base contact with an eligible enemy whenever the model can reach one."""
+    from ..errors import IllegalAction
+    from ..unit_move import as_goal
+
+    rule = "HH3 §A.7 pile-in"
+    enemies = list(enemies) if enemies is not None else eligible_enemies(state, unit_id)
+    goal = [f for e in enemies for f in state.figures_of(e)]
+    could = {}
+    for m in moves:
+        if m in state.unit(unit_id).models:
+            _s, mv = move_models(state, unit_id, [m], _stat(state, m, "initiative"), lambda st, f: contact_rules(st, unit_id, f, enemies), goal, link=None)
+            could[m] = bool(mv) and mv[0].contact
+    new, out = explicit_moves(state, unit_id, moves, lambda f: _stat(state, f.id, "initiative"),
+                              lambda st, f: contact_rules(st, unit_id, f, enemies), rule, "pile-in")
+    g = as_goal(goal)
+    for mv in out:
+        gap_left = g.gap(new.figure(mv.model))
+        if could.get(mv.model) and gap_left > CONTACT:
+            raise IllegalAction(rule, f"{mv.model} can reach base contact with {', '.join(enemies)} within its Initiative, so its pile-in must end there "
+                                      f"({gap_left:.6g}\" short)")
+    return new, out
+
+
+def check_consolidate(state: GameState, unit_id: str, moves) -> tuple[GameState, list]:
+    """Consolidation moves given by the file (§A.10): at most Initiative, ending at least 2" from
+    every enemy model and in coherency."""
+    from tapeline.board.coherency import chain_coherency
+
+    from ..errors import IllegalAction
+
+    enemies = _enemy_figs(state, unit_id)
+
+    def rules_of(st, f):
+        return replace(contact_rules(st, unit_id, f, ()), keep_away=tuple((e, 2.0) for e in enemies))
+
+    new, out = explicit_moves(state, unit_id, moves, lambda f: _stat(state, f.id, "initiative"), rules_of, "HH3 §A.10 Consolidate", "consolidate")
+    coh = chain_coherency(new.figures_of(unit_id), CHAIN_LINK)
+    if not coh.ok:
+        raise IllegalAction("HH3 §A.10 Consolidate", f"consolidate: the unit would end out of coherency ({coh.explain()})")
+    return new, out

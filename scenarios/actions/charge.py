@@ -42,11 +42,12 @@ class Charge(Strict):
     volley: Optional[Flag] = None
     target_volley: Optional[Flag] = None
     overwatch: Optional[Flag] = None
+    evade: Optional[Flag] = None
     weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
     casualties: Annotated[dict[Id, Annotated[list[Id], Field(max_length=2000)]], Field(max_length=20)] = {}
 
     def options(self) -> dict:
-        out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch") if getattr(self, k) is not None}
+        out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}
         if self.weapons:
             out["weapons"] = dict(self.weapons)
         if self.casualties:

@@ -5,7 +5,12 @@ their Initiative into base contact with an eligible enemy, each along its own ch
 actions:
   - {action: pile_in, unit: loyal}                  # every model not in base contact
   - {action: pile_in, unit: loyal, models: [a3]}    # only these
+  - {action: pile_in, unit: loyal, moves: {a3: [12.5, 10.2]}}   # to these spots, checked
 ```
+
+Spots given with ``moves`` are checked: the shortest legal path at most the model's Initiative,
+a legal end spot, and base contact with an eligible enemy whenever the model could reach one —
+else an illegal action naming §A.7.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 
-from ..schema import Id, Strict
+from ..schema import XY, Id, Strict
 from ..vocab import action
 
 
@@ -25,15 +30,20 @@ class PileIn(Strict):
     action: Literal["pile_in"]
     unit: Id
     models: Optional[Annotated[list[Id], Field(max_length=2000)]] = None
+    moves: Annotated[dict[Id, XY], Field(max_length=2000)] = {}
 
     def refs(self):
-        return [("unit", "unit", self.unit)] + [(f"models.{i}", "model", m) for i, m in enumerate(self.models or ())]
+        out = [("unit", "unit", self.unit)] + [(f"models.{i}", "model", m) for i, m in enumerate(self.models or ())]
+        return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
         if state.system != "heresy":
             raise IllegalAction("pile_in", f"the pile_in action is not available yet for system {state.system}")
-        from tapeline.rules.heresy.moves import pile_in
+        from tapeline.rules.heresy.moves import check_pile_in, pile_in
 
+        if self.moves:
+            new, moves = check_pile_in(state, self.unit, self.moves)
+            return new, [{"type": "pile_in", "unit": self.unit, "moves": [m.as_json() for m in moves]}]
         for m in self.models or ():
             if m not in state.unit(self.unit).models:
                 raise IllegalAction("HH3 §A.7 pile-in", f"{m} is not a model of {self.unit} on the table")

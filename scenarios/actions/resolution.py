@@ -8,6 +8,7 @@ actions:
     unit: loyal
     choices: {traitors: fall_back, loyal: pursue}          # one option per unit (defaults: docs)
     gun_down: {loyal: traitors}                            # the fleeing unit a Gun Down shoots
+    moves: {loyal: {a1: [12, 10]}}                         # spots for a Hold's pile-in or a Consolidation (checked)
 ```
 
 ``resolution`` returns the duellists to their units, totals the Combat Resolution Points, names
@@ -24,7 +25,7 @@ from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 
-from ..schema import Id, Strict
+from ..schema import XY, Id, Strict
 from ..vocab import action
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
@@ -67,9 +68,11 @@ class Aftermath(Strict):
     unit: Id
     choices: Annotated[dict[Id, Option], Field(max_length=50)] = {}
     gun_down: Annotated[dict[Id, Id], Field(max_length=50)] = {}
+    moves: Annotated[dict[Id, Annotated[dict[Id, XY], Field(max_length=2000)]], Field(max_length=50)] = {}
 
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"choices.{u}", "unit", u) for u in self.choices]
+        out += [(f"moves.{u}", "unit", u) for u in self.moves] + [(f"moves.{u}.{m}", "model", m) for u, ms in self.moves.items() for m in ms]
         return out + [(f"gun_down.{u}", "unit", u) for u in self.gun_down] + [(f"gun_down.{u}", "unit", t) for u, t in self.gun_down.items()]
 
     def apply(self, state, ctx):
@@ -82,6 +85,6 @@ class Aftermath(Strict):
             raise IllegalAction("HH3 §A.10 Aftermath", f"{self.unit}'s combat has not been resolved yet (a resolution action first)")
         res = Resolution(**{k: got[k] for k in ("combat", "points", "breakdown", "winner", "loser", "difference", "massacre", "panic")})
         ctx.dice.take_events()
-        new, events, chosen = aftermath(state, res, self.choices, ctx.dice, None, self.gun_down)
+        new, events, chosen = aftermath(state, res, self.choices, ctx.dice, None, self.gun_down, self.moves)
         ctx.results[ctx.index] = {"aftermath": chosen}
         return new, events

@@ -120,3 +120,20 @@ def test_no_volleys_when_the_target_is_already_locked():
     assert not [e for e in events if e["type"] == "volley"] and info["success"]
     with pytest.raises(IllegalAction, match="locked"):
         hh.charge(st, "a", ["b"], RecordedDice([6, 2]), options={"overwatch": True})
+
+
+def test_evade_moves_the_light_target_out_of_reach():
+    # 4.5" apart; Set-up 3" leaves 1.5". The Light target evades I4 directly away: 5.5" now,
+    # still within the best roll (6): the charge goes on; with I 5 (7.0" left) it fails and
+    # the charger takes its Cool Check.
+    base = board(gap_in=4.5, b_models=1)
+    from dataclasses import replace
+    light = base.with_unit(replace(base.unit("b"), tags=frozenset({"light"})))
+    new, info, events = hh.charge(light, "a", ["b"], RecordedDice([1, 1, 1, 1, 6, 6]), options={"evade": True})
+    ev = [e for e in events if e["type"] == "evade"][0]
+    assert ev["moves"][0]["length"] == pytest.approx(4, abs=1e-6) and info["success"]
+    quick = light.with_unit(replace(light.unit("b"), stats={**light.unit("b").stats, "initiative": 5}))
+    new, info, events = hh.charge(quick, "a", ["b"], RecordedDice([1, 1, 1, 1, 3, 3]), options={"evade": True})
+    assert not info["success"] and info["cool_check"]["passed"] and "evaded" in info["note"]
+    with pytest.raises(IllegalAction, match="Light or Cavalry"):
+        hh.charge(base, "a", ["b"], RecordedDice([1] * 10), options={"evade": True})
