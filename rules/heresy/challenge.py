@@ -34,7 +34,7 @@ Paragon or Command model; both alive: the side that inflicted more wounds scores
 otherwise 0. Taunt and Bait adds 1 per time chosen to the winner; Withdraw ends the challenge
 with 0 CRP for both. tapeline fights one round unless the file asks for more.
 
-Worked examples (digest cases 26–31): Focus A CI 4 rolls 3 → 7; B CI 1, Heavy, 1 wound lost,
+Worked examples: Focus A CI 4 rolls 3 → 7; B CI 1, Heavy, 1 wound lost,
 rolls 6 → 5: A has Advantage. Outside Support 12 Engaged → +2; opponent alone, 7 friendlies → +4.
 Slaying a W2 Command model → 3 CRP; 2 wounds to 1 → +2; 1 to 1 → 0.
 """

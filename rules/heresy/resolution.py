@@ -20,7 +20,7 @@ loser's Panic Check, Massacre, and the Aftermath options each unit may choose.
 **Massacre**: if every model of one side in the combat was removed during this round, the
 other side skips the comparison, is no longer locked, and must Consolidate.
 
-Worked example (digest case 24): A kills 3 and has 7 models left, B kills 1 and has 4 → A 4,
+Worked example: A kills 3 and has 7 models left, B kills 1 and has 4 → A 4,
 B 1: A wins by 3; B's Panic Check with LD 7 is against 4 (case 25).
 """
 

@@ -39,7 +39,7 @@ def _w(name, im=None, sm=None, ap=None, d=1, **traits) -> MeleeWeapon:
                        traits=MappingProxyType(traits))
 
 
-#: The Legiones Astartes melee profiles the digest transcribes (§A.11); a file may override any.
+#: Legiones Astartes melee profiles (§A.11, docs/heresy-assault.md); a file may override any.
 ARMOURY = MappingProxyType({
     "chainsword": _w("chainsword", ap=5, shred=6),
     "power sword": _w("power sword", ap=3, breaching=6),

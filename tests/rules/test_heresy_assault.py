@@ -1,4 +1,4 @@
-"""Horus Heresy 3rd Challenge, Resolution and Aftermath (§A.6, §A.10): the digest's derived
+"""Horus Heresy 3rd Challenge, Resolution and Aftermath (§A.6, §A.10): the worked
 cases 24–36, who may challenge, refusal, and the moves each option makes."""
 
 from __future__ import annotations

@@ -95,13 +95,13 @@ def test_heavy_uses_movement_alone():
     st = two_units(stats="movement: 6, initiative: 4, cool: 7", extra_b="")
     assert hh.reach(st, "a", ["b"]).details["setup_move"] == 3          # 6 + 4 = 10 → 3"
     scen = two_units(stats="movement: 6, initiative: 4, cool: 7, unit_type: heavy")
-    assert hh.reach(scen, "a", ["b"]).details["setup_move"] == 1        # digest case 5: Heavy M6 → 1"
+    assert hh.reach(scen, "a", ["b"]).details["setup_move"] == 1        # Heavy M6 → 1"
 
 
 # --- 3. the Cool Check after a failed charge --------------------------------------------------
 
 def test_failed_charge_cool_check_fail_stuns_the_unit():
-    # digest cases 10–11: 4" left after the Set-up Move, dice (3, 1) → 3: fails; Cool Check
+    # worked example: 4" left after the Set-up Move, dice (3, 1) → 3: fails; Cool Check
     # (4, 4) = 8 > CL 7: fails → Stunned
     st = two_units(gap_in=7.0)
     new, info, events = hh.charge(st, "a", ["b"], RecordedDice([3, 1, 4, 4]))

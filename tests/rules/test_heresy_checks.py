@@ -1,4 +1,4 @@
-"""Horus Heresy 3rd Checks and modifiers (§A.2): the digest's official examples 3–5 and
+"""Horus Heresy 3rd Checks and modifiers (§A.2): the official examples 3–5 and
 derived cases 11–13, and the exact pass chances counted by hand."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Horus Heresy 3rd Fight sub-phase (§A.7): the digest's worked examples, odds worked by hand,
+"""Horus Heresy 3rd Fight sub-phase (§A.7): the worked examples, odds worked by hand,
 and the exact round against a seeded Monte Carlo of the dice engine."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def fight_file(a_gear="chainsword", b_gear="power fist", a_ys=(10, 11.3, 12.6), 
                     + line("a", "loyal", 10, a_ys, a_gear, a_extra) + line("b", "traitor", X, b_ys, b_gear, b_extra, b_status, **b_over)).state
 
 
-# --- the digest's worked examples ----------------------------------------------------------------
+# --- worked examples ----------------------------------------------------------------
 
 def test_combat_initiative_examples():
     # official example 1: I 4 with IM +2, −1, x2, 2, I → 6, 3, 8, 2, 4; case 20: any status → 1

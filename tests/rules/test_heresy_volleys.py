@@ -91,7 +91,7 @@ def test_stunned_target_cannot_overwatch_and_allotment():
     st = st.with_unit(replace(st.unit("b"), status=frozenset({"stunned"})))
     with pytest.raises(IllegalAction, match="stunned"):
         hh.charge(st, "a", ["b"], RecordedDice([1] * 20), options={"overwatch": True})
-    assert reaction_allotment(3000) == 2 and reaction_allotment(1500) == 1     # digest cases 37, 38
+    assert reaction_allotment(3000) == 2 and reaction_allotment(1500) == 1     # 3,000 and 1,500 points
 
 
 def test_volley_wiping_out_the_target_ends_the_charge():
