@@ -65,14 +65,21 @@ def place_around(
     contact_range: float = 1.0,
     link_max: Optional[float] = None,
     max_move: Optional[float] = None,
+    stay: Sequence[Figure] = (),
+    support_contact: bool = False,
 ) -> Placement:
     """Set ``movers`` around ``leader`` (already at its end spot); see the module notes.
 
     ``link_max``: a link also needs an edge-to-edge gap of at most this (chain coherency, e.g.
     2"); ``max_move``: a model may end at most this far (centre displacement) from where it
     stands — a necessary condition for a move of that length.
+
+    ``stay``: models of the unit that do not move (pinned): they block like any base and count
+    as already set for links. ``support_contact``: tier **B** is base contact with a model of
+    the unit that is itself within ``contact_range`` of a target (StarCraft Close Ranks, §8.8.1)
+    instead of being within ``contact_range`` of a target.
     """
-    fixed = [leader] + list(blockers)
+    fixed = [leader] + list(blockers) + list(stay)
     fc = np.array([f.at for f in fixed], dtype=float).reshape(-1, 2)
     fr = np.array([_radius(f) for f in fixed])
     tc = np.array([f.at for f in targets], dtype=float).reshape(-1, 2)
@@ -82,7 +89,14 @@ def place_around(
     polys = [p.footprint for p in pieces]
     ptree = shapely.STRtree(polys) if polys else None
     lr = _radius(leader)
-    placed = [(leader.at, lr)]
+    placed = [(leader.at, lr)] + [(f.at, _radius(f)) for f in stay]
+
+    def near_target(c, rad) -> bool:
+        if not len(tc):
+            return False
+        return bool((np.hypot(*(tc - np.asarray(c)).T) - tr - rad).min() <= contact_range + TOUCH)
+
+    supports = [(c, rad) for c, rad in placed if near_target(c, rad)]
     pos, tiers, out, unplaced = {}, {}, [], {}
     for m in movers:
         r = _radius(m)
@@ -94,8 +108,8 @@ def place_around(
         cand.append(circle_intersections(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
         P = np.unique(np.round(np.concatenate(cand), 9), axis=0)
         ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
-        allc = np.concatenate([fc, np.array([p for p, _ in placed[1:]], dtype=float).reshape(-1, 2)])
-        allr = np.concatenate([fr, np.array([pr for _, pr in placed[1:]])])
+        allc = np.concatenate([fc, np.array([p for p, _ in placed[1 + len(stay):]], dtype=float).reshape(-1, 2)])
+        allr = np.concatenate([fr, np.array([pr for _, pr in placed[1 + len(stay):]])])
         if len(allc):
             d = np.linalg.norm(P[:, None, :] - allc[None, :, :], axis=2) - allr[None, :] - r
             ok &= d.min(axis=1) >= -TOUCH
@@ -133,7 +147,13 @@ def place_around(
         wholly = dl + r - lr <= radius + TOUCH
         if len(tc):
             gt = (np.linalg.norm(P[:, None, :] - tc[None, :, :], axis=2) - tr[None, :] - r).min(axis=1)
-            tier = np.where(gt <= 10 * TOUCH, 0, np.where(gt <= contact_range + TOUCH, 1, 2))
+            if support_contact:
+                sc = np.array([c for c, _ in supports], dtype=float).reshape(-1, 2)
+                sr = np.array([rad for _, rad in supports])
+                gs = (np.linalg.norm(P[:, None, :] - sc[None, :, :], axis=2) - sr[None, :] - r).min(axis=1) if len(sc) else np.full(len(P), np.inf)
+                tier = np.where(gt <= 10 * TOUCH, 0, np.where(gs <= 10 * TOUCH, 1, 2))
+            else:
+                tier = np.where(gt <= 10 * TOUCH, 0, np.where(gt <= contact_range + TOUCH, 1, 2))
         else:
             tier = np.full(len(P), 2)
         if wholly.any():
@@ -146,4 +166,6 @@ def place_around(
         pos[m.id] = (x, y)
         tiers[m.id] = "ABC"[int(tier[k])]
         placed.append(((x, y), r))
+        if near_target((x, y), r):
+            supports.append(((x, y), r))
     return Placement(pos, tiers, tuple(out), unplaced)

@@ -64,6 +64,9 @@ class GameState:
     #: Per-turn bookkeeping the rules keep (Horus Heresy: Reaction points spent per side, the
     #: units that reacted, the units that have fought this phase), JSON-ready values.
     turn: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
+    #: Where the round stands when the file plays it phase by phase (a system's own value,
+    #: e.g. StarCraft's ``activation.RoundState``); ``None``: actions resolve freely.
+    round: Any = None
 
     @cached_property
     def _unit_index(self) -> dict[str, UnitState]:
@@ -127,7 +130,7 @@ class GameState:
 
     def snapshot(self) -> dict:
         """A JSON-ready picture of the state (the replay's ``final``)."""
-        return {
+        out = {
             "units": [
                 {
                     "id": u.id,
@@ -145,3 +148,6 @@ class GameState:
                 for u in self.units
             ]
         }
+        if self.round is not None:
+            out["round"] = self.round.as_json()
+        return out

@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Optional
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
+from tapeline.rules.systems import system
 
 from .load import Loaded
 from .vocab import ReplayContext
@@ -59,11 +60,27 @@ def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[in
     for i, act in enumerate(actions[: last + 1]):
         ctx.index = i
         try:
-            new_state, evs = act.apply(state, ctx)
+            new_state, evs = _activation(state, act, ctx)
         except IllegalAction as e:
             raise e.at(i) from None
         state = new_state
         yield Step(i, state, [{"type": "action", "index": i, "action": act.action}] + list(evs))
+
+
+def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, list]:
+    """Resolve one action; an action that is an activation (its class names its ``activation``
+    kind) is checked against the round first and recorded in it after, by the system's
+    ``activation`` rules when it has them (StarCraft §8.6, §8.8); outside a round both are
+    no-ops."""
+    kind = getattr(act, "activation", None)
+    hooks = getattr(system(state.system), "activation", None) if kind else None
+    if hooks is None:
+        return act.apply(state, ctx)
+    new, evs = act.apply(hooks.before(state, act.unit, kind), ctx)
+    outcome = ctx.results.get(ctx.index, {}) if ctx.index is not None else {}
+    success = bool(outcome.get("charge", {}).get("success", True))
+    new, more = hooks.after(new, act.unit, kind, success)
+    return new, list(evs) + more
 
 
 def resolve_after(loaded: Loaded, n: int) -> int:

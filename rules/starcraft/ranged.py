@@ -120,7 +120,7 @@ def concentrated_fire(tg: Targeting, mods: Modifiers) -> Optional[int]:
     return None if cf is None else int(cf)
 
 
-def _default_pick(state: GameState, options, firing: Sequence[str], settings):
+def default_pick(state: GameState, options, firing: Sequence[str], settings):
     if _setting(settings, "casualty_default", "file_order") == "farthest" and firing:
         figs = [state.figure(o.model) for o in options]
         g = gap_matrix(figs, [state.figure(m) for m in firing if m in state.figures]).min(axis=1)
@@ -130,14 +130,21 @@ def _default_pick(state: GameState, options, firing: Sequence[str], settings):
 
 def default_order(state: GameState, tg: Targeting, settings=None) -> tuple[str, ...]:
     """The order in which the documented default would remove the removable models."""
+    return casualty_order(state, tg.target, tg.removable, tg.target_engaged, tg.firing, settings)
+
+
+def casualty_order(state: GameState, target: str, removable: Sequence[str], engaged: bool,
+                   attackers: Sequence[str], settings=None) -> tuple[str, ...]:
+    """The order in which the documented default (setting ``casualty_default``) would remove
+    ``target``'s removable models, one legal choice at a time (the exact odds' casualty order)."""
     out, st = [], state
     while True:
-        opts = legal_casualties(st, tg.target, tg.removable, tg.target_engaged)
+        opts = legal_casualties(st, target, removable, engaged)
         if not opts:
             return tuple(out)
-        m = _default_pick(st, opts, tg.firing, settings).model
+        m = default_pick(st, opts, attackers, settings).model
         out.append(m)
-        st = st.without_models(tg.target, [m])
+        st = st.without_models(target, [m])
 
 
 def batch_target(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchTarget:
@@ -194,7 +201,7 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
             events.append(ev)
         by[entry.purpose.split(" (")[0]] = entry
     rm = remove(state, tg.target, pools.damage * spec.damage, tg.removable, tg.target_engaged, choices,
-                lambda st_, opts: _default_pick(st_, opts, tg.firing, settings),
+                lambda st_, opts: default_pick(st_, opts, tg.firing, settings),
                 bool(_setting(settings, "strict_choices", False)), concentrated_fire(tg, mods))
     st, taken, alloc, total = rm.state, list(rm.taken), rm.alloc, rm.total
     surge_entry = by.get("surge die")

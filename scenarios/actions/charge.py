@@ -21,7 +21,7 @@ terrain. A failed charge makes no charge move. ``ctx.results[index]`` holds the 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
@@ -32,6 +32,7 @@ from ..vocab import action
 
 @action
 class Charge(Strict):
+    activation: ClassVar[str] = "charge"
     action: Literal["charge"]
     unit: Id
     targets: Annotated[list[Id], Field(min_length=1, max_length=50)]

@@ -17,7 +17,7 @@ Leading Model's path or ended on is removed (§7.1).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -38,6 +38,7 @@ RULE = "§8.5.2 Move / §8.7.1 Run"
 
 @action
 class Run(Strict):
+    activation: ClassVar[str] = "run"
     action: Literal["run"]
     unit: Id
     leader: Id

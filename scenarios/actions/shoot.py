@@ -24,7 +24,7 @@ purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field, model_validator
 
@@ -64,6 +64,7 @@ class BatchOrder(Strict):
 class Shoot(Strict):
     """A Ranged Attack by ``unit``: its ``batches`` resolved in order."""
 
+    activation: ClassVar[str] = "ranged_attack"
     action: Literal["shoot"]
     unit: Id
     batches: Annotated[list[BatchOrder], Field(min_length=1, max_length=50)]

@@ -35,7 +35,8 @@ def register(sub) -> None:
     p.add_argument("--target", action="append", default=[], metavar="T", help="enemy unit (repeat for several)")
     p.add_argument("--assign", action="append", default=[], metavar="MODEL=UNIT",
                    help="the unit a model attacks (StarCraft: a model in the Fighting Rank against several)")
-    p.add_argument("--surge-to", metavar="T", help="the target unit the Surge Die goes to (StarCraft)")
+    p.add_argument("--surge-to", action="append", default=None, metavar="T",
+                   help="the target unit the Surge Die goes to (StarCraft; once: the Surge Die is never split)")
     p.add_argument("--charged", metavar="U", help="the unit that charged this turn")
     p.add_argument("--weapon", action="append", default=[], metavar="MODEL=W", help="the weapon a model fights with")
     p.set_defaults(func=run)

@@ -1,0 +1,177 @@
+"""Close Ranks (§8.8.1 step 1; FAQ): the optional 3" press-in before a Close Combat Attack.
+
+* Only an Engaged unit, not Flying. Models already in base contact with an enemy model are
+  **pinned**: they do not move. If every model is (FAQ), Close Ranks is impossible: the Leading
+  Model must end closer than it started, and it cannot.
+* The **Leading Model** (not pinned; default: the unpinned model nearest an enemy it is Engaged
+  with) moves up to 3" by the standard rules — its path checked by the same validator as a
+  Move or a Charge (Gap Clearance, round impassable terrain and other units' models) — and must
+  end **closer** to the unit(s) its unit is Engaged with: its gap to the nearest of their
+  models must shrink. Given a ``path``, that path is checked; by default it goes as close as
+  3" of path allows (base contact when it can: bisection on the gap, each step an exact
+  region search, as for a charge), keeping 1" from every other enemy unit.
+* The rest are **reset In Coherency** (board/placement.py, as after a Charge): into base
+  contact with an enemy model of an Engaged unit wherever possible, otherwise into base contact
+  with a squadmate within 1" of the enemy, otherwise close to the Leading Model; never within
+  1" of an enemy unit it is not Engaged with. The placement is greedy over candidate spots
+  (rings of contact spots every 5°, spots touching two bases at once): see docs/combat.md for
+  how close to the most base contacts it gets.
+* It may neither engage a new enemy unit nor Disengage from one (§8.8.1: it "cannot be used to
+  Disengage"): checked on the result with the §7.2 rule.
+* A BURROWED unit that Closes Ranks is no longer BURROWED (and may then attack); STATIONARY is
+  lost when a model moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Optional, Sequence
+
+from tapeline.board.errors import GeometryError
+from tapeline.board.measure import gap, gap_matrix
+from tapeline.board.pathcheck import check_end, check_path
+from tapeline.board.paths import Reach
+from tapeline.board.placement import place_around
+from tapeline.board.units import TOUCH
+
+from ..charge_geometry import closest_within, space_for
+from ..errors import IllegalAction
+from ..state import GameState
+from .casualties import engaged_pairs
+from .movement import coherency, coherency_radius, link_space, move_rules
+
+RULE = "§8.8.1 Close Ranks"
+DISTANCE = 3.0
+
+
+@dataclass(frozen=True)
+class ClosedRanks:
+    """What Close Ranks did: the Leading Model's path and end, where the rest were set (and at
+    which priority tier), the pinned models, models removed (no legal linked spot)."""
+
+    unit: str
+    leader: str
+    path: list
+    length: float
+    gap_before: float
+    gap_after: float
+    pinned: tuple[str, ...]
+    placed: dict = field(default_factory=dict)
+    tiers: dict = field(default_factory=dict)
+    removed: tuple = ()
+    contacts_before: int = 0
+    contacts_after: int = 0
+    coherent: bool = True
+
+
+def engaged_units(state: GameState, unit_id: str) -> set[str]:
+    return {state.unit_of(b).id for _, b, _ in engaged_pairs(state, unit_id)}
+
+
+def pinned(state: GameState, unit_id: str) -> list[str]:
+    """The unit's models in base contact with an enemy model (they do not move)."""
+    own = state.figures_of(unit_id)
+    enemies = [f for e in state.enemies_of(unit_id) if not e.flying for f in state.figures_of(e.id)]
+    if not own or not enemies:
+        return []
+    g = gap_matrix(own, enemies).min(axis=1)
+    return [f.id for f, d in zip(own, g.tolist()) if d <= TOUCH]
+
+
+def _gap_to(state: GameState, fig, units) -> float:
+    figs = [f for u in units for f in state.figures_of(u)]
+    return float(gap_matrix([fig], figs).min())
+
+
+def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence] = None,
+                set_at: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, ClosedRanks]:
+    """Close Ranks for ``unit_id``; returns the new state and what happened, or raises
+    :class:`IllegalAction` naming the rule (the state is then unchanged)."""
+    if not state.has_unit(unit_id):
+        raise IllegalAction(RULE, f"no unit {unit_id!r}")
+    u = state.unit(unit_id)
+    if u.flying:
+        raise IllegalAction(RULE, f"{unit_id} is Flying: Flying units never Close Ranks")
+    before = engaged_units(state, unit_id)
+    if not before:
+        raise IllegalAction(RULE, f"{unit_id} is not Engaged: only an Engaged unit Closes Ranks")
+    pins = pinned(state, unit_id)
+    free = [m for m in u.models if m not in pins]
+    if not free:
+        raise IllegalAction(RULE + " (FAQ)", f"every model of {unit_id} is already in base contact: the Leading Model cannot end closer, so it cannot Close Ranks")
+    if leader is None:
+        leader = min(free, key=lambda m: (_gap_to(state, state.figure(m), before), u.models.index(m)))
+    elif leader not in u.models:
+        raise IllegalAction(RULE, f"{leader} is not a model of {unit_id} on the table")
+    elif leader in pins:
+        raise IllegalAction(RULE, f"{leader} is in base contact with an enemy and does not move (pinned): choose another Leading Model")
+    lead = state.figure(leader)
+    g0 = _gap_to(state, lead, before)
+    others_enemy = [e.id for e in state.enemies_of(unit_id) if e.id not in before and not e.flying]
+    stay = [state.figure(m) for m in pins]
+    rules = move_rules(state, unit_id, lead, keep_away_from=others_enemy)
+    rules = replace(rules, end_figures=rules.end_figures + tuple(stay))
+    space = space_for(state, rules)
+    if path is not None:
+        pts = [lead.at] + [tuple(p) for p in path]
+        res = check_path(space, pts, DISTANCE, lambda x, y: check_end(state.table, lead.moved(x, y, None), rules.end_figures,
+                                                                        rules.end_pieces, ()))
+        if not res.legal:
+            v = res.violation
+            raise IllegalAction(RULE, f"{leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
+        end, length = pts[-1], res.length
+    else:
+        targets = [f for t in before for f in state.figures_of(t)]
+        try:
+            p, _k = closest_within(Reach(space, lead.at), state, lead, rules, (), targets, DISTANCE, max(g0, 0.0),
+                                   any_of=True)
+        except GeometryError:
+            p = None
+        if p is None or p.length > DISTANCE + TOUCH:
+            raise IllegalAction(RULE, f"{leader} cannot end closer to {', '.join(sorted(before))} within 3\"")
+        pts, end, length = p.points(), p.end, p.length
+    moved = lead.moved(end[0], end[1], None)
+    g1 = _gap_to(state, moved, before)
+    if g1 >= g0 - TOUCH:
+        raise IllegalAction(RULE, f"{leader} must end closer to {', '.join(sorted(before))} (gap {g0:.6g}\" before, {g1:.6g}\" after)")
+    new = state.with_figures([moved])
+    rest = [state.figure(m) for m in free if m != leader]
+    others = [f for f in state.all_figures() if f.unit != unit_id]
+    pieces = [p for p in state.table.pieces if not p.has("grass")]
+    keep = [(f, 1.0) for e in others_enemy for f in state.figures_of(e)]
+    tfigs = [f for t in before for f in state.figures_of(t)]
+    placed, tiers, removed = {}, {}, ()
+    given = dict(set_at or {})
+    for m in given:
+        if m not in free or m == leader:
+            raise IllegalAction(RULE, f"set: {m} is not another unpinned model of {unit_id}")
+    if given:
+        figs = [state.figure(m).moved(*given[m], None) for m in given]
+        for f in figs:
+            v = check_end(state.table, f, others + [moved] + stay + [g for g in figs if g.id != f.id], pieces, keep)
+            if v is not None:
+                raise IllegalAction(RULE, f"set {f.id}: {v.kind}: {v.detail}")
+        new = new.with_figures(figs)
+        placed.update({f.id: f.at for f in figs})
+    auto = [f for f in rest if f.id not in given]
+    if auto:
+        pl = place_around(moved, auto, state.table, others + [new.figure(m) for m in given], pieces, tfigs, keep,
+                          coherency_radius(u), link_space(state, unit_id, tuple(before)).clear_segments, 1.0,
+                          stay=stay, support_contact=True)
+        new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in auto if f.id in pl.positions])
+        placed.update(pl.positions)
+        tiers.update(pl.tiers)
+        if pl.unplaced:
+            removed = tuple(pl.unplaced)
+            new = new.without_models(unit_id, list(removed))
+    after = engaged_units(new, unit_id)
+    if before - after:
+        raise IllegalAction(RULE, f"Close Ranks cannot be used to Disengage: {unit_id} would no longer be Engaged with {', '.join(sorted(before - after))}")
+    if after - before:
+        raise IllegalAction(RULE, f"Close Ranks cannot engage new units: {unit_id} would be Engaged with {', '.join(sorted(after - before))}")
+    status = u.status - {"burrowed", "stationary"}
+    new = new.with_unit(replace(new.unit(unit_id), status=status))
+    c = coherency(new, unit_id, leader)
+    out = ClosedRanks(unit_id, leader, [tuple(map(float, p)) for p in pts], float(length), g0, g1, tuple(pins), placed, tiers,
+                      removed, len(pins), len(pinned(new, unit_id)), c.ok)
+    return new, out

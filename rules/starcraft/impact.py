@@ -1,0 +1,166 @@
+"""IMPACT (X) Y: extra dice right after a successful Charge (§8.7.7, §8.8 "IMPACT after a
+Charge", §11 IMPACT; on the cards the "Devastating Charge" passive).
+
+Each model of the charging unit in the Fighting or Supporting Rank (:mod:`rules.starcraft.ranks`)
+generates X dice. Against a single charged unit they all go there; against several a model may
+split its dice between the units it may attack (``split: {model: {unit: dice}}``; default: all
+of a model's dice to the first charged unit, in declaration order, it may attack). Each result
+of Y or more puts one die into that unit's Armour Pool and its saves are rolled at once: no
+Surge, Damage 1. HIDDEN units (BURROWED ones are HIDDEN) are immune. We read "roll saves
+immediately" as Armour Rolls only — no Evade roll against IMPACT dice.
+
+The dice go through the same :class:`~rules.starcraft.attack.Step` objects as an attack (a
+to-hit step at Y, the Armour step; Surge and Evade steps that move nothing), so the dice
+resolution and the exact odds read one rule. Casualties: the Engaged priority (§8.7.5).
+Recorded dice order: per charged unit in declaration order, its IMPACT dice then its Armour dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence
+
+from ..dice import Dice
+from ..errors import IllegalAction
+from ..state import GameState
+from .attack import BatchSpec, roll_pools
+from .casualties import priority_reading, remove
+from .catalogue import make_profile
+from .odds import AttackOdds, BatchTarget, attack_odds
+from .ranged import _setting, casualty_order, default_pick
+from .ranks import Ranks, ranks
+
+RULE = "§11 IMPACT"
+
+
+@dataclass(frozen=True)
+class Impact:
+    """Declared IMPACT dice: ``split`` model → {charged unit: dice}; ``immune``: HIDDEN units."""
+
+    unit: str
+    x: int
+    y: int
+    ranks: Ranks
+    targets: tuple[str, ...]
+    split: Mapping[str, Mapping[str, int]]
+    immune: tuple[str, ...] = ()
+
+    def dice(self) -> dict[str, int]:
+        out = {t: 0 for t in self.targets}
+        for parts in self.split.values():
+            for t, n in parts.items():
+                out[t] += n
+        return out
+
+    def models_at(self, target: str) -> list[str]:
+        return [m for m, parts in self.split.items() if parts.get(target)]
+
+
+def impact_of(state: GameState, unit_id: str) -> Optional[tuple[int, int]]:
+    u = state.unit(unit_id)
+    imp = make_profile(u.profile or u.id, u.stats).impact
+    return None if not imp else (int(imp[0]), int(imp[1]))
+
+
+def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = None,
+            split: Optional[Mapping[str, Mapping[str, int]]] = None) -> Optional[Impact]:
+    """The unit's IMPACT dice against the charged ``targets`` (default: every unit it is now
+    Engaged with); ``None`` when the unit has no IMPACT. Each choice is checked."""
+    xy = impact_of(state, unit_id)
+    if xy is None:
+        return None
+    x, y = xy
+    rk = ranks(state, unit_id)
+    order = list(targets) if targets else list(rk.engaged_with)
+    for t in order:
+        if t not in rk.engaged_with:
+            raise IllegalAction(RULE, f"{unit_id} is not Engaged with {t}: IMPACT dice go only to charged units in its ranks")
+    immune = tuple(t for t in order if {"hidden", "burrowed"} & state.unit(t).status)
+    live = [t for t in order if t not in immune]
+    given = {m: dict(v) for m, v in (split or {}).items()}
+    out: dict[str, dict[str, int]] = {}
+    for m, parts in given.items():
+        may = [t for t in rk.may_attack(m) if t in live]
+        if m not in rk.strikers:
+            raise IllegalAction(RULE, f"{m} is in neither the Fighting nor the Supporting Rank: it makes no IMPACT dice")
+        bad = [t for t in parts if t not in may]
+        if bad:
+            raise IllegalAction(RULE, f"{m}'s IMPACT dice may go only to {', '.join(may) or 'no unit'} (not {', '.join(bad)}; HIDDEN units are immune)")
+        if sum(parts.values()) != x or any(n < 0 for n in parts.values()):
+            raise IllegalAction(RULE, f"{m} makes {x} IMPACT dice: the split must give out exactly {x}, not {sum(parts.values())}")
+        out[m] = {t: n for t, n in parts.items() if n}
+    for m in rk.strikers:
+        if m in out:
+            continue
+        may = [t for t in live if t in rk.may_attack(m)]
+        if may:
+            out[m] = {may[0]: x}
+    return Impact(unit_id, x, y, rk, tuple(live), out, immune)
+
+
+def spec(state: GameState, imp: Impact, target: str) -> BatchSpec:
+    """IMPACT dice at one unit as a pool: roll at Y+, straight to Armour; no Surge, Damage 1."""
+    t = state.unit(target)
+    prof = make_profile(t.profile or t.id, t.stats)
+    n = imp.dice()[target]
+    return BatchSpec(groups=((n, imp.y, "impact"),) if n else (), armour=prof.armour, damage=1)
+
+
+def odds(state: GameState, imp: Impact, settings=None) -> dict[str, AttackOdds]:
+    """Exact distributions of the IMPACT dice per charged unit."""
+    out = {}
+    for t in imp.targets:
+        tu = state.unit(t)
+        prof = make_profile(tu.profile or tu.id, tu.stats)
+        order = casualty_order(state, t, tu.models, True, imp.models_at(t), settings)
+        out[t] = attack_odds([(spec(state, imp, t), BatchTarget(order, int(prof.hp or 1), int(prof.shield or 0)))],
+                             marker=tu.damage, removed_before=len(tu.removed))
+    return out
+
+
+@dataclass
+class ImpactResult:
+    target: str
+    dice: int
+    hits: int
+    saved: int
+    damage: int
+    total_damage: int = 0
+    kills: int = 0
+    casualties: list = field(default_factory=list)
+    marker: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping[str, Sequence[str]]] = None,
+            settings=None) -> tuple[GameState, list[dict], list[ImpactResult]]:
+    """Roll the IMPACT dice and remove casualties, charged unit by charged unit."""
+    choices = dict(choices or {})
+    for t in choices:
+        if t not in imp.targets:
+            raise IllegalAction(RULE, f"casualties are chosen for {t}, which takes no IMPACT dice")
+    events = [{"type": "impact", "unit": imp.unit, "x": imp.x, "y": imp.y, "dice": imp.dice(),
+               "split": {m: dict(v) for m, v in imp.split.items()}, "immune": list(imp.immune)}]
+    st, results = state, []
+    strict = bool(_setting(settings, "strict_choices", False))
+    for t in imp.targets:
+        sp = spec(state, imp, t)
+        dice.take_events()
+        pools, log = roll_pools(sp.steps(), dice)
+        rolls = iter(dice.take_events())
+        for entry in log:
+            if entry.values:
+                ev = next(rolls)
+                ev["outcome"], ev["target"] = entry.outcome, t
+                events.append(ev)
+        rm = remove(st, t, pools.damage, st.unit(t).models, True, choices.get(t),
+                    lambda s_, opts, t=t: default_pick(s_, opts, imp.models_at(t), settings), strict)
+        st = rm.state
+        results.append(ImpactResult(t, sp.dice, pools.hits, pools.hits - pools.damage, pools.damage, rm.total,
+                                    rm.alloc.kills, list(rm.taken), rm.alloc.marker))
+        events.append({"type": "casualties", "unit": t, "models": list(rm.taken), "damage": pools.damage,
+                       "total_damage": rm.total, "marker": rm.alloc.marker, "discarded": rm.alloc.discarded,
+                       "shielded": rm.shielded, "priority_range": priority_reading(state)})
+    return st, events, results

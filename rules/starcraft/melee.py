@@ -1,0 +1,365 @@
+"""The Close Combat Attack (§8.8.1 steps 2–5): declare attackers, roll, casualties.
+
+A fight is the same pipeline as a shot: each model of the Fighting or Supporting Rank
+(:mod:`rules.starcraft.ranks`) strikes one enemy unit it may attack with one Combat-phase
+weapon; the dice then go through the very :class:`~rules.starcraft.attack.Step` objects of a
+Ranged Attack (hit, PRECISION, Surge, Armour, Evade, damage: :func:`rules.starcraft.ranged.
+pool_spec`), and casualties through :func:`rules.starcraft.casualties.remove` with the
+Engaged priority (§8.7.5: the target is Engaged; keep the Engagement with every enemy unit
+while another valid casualty exists).
+
+Declaring (:func:`declare`), every choice checked against the rules (an
+:class:`IllegalAction` names the one broken):
+
+* only an Engaged unit fights (§8.8); a BURROWED one cannot attack (it must Close Ranks first,
+  which removes BURROWED);
+* ``assign``: the enemy unit each striking model attacks — one it is in the Fighting Rank
+  against, or one a Fighting-Rank squadmate it touches is (§8.8.1 "Fighting multiple Units");
+  default: the first declared target it may attack (targets in the order given, else in file
+  order);
+* ``weapons``: one Combat-phase weapon per model (§8.8.1 step 3); default: the profile's first
+  Combat weapon that is not an upgrade (SPECIALIST weapons must be named for their one model);
+* the **Surge Die** goes to one declared target, never split (§8.8.1); default: the first
+  target receiving dice that has the weapon's Surge Type tag, else the first receiving dice;
+* attacks split between units are **one Batch** per weapon profile; PRECISION (X) may be
+  assigned to one target or split (FAQ): ``precision: {target: n}``, default all of it on the
+  Surge target (else the first target receiving dice).
+
+Evade in melee only when something grants it (HIDDEN or BURROWED: Evade against every attack;
+the ability ``combat-shield``; ``grant_evade``), never for being Engaged.
+
+**Recorded dice order** per Batch: each target's attack dice (targets in declaration order),
+then the Surge Die, then each target's Armour dice and Evade dice in turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence
+
+from ..dice import Dice
+from ..errors import IllegalAction
+from ..state import GameState
+from .attack import BatchSpec, Pools, modified, roll_pools, surge_die_step
+from .casualties import priority_reading, remove
+from .catalogue import Weapon, key, make_profile
+from .odds import AttackOdds, BatchTarget, attack_odds
+from .ranged import Modifiers, _setting, casualty_order, default_pick, pool_spec
+from .ranks import Ranks, ranks
+
+RULE = "§8.8.1 Close Combat Attack"
+MULTI = "§8.8.1 Fighting multiple Units"
+#: Stimpack (§4.7): the Marine's melee weapons gain PRECISION (3), the Marauder's PRECISION (2).
+STIMPACK_MELEE = {"marine": 3, "marauder": 2}
+#: Abilities that make a unit eligible for Evade against Close Combat attacks (Marine Combat Shield).
+MELEE_EVADE_ABILITIES = ("combat-shield", "combat_shield")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One Batch's dice at one target: the striking models, their dice, PRECISION assigned."""
+
+    target: str
+    models: tuple[str, ...]
+    dice: int
+    precision: int = 0
+
+
+@dataclass(frozen=True)
+class MeleeBatch:
+    """Every model striking with the same Combat weapon: one Batch, split between targets."""
+
+    weapon: Weapon
+    parts: tuple[Part, ...]
+    surge_to: Optional[str]
+
+    @property
+    def surge_dice(self) -> Optional[str]:
+        return self.weapon.surge_dice
+
+
+@dataclass(frozen=True)
+class CloseCombat:
+    """A declared Close Combat Attack, every choice made and checked."""
+
+    unit: str
+    ranks: Ranks
+    assign: Mapping[str, str]
+    weapons: Mapping[str, str]
+    batches: tuple[MeleeBatch, ...]
+    targets: tuple[str, ...]
+    surge_to: Optional[str]
+    evade: Mapping[str, tuple] = field(default_factory=dict)   # target -> why it may Evade
+
+    def dice(self) -> dict[str, int]:
+        out = {t: 0 for t in self.targets}
+        for b in self.batches:
+            for p in b.parts:
+                out[p.target] += p.dice
+        return out
+
+    def models_at(self, target: str) -> list[str]:
+        return [m for m in self.ranks.strikers if self.assign.get(m) == target]
+
+
+def _weapon(prof, name: str, model: str) -> Weapon:
+    w = prof.weapons.get(key(name))
+    if w is None:
+        raise IllegalAction("§5.1 weapon profiles", f"{model} has no weapon {name!r} (has: {', '.join(sorted(prof.weapons)) or 'none'})")
+    if w.phase != "combat":
+        raise IllegalAction(RULE, f"{w.name} is an Assault-phase weapon: a Close Combat Attack uses Combat-phase weapons only (step 3)")
+    return w
+
+
+def default_weapon(prof, unit_id: str) -> Weapon:
+    combat = [w for w in prof.weapons.values() if w.phase == "combat" and not w.kw("specialist")]
+    if not combat:
+        raise IllegalAction(RULE, f"{unit_id} has no Combat-phase weapon")
+    plain = [w for w in combat if not w.upgrade]
+    return (plain or combat)[0]
+
+
+def melee_evade(state: GameState, target: str) -> tuple[str, ...]:
+    """Why ``target`` may Evade a Close Combat attack (only when granted, §8.8.1)."""
+    t = state.unit(target)
+    why = []
+    if "hidden" in t.status:
+        why.append("HIDDEN (§11)")
+    if "burrowed" in t.status:
+        why.append("BURROWED (§11)")
+    if any(a in (t.stats.get("abilities") or ()) for a in MELEE_EVADE_ABILITIES):
+        why.append("Combat Shield")
+    return tuple(why)
+
+
+def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = None,
+            assign: Optional[Mapping[str, str]] = None, weapons: Optional[Mapping[str, str]] = None,
+            surge_to: Optional[str | Sequence[str]] = None, precision: Optional[Mapping[str, int]] = None,
+            mods: Modifiers = Modifiers()) -> CloseCombat:
+    """Declare ``unit_id``'s Close Combat Attack: who strikes whom with what, and the Surge."""
+    if not state.has_unit(unit_id):
+        raise IllegalAction(RULE, f"no unit {unit_id!r}")
+    u = state.unit(unit_id)
+    if not u.models:
+        raise IllegalAction(RULE, f"{unit_id} has no models on the table")
+    if u.flying:
+        raise IllegalAction("§8.8 Combat phase", f"{unit_id} is Flying: Flying units never take part in the Combat phase")
+    rk = ranks(state, unit_id)
+    if not rk.fighting:
+        raise IllegalAction("§8.8 Combat phase", f"{unit_id} is not Engaged: only Engaged units fight (no model is within 1\" of an enemy model it engages, §7.2)")
+    if "burrowed" in u.status:
+        raise IllegalAction("§8.8.1 Engaged BURROWED units", f"{unit_id} is BURROWED and cannot attack; Close Ranks as its first step removes BURROWED")
+    order = list(targets) if targets else list(rk.engaged_with)
+    for t in order:
+        if not state.has_unit(t):
+            raise IllegalAction(MULTI, f"no unit {t!r}")
+        if t not in rk.engaged_with:
+            raise IllegalAction(MULTI, f"{unit_id} is not Engaged with {t} (Engaged with: {', '.join(rk.engaged_with)})")
+    prof = make_profile(u.profile or u.id, u.stats)
+    assign = dict(assign or {})
+    chosen: dict[str, str] = {}
+    for m, t in assign.items():
+        if m not in u.models:
+            raise IllegalAction(RULE, f"{m} is not a model of {unit_id} on the table")
+        may = rk.may_attack(m)
+        if not may:
+            raise IllegalAction(RULE, f"{m} is in neither the Fighting nor the Supporting Rank and does not strike (step 2)")
+        if t not in may:
+            raise IllegalAction(MULTI, f"{m} may attack only {', '.join(may)}: a model attacks a unit it is in the Fighting Rank against, or one a Fighting-Rank squadmate it touches is")
+        if t not in order:
+            raise IllegalAction(MULTI, f"{m} is assigned to {t}, which is not a declared target ({', '.join(order)})")
+        chosen[m] = t
+    for m in rk.strikers:
+        if m in chosen:
+            continue
+        may = [t for t in order if t in rk.may_attack(m)]
+        if may:
+            chosen[m] = may[0]
+    chosen = {m: chosen[m] for m in rk.strikers if m in chosen}
+    weapons = dict(weapons or {})
+    for m in weapons:
+        if m not in u.models:
+            raise IllegalAction(RULE, f"{m} is not a model of {unit_id} on the table")
+    by_weapon: dict[str, list[str]] = {}
+    wobj: dict[str, Weapon] = {}
+    for m in rk.strikers:
+        if m not in chosen:
+            continue
+        w = _weapon(prof, weapons[m], m) if m in weapons else default_weapon(prof, unit_id)
+        wobj[w.key] = w
+        by_weapon.setdefault(w.key, []).append(m)
+    for wk, ms in by_weapon.items():
+        if wobj[wk].kw("specialist") and len(ms) > 1:
+            raise IllegalAction("§11 SPECIALIST", f"only one model may carry {wobj[wk].name}; {len(ms)} use it")
+    receiving = [t for t in order if any(chosen.get(m) == t for m in chosen)]
+    if isinstance(surge_to, (list, tuple)):
+        if len(set(surge_to)) > 1:
+            raise IllegalAction("§8.8.1 Surge", f"the Surge Die goes to one declared target and cannot be split ({', '.join(surge_to)})")
+        surge_to = surge_to[0] if surge_to else None
+    surging = [w for w in wobj.values() if w.surge_dice]
+    if surge_to is not None:
+        if surge_to not in receiving:
+            raise IllegalAction("§8.8.1 Surge", f"the Surge Die must go to a declared target that receives attacks ({', '.join(receiving)}), not {surge_to}")
+    elif surging and receiving:
+        tags = set(surging[0].surge)
+        surge_to = next((t for t in receiving if tags & set(state.unit(t).tags)), receiving[0])
+    batches = []
+    for wk, ms in by_weapon.items():
+        w = wobj[wk]
+        total_precision = int(w.kw("precision") or 0) + mods.precision
+        if "stimpack" in u.status:
+            total_precision += STIMPACK_MELEE.get(u.profile or "", 0)
+        tgts = [t for t in receiving if any(chosen[m] == t for m in ms)]
+        split = _precision_split(total_precision, tgts, surge_to, precision)
+        parts = tuple(
+            Part(t, tuple(m for m in ms if chosen[m] == t), w.roa * sum(1 for m in ms if chosen[m] == t)
+                 + (mods.extra_dice if t == tgts[0] else 0), split.get(t, 0))
+            for t in tgts
+        )
+        batches.append(MeleeBatch(w, parts, surge_to if w.surge_dice and surge_to in tgts else None))
+    evade = {t: melee_evade(state, t) for t in receiving}
+    return CloseCombat(unit_id, rk, chosen, {m: next(wk for wk, ms in by_weapon.items() if m in ms) for m in chosen},
+                       tuple(batches), tuple(receiving), surge_to, evade)
+
+
+def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str], given: Optional[Mapping[str, int]]) -> dict:
+    if not tgts or total <= 0:
+        if given and any(given.values()):
+            raise IllegalAction("§11 PRECISION", "PRECISION is assigned but the weapon has none")
+        return {}
+    if given:
+        bad = [t for t in given if t not in tgts]
+        if bad:
+            raise IllegalAction("§11 PRECISION", f"PRECISION assigned to {', '.join(bad)}, which receives no attacks of this weapon")
+        if sum(given.values()) != total:
+            raise IllegalAction("§11 PRECISION", f"PRECISION ({total}) must be assigned in full: {sum(given.values())} assigned")
+        return dict(given)
+    return {surge_to if surge_to in tgts else tgts[0]: total}
+
+
+def part_spec(state: GameState, cc: CloseCombat, b: MeleeBatch, p: Part, mods: Modifiers = Modifiers()) -> BatchSpec:
+    """The numbers of one Batch's dice at one target (the same pools as a Ranged Attack)."""
+    w = b.weapon
+    groups = ((p.dice, modified(w.hit, mods.hit), "to hit"),) if p.dice > 0 else ()
+    surge = w.surge_dice if b.surge_to == p.target else None
+    return pool_spec(state, w, p.target, groups, surge, bool(cc.evade.get(p.target)), mods, p.precision)
+
+
+# --- exact odds -------------------------------------------------------------------------------
+
+
+def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), settings=None) -> dict[str, AttackOdds]:
+    """Exact distributions per target unit (its share of every Batch, in order; casualties by
+    the Engaged priority in the documented default order)."""
+    out = {}
+    for t in cc.targets:
+        tu = state.unit(t)
+        prof = make_profile(tu.profile or tu.id, tu.stats)
+        order = casualty_order(state, t, tu.models, True, cc.models_at(t), settings)
+        tgt = BatchTarget(order, int(prof.hp or 1), int(prof.shield or 0), None)
+        pairs = [(part_spec(state, cc, b, p, mods), tgt) for b in cc.batches for p in b.parts if p.target == t]
+        out[t] = attack_odds(pairs, marker=tu.damage, removed_before=len(tu.removed))
+    return out
+
+
+# --- rolling ----------------------------------------------------------------------------------
+
+
+@dataclass
+class PartResult:
+    weapon: str
+    target: str
+    models: list
+    attack_dice: int
+    hits: int
+    surge: Optional[int]
+    moved_by_surge: int
+    saved: int
+    evaded: Optional[int]
+    damage_dice: int
+    damage: int
+    total_damage: int = 0
+    kills: int = 0
+    casualties: list = field(default_factory=list)
+    marker: int = 0
+    discarded: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _log_events(dice: Dice, log, events: list, batch: int, target: str) -> None:
+    rolls = iter(dice.take_events())
+    for entry in log:
+        if entry.values:
+            ev = next(rolls)
+            ev["outcome"] = entry.outcome
+            ev["batch"], ev["target"] = batch, target
+            events.append(ev)
+
+
+def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Modifiers(),
+            choices: Optional[Mapping[str, Sequence[str]]] = None, settings=None) -> tuple[GameState, list[dict], list[PartResult]]:
+    """Roll the declared Close Combat Attack and remove casualties (§8.8.1 steps 3–4)."""
+    choices = dict(choices or {})
+    for t in choices:
+        if t not in cc.targets:
+            raise IllegalAction("§8.8.1 casualties", f"casualties are chosen for {t}, which receives no attacks")
+    events: list[dict] = [{
+        "type": "close_combat", "unit": cc.unit, "fighting_rank": cc.ranks.fighting_rank,
+        "supporting_rank": cc.ranks.supporting_rank, "assign": dict(cc.assign), "weapons": dict(cc.weapons),
+        "dice": cc.dice(), "surge_to": cc.surge_to, "evade": {t: list(v) for t, v in cc.evade.items() if v},
+        "casualty_priority_range": priority_reading(state),
+    }]
+    results: list[PartResult] = []
+    damage_at: dict[str, int] = {t: 0 for t in cc.targets}
+    dice.take_events()
+    for bi, b in enumerate(cc.batches):
+        specs = [part_spec(state, cc, b, p, mods) for p in b.parts]
+        pools: list[Pools] = []
+        for p, spec in zip(b.parts, specs):          # every target's attack dice first
+            steps = [s for s in spec.steps() if s.purpose.startswith("to hit")]
+            pl, log = roll_pools(steps, dice)
+            _log_events(dice, log, events, bi, p.target)
+            pools.append(pl)
+        surge_value = None
+        if b.weapon.surge_dice:                       # one Surge Die per Batch, to one target
+            pl, log = roll_pools([surge_die_step(b.weapon.surge_dice)], dice)
+            _log_events(dice, log, events, bi, b.surge_to or "")
+            surge_value = pl.surge
+        for k, (p, spec) in enumerate(zip(b.parts, specs)):
+            rest = [s for s in spec.steps() if not s.purpose.startswith("to hit") and not s.purpose.startswith("surge die")]
+            start = pools[k]
+            if b.surge_to == p.target and surge_value is not None:
+                start = Pools(start.attack, start.hits, surge_value, start.armour, start.damage)
+            pl, log = roll_pools(rest, dice, start)
+            _log_events(dice, log, events, bi, p.target)
+            by = {e.purpose: e for e in log}
+            after_surge = by["resolve surge"].pools
+            saved = after_surge.armour - (by["armour"].pools.damage - after_surge.damage)
+            r = PartResult(b.weapon.key, p.target, list(p.models), p.dice, pl.hits,
+                           surge_value if b.surge_to == p.target else None, after_surge.damage, saved,
+                           by["evade"].outcome if spec.evade is not None else None, pl.damage, pl.damage * spec.damage)
+            results.append(r)
+            damage_at[p.target] += r.damage
+    st = state
+    strict = bool(_setting(settings, "strict_choices", False))
+    for t in cc.targets:
+        rm = remove(st, t, damage_at[t], st.unit(t).models, True, choices.get(t),
+                    lambda s_, opts, t=t: default_pick(s_, opts, cc.models_at(t), settings), strict)
+        st = rm.state
+        last = [r for r in results if r.target == t][-1]
+        last.total_damage, last.kills, last.casualties = rm.total, rm.alloc.kills, list(rm.taken)
+        last.marker, last.discarded = rm.alloc.marker, rm.alloc.discarded
+        events.append({"type": "casualties", "unit": t, "models": list(rm.taken), "damage": damage_at[t],
+                       "total_damage": rm.total, "marker": rm.alloc.marker, "discarded": rm.alloc.discarded,
+                       "shielded": rm.shielded, "priority_range": priority_reading(state)})
+    return st, events, results
+
+
+def unengaged_after(before: GameState, after: GameState, units: Sequence[str]) -> list[str]:
+    """Units of a fight that were Engaged before it and no longer are (§8.8.1 step 5: a unit
+    with no model left within 1" of an enemy is Unengaged at once)."""
+    from .casualties import is_engaged
+
+    return [u for u in units if after.unit(u).models and is_engaged(before, u) and not is_engaged(after, u)]

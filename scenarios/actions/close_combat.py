@@ -1,0 +1,158 @@
+"""``close_combat`` and ``impact``: a StarCraft TMG Close Combat Attack (§8.8.1) and the IMPACT
+dice after a successful Charge (§11 IMPACT).
+
+```yaml
+actions:
+  - action: close_combat
+    unit: zerglings
+    assign: {z5: marauders}          # optional: the unit a striking model attacks
+    weapons: {z1: claws}             # optional: the Combat weapon a model uses
+    surge_to: marauders              # optional: the one target the Surge Die goes to
+    precision: {marauders: 2}        # optional: how PRECISION is split between targets
+    casualties: {marauders: [mr]}    # optional: the defenders' choices, in order, each checked
+  - action: impact
+    unit: zealots                    # right after its successful charge
+    split: {q1: {marines: 2, medics: 1}}   # optional: how a model splits its X dice
+    casualties: {marines: [m3]}
+```
+
+``close_combat`` declares and rolls the unit's Close Combat Attack (rules/starcraft/melee.py);
+``targets`` optionally limits it to some of the units it is Engaged with. Batch modifiers as
+for ``shoot`` (``hit``, ``armour``, ``evade``, ``extra_dice``, ``precision_bonus``, ``tough``,
+``dodge``, ``grant_evade``). After casualties, every unit of the fight with no model left
+within 1" of an enemy is Unengaged at once (event ``unengaged``). In a Combat phase
+(``phase`` action) it is the unit's activation and must be its turn.
+
+``impact`` rolls the unit's IMPACT dice at the units it charged (rules/starcraft/impact.py);
+it must follow that unit's successful ``charge`` (in a round: immediately).
+``ctx.results[index]`` holds per-target results for ``expect: fight``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal, Optional, Union
+
+from pydantic import Field
+
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft import impact, melee
+from tapeline.rules.starcraft.ranged import Modifiers
+
+from ..schema import Flag, Id, Strict
+from ..vocab import action
+
+SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
+Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
+
+
+def _starcraft(state, what: str) -> None:
+    if state.system != "starcraft":
+        raise IllegalAction(what, f"{what} is a StarCraft TMG action (system starcraft)")
+
+
+def _choice_refs(prefix: str, choices: dict) -> list:
+    out = []
+    for t, ms in choices.items():
+        out.append((f"{prefix}.{t}", "unit", t))
+        out += [(f"{prefix}.{t}", "model", m) for m in ms]
+    return out
+
+
+@action
+class CloseCombat(Strict):
+    """The Close Combat Attack of ``unit`` (§8.8.1 steps 2–5)."""
+
+    activation: ClassVar[str] = "fight"
+    action: Literal["close_combat"]
+    unit: Id
+    targets: Optional[Annotated[list[Id], Field(min_length=1, max_length=20)]] = None
+    assign: Annotated[dict[Id, Id], Field(max_length=200)] = {}
+    weapons: Annotated[dict[Id, Id], Field(max_length=200)] = {}
+    surge_to: Optional[Union[Id, Annotated[list[Id], Field(min_length=1, max_length=20)]]] = None
+    precision: Annotated[dict[Id, Count], Field(max_length=20)] = {}
+    casualties: Choices = {}
+    hit: SmallInt = 0
+    armour: SmallInt = 0
+    evade: SmallInt = 0
+    extra_dice: Annotated[int, Field(strict=True, ge=-100, le=100)] = 0
+    precision_bonus: Count = 0
+    tough: Count = 0
+    dodge: Count = 0
+    grant_evade: Flag = False
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)]
+        out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
+        out += [(f"assign.{m}", "model", m) for m in self.assign] + [(f"assign.{m}", "unit", t) for m, t in self.assign.items()]
+        out += [(f"weapons.{m}", "model", m) for m in self.weapons]
+        surge = [self.surge_to] if isinstance(self.surge_to, str) else list(self.surge_to or ())
+        out += [("surge_to", "unit", t) for t in surge]
+        out += [(f"precision.{t}", "unit", t) for t in self.precision]
+        return out + _choice_refs("casualties", self.casualties)
+
+    def modifiers(self) -> Modifiers:
+        return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision_bonus,
+                         0, self.tough, self.dodge, None, self.grant_evade)
+
+    def apply(self, state, ctx):
+        _starcraft(state, "close_combat")
+        mods = self.modifiers()
+        cc = melee.declare(state, self.unit, self.targets, self.assign, self.weapons, self.surge_to,
+                           self.precision or None, mods)
+        new, events, results = melee.resolve(state, cc, ctx.dice, mods, self.casualties, ctx.settings)
+        freed = melee.unengaged_after(state, new, (self.unit,) + cc.targets)
+        if freed:
+            events.append({"type": "unengaged", "units": freed, "why": "no model within 1\" of an enemy (§8.8.1 step 5)"})
+        if ctx.index is not None:
+            ctx.results[ctx.index] = {"fight": {"unit": self.unit, "dice": cc.dice(), "surge_to": cc.surge_to,
+                                                "fighting_rank": cc.ranks.fighting_rank,
+                                                "supporting_rank": cc.ranks.supporting_rank,
+                                                "parts": [r.as_dict() for r in results]}}
+        return new, events
+
+
+@action
+class Impact(Strict):
+    """IMPACT (X) Y of ``unit`` right after its successful Charge (§11 IMPACT)."""
+
+    activation: ClassVar[str] = "impact"
+    action: Literal["impact"]
+    unit: Id
+    targets: Optional[Annotated[list[Id], Field(min_length=1, max_length=20)]] = None
+    split: Annotated[dict[Id, Annotated[dict[Id, Count], Field(max_length=20)]], Field(max_length=200)] = {}
+    casualties: Choices = {}
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
+        for m, parts in self.split.items():
+            out.append((f"split.{m}", "model", m))
+            out += [(f"split.{m}.{t}", "unit", t) for t in parts]
+        return out + _choice_refs("casualties", self.casualties)
+
+    def apply(self, state, ctx):
+        _starcraft(state, "impact")
+        charged = _last_charge(ctx, self.unit)
+        targets = self.targets or charged
+        bad = [t for t in targets if t not in charged]
+        if bad:
+            raise IllegalAction(impact.RULE, f"{self.unit} did not charge {', '.join(bad)} (charged: {', '.join(charged)})")
+        imp = impact.declare(state, self.unit, targets, self.split)
+        if imp is None:
+            raise IllegalAction(impact.RULE, f"{self.unit} has no IMPACT")
+        new, events, results = impact.resolve(state, imp, ctx.dice, self.casualties, ctx.settings)
+        if ctx.index is not None:
+            ctx.results[ctx.index] = {"impact": {"unit": self.unit, "dice": imp.dice(), "parts": [r.as_dict() for r in results]}}
+        return new, events
+
+
+def _last_charge(ctx, unit: str) -> list:
+    """The targets of ``unit``'s successful charge, which must be the file's latest charge."""
+    for i in sorted((k for k in ctx.results if ctx.index is None or k < ctx.index), reverse=True):
+        got = ctx.results[i]
+        if "charge" in got:
+            c = got["charge"]
+            if c.get("unit") == unit and c.get("success"):
+                return list(c.get("targets") or [])
+            break
+    raise IllegalAction(impact.RULE, f"IMPACT resolves right after a successful Charge, and {unit} has just made none")

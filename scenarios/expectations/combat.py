@@ -1,0 +1,176 @@
+"""Combat expectations (StarCraft TMG §8.6–§8.8): ``fight``, ``fight_dice``, ``ranks``,
+``unit_engaged``, ``activation``, ``round``.
+
+```yaml
+expect:
+  - {expect: fight, action: 3, target: marauders, value: kills, equals: 1}    # what a close_combat
+                                                                              #   or impact action did
+  - {expect: fight_dice, unit: zerglings, dice: {marauders: 6, marines: 4}, surge_to: marauders}
+  - {expect: ranks, unit: zerglings, fighting: [A], supporting: [B]}
+  - {expect: unit_engaged, unit: zerglings, with: marines, value: false}
+  - {expect: activation, unit: marines, marker: assault}                      # movement | assault | none
+  - {expect: round, phase: combat, turn: zerg, first_player: zerg}
+```
+
+* ``fight`` — a count of the ``close_combat`` or ``impact`` action number ``action`` at one
+  ``target`` unit, summed over its Batches: ``dice`` (attack dice), ``hits``, ``surge``,
+  ``moved_by_surge``, ``saved``, ``evaded``, ``damage_dice``, ``damage``, ``kills``, ``marker``;
+  or ``casualties: [ids]`` (exactly those, in order).
+* ``fight_dice`` — the unit's Close Combat Attack as the board stands (default choices, or
+  ``assign``): attack dice per target unit, optionally the Surge target.
+* ``ranks`` — the Fighting and Supporting Rank as the board stands (each compared as a set).
+* ``unit_engaged`` — the unit is (not) Engaged (§7.2), with any enemy unit or with ``with``.
+* ``activation`` — the unit's Activation Marker in the round (``none``: no marker, or removed).
+* ``round`` — the round's ``phase`` (assault, combat, over), whose ``turn``, the First Player
+  Marker holder, who has ``passed``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, model_validator
+
+from tapeline.rules.starcraft import melee
+from tapeline.rules.starcraft.ranks import ranks
+from tapeline.rules.starcraft.targeting import engaged_with
+
+from ..schema import Id
+from ..vocab import expectation
+from .common import ExpectBase, Numeric
+
+Index = Annotated[int, Field(strict=True, ge=0)]
+FIGHT_VALUES = Literal["dice", "hits", "surge", "moved_by_surge", "saved", "evaded", "damage_dice", "damage",
+                       "kills", "marker"]
+
+
+def _fight(ctx, action: int):
+    got = ctx.results.get(action) or {}
+    return got.get("fight") or got.get("impact")
+
+
+@expectation
+class Fight(ExpectBase, Numeric):
+    expect: Literal["fight"]
+    action: Index
+    target: Id
+    value: Optional[FIGHT_VALUES] = None
+    casualties: Optional[Annotated[list[Id], Field(max_length=200)]] = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.value is None) == (self.casualties is None):
+            raise ValueError("give exactly one of value, casualties")
+        return self
+
+    def refs(self):
+        return [("target", "unit", self.target)] + [("casualties", "model", m) for m in self.casualties or ()]
+
+    def check(self, state, ctx):
+        f = _fight(ctx, self.action)
+        if f is None:
+            return False, f"action {self.action} made no Close Combat Attack or IMPACT"
+        parts = [p for p in f["parts"] if p["target"] == self.target]
+        if not parts:
+            return False, f"action {self.action} struck no blow at {self.target}"
+        if self.casualties is not None:
+            got = [m for p in parts for m in p.get("casualties", [])]
+            return got == list(self.casualties), f"casualties {got}"
+        if self.value == "dice":
+            return self.compare_named("dice", sum(p.get("attack_dice", p.get("dice", 0)) for p in parts), "")
+        vals = [p.get(self.value) for p in parts]
+        if all(v is None for v in vals):
+            return self.compare_named(self.value, None, "not rolled here")
+        if self.value in ("marker",):
+            return self.compare_named(self.value, vals[-1], "")
+        return self.compare_named(self.value, sum(v or 0 for v in vals), "")
+
+
+@expectation
+class FightDice(ExpectBase):
+    expect: Literal["fight_dice"]
+    unit: Id
+    dice: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0)]], Field(max_length=20)]
+    surge_to: Optional[Id] = None
+    assign: Annotated[dict[Id, Id], Field(max_length=200)] = {}
+
+    def refs(self):
+        out = [("unit", "unit", self.unit)] + [(f"dice.{t}", "unit", t) for t in self.dice]
+        out += [(f"assign.{m}", "model", m) for m in self.assign]
+        return out + ([("surge_to", "unit", self.surge_to)] if self.surge_to else [])
+
+    def check(self, state, ctx):
+        cc = melee.declare(state, self.unit, assign=self.assign)
+        got = cc.dice()
+        ok = got == dict(self.dice) and (self.surge_to is None or cc.surge_to == self.surge_to)
+        return ok, f"dice {got}, Surge Die to {cc.surge_to}"
+
+
+@expectation
+class RanksExpect(ExpectBase):
+    expect: Literal["ranks"]
+    unit: Id
+    fighting: Optional[Annotated[list[Id], Field(max_length=200)]] = None
+    supporting: Optional[Annotated[list[Id], Field(max_length=200)]] = None
+
+    def refs(self):
+        return [("unit", "unit", self.unit)] + [("fighting", "model", m) for m in self.fighting or ()] + \
+            [("supporting", "model", m) for m in self.supporting or ()]
+
+    def check(self, state, ctx):
+        rk = ranks(state, self.unit)
+        ok = (self.fighting is None or set(self.fighting) == set(rk.fighting_rank)) and \
+             (self.supporting is None or set(self.supporting) == set(rk.supporting_rank))
+        return ok, f"Fighting Rank {rk.fighting_rank}, Supporting Rank {rk.supporting_rank}"
+
+
+@expectation
+class UnitEngaged(ExpectBase):
+    expect: Literal["unit_engaged"]
+    unit: Id
+    with_: Optional[Id] = Field(default=None, alias="with")
+    value: bool = True
+
+    def refs(self):
+        return [("unit", "unit", self.unit)] + ([("with", "unit", self.with_)] if self.with_ else [])
+
+    def check(self, state, ctx):
+        units = engaged_with(state, self.unit)
+        got = (self.with_ in units) if self.with_ else bool(units)
+        return got == self.value, f"Engaged with {', '.join(sorted(units)) or 'no unit'}"
+
+
+@expectation
+class Activation(ExpectBase):
+    expect: Literal["activation"]
+    unit: Id
+    marker: Literal["movement", "assault", "none"]
+
+    def refs(self):
+        return [("unit", "unit", self.unit)]
+
+    def check(self, state, ctx):
+        rs = getattr(state, "round", None)
+        if rs is None:
+            return False, "no round in progress (no phase action yet)"
+        got = rs.markers.get(self.unit, "none")
+        return got == self.marker, f"marker {got} (round {rs.number}, {rs.phase})"
+
+
+@expectation
+class Round(ExpectBase):
+    expect: Literal["round"]
+    phase: Optional[Literal["assault", "combat", "over"]] = None
+    turn: Optional[Id] = None
+    first_player: Optional[Id] = None
+    passed: Optional[Annotated[list[Id], Field(max_length=2)]] = None
+    number: Optional[Annotated[int, Field(strict=True, ge=1)]] = None
+
+    def check(self, state, ctx):
+        rs = getattr(state, "round", None)
+        if rs is None:
+            return False, "no round in progress (no phase action yet)"
+        ok = all(want is None or want == got for want, got in (
+            (self.phase, rs.phase), (self.turn, rs.turn), (self.first_player, rs.first_player),
+            (self.passed, list(rs.passed)), (self.number, rs.number)))
+        return ok, f"round {rs.number}, {rs.phase} phase, turn {rs.turn}, First Player Marker {rs.first_player}, passed {list(rs.passed)}"
