@@ -12,10 +12,10 @@ answer's 4 decimals (standard error 5e-5 on the least certain probability).
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
+from benchmarks.bench_odds import _timed
 from tapeline.rules.heresy import melee
 from tapeline.rules.melee.strike import HIT, MISS
 from tapeline.scenarios.load import parse
@@ -102,15 +102,6 @@ def monte_carlo(st, rnd, c, n: int, rng: np.random.Generator) -> dict:
     win = np.where(nb == 0, True, np.where(na == 0, False, a_pts > b_pts))
     draw = (na > 0) & (nb > 0) & (a_pts == b_pts)
     return {"a": np.bincount(ka, minlength=11) / n, "b": np.bincount(kb, minlength=11) / n, "win": win.mean(), "draw": draw.mean()}
-
-
-def _timed(f, repeat=1):
-    best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        r = f()
-        best = min(best, time.perf_counter() - t)
-    return best, r
 
 
 def run() -> str:

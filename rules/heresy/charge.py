@@ -335,15 +335,13 @@ def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[
         events += ev
         if not state.unit(target).models:
             return state, f"{target} was wiped out by the Volley: the charge ends", events
-    if opts.get("overwatch"):
+    kind = "overwatch" if opts.get("overwatch") else "volley" if opts.get("target_volley", True) else None
+    if kind == "overwatch":
         state, ev = spend_reaction(state, target, "overwatch")
         events += ev
+    if kind is not None:
         dice.take_events()
-        state, ev, _ = shoot(state, target, unit_id, dice, "overwatch", weapons, cas.get(unit_id, ()))
-        events += ev
-    elif opts.get("target_volley", True):
-        dice.take_events()
-        state, ev, _ = shoot(state, target, unit_id, dice, "volley", weapons, cas.get(unit_id, ()))
+        state, ev, _ = shoot(state, target, unit_id, dice, kind, weapons, cas.get(unit_id, ()))
         events += ev
     if not state.unit(unit_id).models:
         return state, f"{unit_id} was wiped out by the {'Overwatch' if opts.get('overwatch') else 'Volley'}: the charge ends", events

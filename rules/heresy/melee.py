@@ -36,7 +36,7 @@ two agree whenever the survivors' pile-ins do not depend on who fell.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
@@ -45,7 +45,7 @@ from ..errors import IllegalAction
 from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round, round_odds
 from ..melee.strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
 from ..melee.weapons import MeleeWeapon
-from ..melee.wounds import Defender, Losses
+from ..melee.wounds import Defender
 from ..state import GameState
 from .checks import model_stat, model_subtypes
 from .combat import CONTACT, combat_of, is_vehicle

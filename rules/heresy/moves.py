@@ -213,8 +213,6 @@ def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState,
                        lambda st, f: contact_rules(st, unit_id, f, ()), Goal(shapes=(far,)))
 
 
-__all__ = ["pile_in", "consolidate", "disengage", "fall_back_move", "pursue_move", "evade_move", "home_edge", "eligible_enemies",
-           "is_cavalry", "TOUCH"]
 
 
 # --- moves the file gives, checked -----------------------------------------------------------

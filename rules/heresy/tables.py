@@ -12,12 +12,13 @@ Critical Hit on 6+ … 3+, BS 10 → automatic; Snap Shots BS 1 → never, 2–3
 4+, 8–9 → 3+, 10 → 2+.
 
 **Wound Test** (S against T): S − T ≥ 2 → 2+, +1 → 3+, 0 → 4+, −1 → 5+, −2 or −3 → 6+, ≤ −4 → no
-wound possible ("−", ``None``).
+wound possible ("−", ``None``) — the shared chart, :func:`rules.melee.charts.wound_chart`.
 
 **Armour Penetration** (vehicles): D6 + S against the Armour Value: below → nothing, equal →
 Glancing, above → Penetrating.
 
-A natural 1 always fails a Hit, Wound or Save Test (§A.2).
+A natural 1 always fails a Hit, Wound or Save Test (§A.2); the saves themselves are the shared
+engine's (:func:`rules.melee.charts.save_on`).
 
 >>> melee_hit_tn(4, 4), melee_hit_tn(5, 4), melee_hit_tn(4, 5), melee_hit_tn(4, 2), melee_hit_tn(2, 4), melee_hit_tn(3, 6)
 (4, 3, 5, 2, 6, 6)
@@ -28,6 +29,11 @@ A natural 1 always fails a Hit, Wound or Save Test (§A.2).
 from __future__ import annotations
 
 from typing import Optional
+
+from ..melee.charts import save_on
+from ..melee.charts import wound_chart as wound_tn
+
+__all__ = ["melee_hit_tn", "ranged_hit", "wound_tn", "penetration", "armour_save_allowed", "TRANSCRIPTION_CELLS"]
 
 #: Melee Hit Test: the 10 v 5 cell of the fuller rulebook transcription (the rule gives 2+).
 TRANSCRIPTION_CELLS = {(10, 5): 3}
@@ -61,46 +67,12 @@ def ranged_hit(bs: int, snap: bool = False) -> tuple[Optional[int], Optional[int
     return 2, 1, True
 
 
-def wound_tn(strength: int, toughness: int) -> Optional[int]:
-    """The score needed to wound (§A.8 Wound Test); ``None`` when no wound is possible."""
-    d = int(strength) - int(toughness)
-    if d >= 2:
-        return 2
-    if d == 1:
-        return 3
-    if d == 0:
-        return 4
-    if d == -1:
-        return 5
-    if d >= -3:
-        return 6
-    return None
-
-
 def penetration(strength: int, roll: int, armour: int) -> str:
     """Armour Penetration (§A.8): ``none``, ``glancing`` or ``penetrating``."""
     total = int(strength) + int(roll)
     return "none" if total < armour else "glancing" if total == armour else "penetrating"
 
 
-def test_passes(natural: int, tn: Optional[int]) -> bool:
-    """A d6 Test: natural 1 always fails; ``None`` can never pass (§A.2)."""
-    return tn is not None and natural != 1 and natural >= tn
-
-
 def armour_save_allowed(save: Optional[int], ap: Optional[int]) -> bool:
     """An armour save is not allowed when the AP is at or below the save's number (§A.9)."""
-    if save is None or save > 6:
-        return False
-    return ap is None or ap > save
-
-
-def best_save(save: Optional[int], invulnerable: Optional[int], ap: Optional[int]) -> Optional[int]:
-    """The save a model takes against one wound: the better of its armour save (if the AP
-    allows it) and its invulnerable save; ``None`` when it has none (§A.9; no cover in melee)."""
-    opts = []
-    if armour_save_allowed(save, ap):
-        opts.append(int(save))
-    if invulnerable is not None and invulnerable <= 6:
-        opts.append(int(invulnerable))
-    return min(opts) if opts else None
+    return save_on(save, None, ap) is not None

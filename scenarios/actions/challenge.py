@@ -19,10 +19,9 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, model_validator
 
-from tapeline.rules.errors import IllegalAction
-
 from ..schema import Flag, Id, Strict
 from ..vocab import action
+from . import require_system
 
 
 @action
@@ -52,8 +51,7 @@ class Challenge(Strict):
         return out
 
     def apply(self, state, ctx):
-        if state.system != "heresy":
-            raise IllegalAction("challenge", f"challenges are a Horus Heresy rule, not {state.system}'s")
+        require_system(state, ("heresy",), "challenge")
         from tapeline.rules.heresy.challenge import run
 
         opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,

@@ -21,10 +21,9 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.errors import IllegalAction
-
 from ..schema import Flag, Id, Strict
 from ..vocab import action
+from . import require_system
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
 
@@ -48,8 +47,7 @@ class Fight(Strict):
         return out
 
     def apply(self, state, ctx):
-        if state.system != "heresy":
-            raise IllegalAction("fight", f"the fight action is not available yet for system {state.system}")
+        require_system(state, ("heresy",), "fight")
         from tapeline.rules.heresy.melee import fight_round
 
         ctx.dice.take_events()

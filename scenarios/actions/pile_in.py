@@ -23,6 +23,7 @@ from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
+from . import require_system
 
 
 @action
@@ -37,8 +38,7 @@ class PileIn(Strict):
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        if state.system != "heresy":
-            raise IllegalAction("pile_in", f"the pile_in action is not available yet for system {state.system}")
+        require_system(state, ("heresy",), "pile_in")
         from tapeline.rules.heresy.moves import check_pile_in, pile_in
 
         if self.moves:

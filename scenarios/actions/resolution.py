@@ -27,13 +27,9 @@ from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
+from . import require_system
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
-
-
-def _heresy(state, what: str) -> None:
-    if state.system != "heresy":
-        raise IllegalAction(what, f"the {what} action is not available yet for system {state.system}")
 
 
 @action
@@ -47,7 +43,7 @@ class ResolutionAction(Strict):
         return [("unit", "unit", self.unit)] + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
 
     def apply(self, state, ctx):
-        _heresy(state, "resolution")
+        require_system(state, ("heresy",), "resolution")
         from tapeline.rules.heresy.challenge import end_duel
         from tapeline.rules.heresy.resolution import resolve_combat
 
@@ -76,7 +72,7 @@ class Aftermath(Strict):
         return out + [(f"gun_down.{u}", "unit", u) for u in self.gun_down] + [(f"gun_down.{u}", "unit", t) for u, t in self.gun_down.items()]
 
     def apply(self, state, ctx):
-        _heresy(state, "aftermath")
+        require_system(state, ("heresy",), "aftermath")
         from tapeline.rules.heresy.aftermath import aftermath
         from tapeline.rules.heresy.resolution import Resolution
 

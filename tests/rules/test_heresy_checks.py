@@ -72,3 +72,13 @@ def test_zero_fails_with_no_roll_and_status_rules():
     st, _ = gain_status(st, "squad", "pinned")
     st, ev3 = gain_status(st, "squad", "routed")
     assert st.unit("squad").status == {"routed"} and ev3[0]["lost"] == ["pinned", "stunned"]
+
+
+def test_docstring_examples():
+    import doctest
+
+    from tapeline.board import pathcut
+    from tapeline.rules.heresy import checks, reactions, tables, weapons
+
+    for mod in (checks, reactions, tables, weapons, pathcut):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
