@@ -433,6 +433,10 @@ def fight_round(state: GameState, unit_id: str, dice, weapons=None, targets=None
     from .moves import pile_in
 
     rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
+    done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]
+    if done:
+        raise IllegalAction(RULE, f"{', '.join(done)} fought already this phase: each unit attacks in one combat per Assault phase "
+                                  "(an end_turn action starts the next)")
     events: list = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
                      "active_side": rnd.active_side}]
     removed: dict = {u: [] for u in rnd.units}
@@ -476,4 +480,5 @@ def fight_round(state: GameState, unit_id: str, dice, weapons=None, targets=None
         fc[u] = fc.get(u, 0) + len(ms)
     state = state.with_turn("fight_casualties", fc)
     state = state.with_turn("combats", tuple(state.turn.get("combats") or ()) + (tuple(rnd.units),))
+    state = state.with_turn("fought", tuple(state.turn.get("fought") or ()) + tuple(rnd.units))
     return state, events, {"combat": rnd.units, "casualties": removed}

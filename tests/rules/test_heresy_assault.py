@@ -200,3 +200,15 @@ def test_illegal_aftermath_and_long_pile_in_exit_2(write):
     p = write(head + "actions:\n  - {action: pile_in, unit: a, moves: {a3: [10, 11.3]}}\n", "p.yaml")
     code, out, err = cli("replay", p)
     assert code == 2 and "actions[0]" in err and "§A.7" in err and "more than the 4" in err
+
+
+def test_a_combat_fights_once_per_phase_until_end_turn(write):
+    head = ("tapeline: 1\nsystem: heresy\nboard: {width: 30, height: 24}\nunits:\n"
+            + line("a", "loyal", 10, (10, 11.3), "chainsword") + line("b", "traitor", X, (10, 11.3), "chainsword")
+            + "dice: {rolls: [1, 1, 1, 1, 1, 1, 1, 1]}\n")
+    p = write(head + "actions:\n  - {action: fight, unit: a}\n  - {action: fight, unit: b}\n")
+    code, out, err = cli("replay", p)
+    assert code == 2 and "actions[1]" in err and "fought already" in err
+    p = write(head + "actions:\n  - {action: fight, unit: a}\n  - {action: end_turn}\n  - {action: fight, unit: b}\n", "q.yaml")
+    code, out, err = cli("replay", p)
+    assert code == 0, err

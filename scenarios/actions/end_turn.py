@@ -1,0 +1,41 @@
+"""``end_turn``: the turn is over — what the rules keep for one turn is forgotten.
+
+```yaml
+actions:
+  - {action: end_turn}
+```
+
+Horus Heresy: each side's Reaction points and the units that reacted, the phase's charges,
+challenges, fights and resolutions, Glory points; the Disgraced status (it clears in the End
+phase with no check) and the one-turn states ``rushed`` and ``disembarked``. Statuses that need a
+check to lose (Pinned, Suppressed, Stunned, Routed) stay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from tapeline.rules.state import frozen_map
+
+from ..schema import Strict
+from ..vocab import action
+
+ONE_TURN = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
+
+
+@action
+class EndTurn(Strict):
+    action: Literal["end_turn"]
+
+    def refs(self):
+        return []
+
+    def apply(self, state, ctx):
+        events = [{"type": "end_turn", "forgotten": sorted(state.turn)}]
+        for u in state.units:
+            gone = sorted(set(u.status) & ONE_TURN) if state.system == "heresy" else []
+            if gone:
+                state = state.with_unit(replace(u, status=frozenset(set(u.status) - ONE_TURN)))
+                events.append({"type": "status", "unit": u.id, "lost": gone, "why": "end of the turn"})
+        return replace(state, turn=frozen_map({})), events
