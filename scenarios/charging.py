@@ -79,7 +79,7 @@ def _contact_answer(res: dict) -> dict:
         "placed": {k: _xy(v) for k, v in res.get("placed", {}).items()},
         "stayed": res.get("stayed", []), "in_contact": res.get("in_contact", []),
     }
-    for k in ("note", "at_once", "setup", "moves", "compared_with", "cool_check", "ended"):
+    for k in ("note", "at_once", "setup", "moves", "compared_with", "cool_check", "ended", "search"):
         if k in res:
             out[k] = res[k]
     return out
@@ -99,6 +99,11 @@ def execute(state, unit: str, targets: Sequence[str], dice, leader: Optional[str
         from tapeline.rules.errors import IllegalAction
 
         raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, not {state.system}'s")
+    if state.system == "classic40k":
+        from tapeline.rules.classic40k.charge import charge as assault
+
+        new, res, events = assault(state, unit, list(targets), dice, leader, modifier)
+        return new, _contact_answer(res), events
     rc, _info = reach(state, unit, targets, leader, modifier)
     n = rc.odds.dice.dice
     dice.take_events()

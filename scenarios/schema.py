@@ -270,6 +270,19 @@ class Settings(Strict):
     # Horus Heresy §A.8 Melee Hit Test: "rule" (equal 4+, higher 3+, double 2+, lower 5+, half 6+:
     # 99 of 100 cells of the fuller transcription) or "transcription" (that table's 10 v 5 = 3+).
     hh_ws_table: Literal["rule", "transcription"] = "rule"
+    # 40k 3rd "Frag Grenades" (docs/close-combat-40k.md): assaulting models with frag grenades
+    # take the defenders' first strike from cover away — "initiative": everyone then strikes in
+    # Initiative order; "simultaneous": the defenders in cover strike at the same time as the
+    # assaulting models with frag grenades, in the first step.
+    c40k_frag_grenades: Literal["initiative", "simultaneous"] = "initiative"
+    # 40k 3rd "Loser Checks Morale": the loser's Leadership test — "none": 2D6 ≤ Ld (the 1998
+    # seed); "per_wound": −1 Ld per wound the combat was lost by (trial rules / 4th edition).
+    c40k_morale_modifier: Literal["none", "per_wound"] = "none"
+    # 40k 3rd "Advance" / "Sweeping Advance" after the loser falls back — "pursuit": the winner
+    # advances 2D6" (halved through difficult terrain) and destroys the fleeing unit if it
+    # reaches it (the 1998 seed); "initiative": both roll D6 + Initiative, the loser is destroyed
+    # if the winner's total is equal or higher, else it falls back (trial rules / 4th edition).
+    c40k_sweeping_advance: Literal["pursuit", "initiative"] = "pursuit"
     # (later settings are added below this line, one per rule they configure)
 
 

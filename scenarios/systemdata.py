@@ -104,7 +104,8 @@ SYSTEM_DATA = {
         check_unit=_wargear_names(hh_weapons.known),
     ),
     "classic40k": SystemData(
-        statuses=frozenset({"falling_back", "pinned", "gone_to_ground"}),
+        statuses=frozenset({"falling_back", "pinned", "gone_to_ground", "fired_heavy", "deep_struck", "charged", "in_cover",
+                            "sweeping_advance"}),
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("classic40k"),

@@ -1,71 +1,54 @@
-"""Warhammer 40,000 3rd edition assault moves (§B.1).
+"""Warhammer 40,000 3rd edition assault moves: the ``charge`` query and its resolution (§B.1).
 
-A unit charges an enemy unit within reach of a **6"** assault move into base contact, avoiding
-impassable terrain and unwanted contact with other enemy units. Models charging into, out of
-or through **difficult terrain** roll 2D6 and use the highest die as their maximum move.
+The query (:func:`reach`) answers for the best Leading Model: a unit charges an enemy unit
+within 6" (the nearest bases, edge to edge; farther: ``allowed: false``); the shortest route to
+base contact is found twice — round difficult terrain (no roll: it succeeds iff the route is
+at most 6") and through it (it succeeds when the highest of 2D6 covers the route, never beyond
+6"). Several targets must each be within 2" of another.
 
-Geometry (:mod:`rules.contact_charge`): the shortest route to base contact for the best
-charger is found twice — once treating difficult pieces as obstacles (a route that needs no
-roll), once letting the path cross them. If the clear route is within 6" the charge needs no
-roll; otherwise, if the crossing route is shorter and crosses difficult terrain, it succeeds
-when the highest of 2D6 covers it (and never beyond 6"); otherwise it cannot reach.
-Several targets must each be within 2" of another target (§B.1); the distance is to the first.
+The move itself (:func:`charge`, :func:`resolve`) is the whole assault of
+:mod:`tapeline.rules.classic40k.assault`: every model by its own checked path, as many as
+possible into base contact.
 """
 
 from __future__ import annotations
 
 from typing import Optional, Sequence
 
-import shapely
-
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, plan_contact, resolve_contact
+from ..contact_charge import ContactCharge, plan_contact
 from ..errors import IllegalAction
 from ..state import GameState
-
-RULE = "40k 3rd §B.1 Assault"
-ASSAULT_MOVE = 6.0
-
-
-def _check(state: GameState, unit_id: str, targets: Sequence[str]) -> None:
-    u = state.unit(unit_id)
-    if not targets:
-        raise IllegalAction(RULE, "declare at least one target unit")
-    for t in targets:
-        if not state.has_unit(t) or state.unit(t).side == u.side:
-            raise IllegalAction(RULE, f"{t!r} is not an enemy unit")
-    if "falling_back" in u.status:
-        raise IllegalAction(RULE, f"{unit_id} is falling back and cannot assault")
-    if len(targets) > 1:
-        for t in targets:
-            others = [o for o in targets if o != t]
-            near = min(float(gap_matrix(state.figures_of(t), state.figures_of(o)).min()) for o in others)
-            if near > 2.0 + TOUCH:
-                raise IllegalAction(RULE, f"target {t} is {near:.6g}\" from the other targets: several targets must each be within 2\" of another")
-
-
-def _crosses(state: GameState, path_points, ids) -> list[str]:
-    if not path_points:
-        return []
-    line = shapely.LineString(path_points) if len(path_points) > 1 else shapely.Point(path_points[0])
-    return [p.id for p in state.table.pieces if p.id in ids and shapely.intersects(line, p.footprint)]
+from .assault import ASSAULT_MOVE, RULE, AssaultMove, assault_move, check_eligible, mark_charged, touches_difficult
 
 
 def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None, modifier: int = 0) -> ContactCharge:
     targets = tuple(targets)
-    _check(state, unit_id, targets)
+    try:
+        check_eligible(state, unit_id, targets)
+        allowed, reason = True, ""
+    except IllegalAction as e:
+        if not all(state.has_unit(t) and state.unit(t).models for t in targets) or not targets:
+            raise
+        allowed, reason = False, e.message
     difficult = {p.id for p in state.table.pieces if p.has("difficult")}
     clear = plan_contact(state, unit_id, targets, leader, extra_pieces=difficult)
     through = plan_contact(state, unit_id, targets, leader)
-    details = {"assault_move": ASSAULT_MOVE, "clear_route": clear.distance, "difficult_crossed": []}
+    gapv = float(min(gap_matrix(state.figures_of(unit_id), state.figures_of(t)).min() for t in targets))
+    details = {"assault_move": ASSAULT_MOVE, "nearest_gap": gapv, "clear_route": clear.distance, "difficult_crossed": []}
+    if not allowed:
+        plan = through if through.distance is not None else clear
+        return ContactCharge(unit_id, targets, plan.leader, plan, charge_odds(None, ASSAULT_MOVE, NO_ROLL), False, reason, details)
     if clear.distance is not None and clear.distance <= ASSAULT_MOVE + TOUCH:
         return ContactCharge(unit_id, targets, clear.leader, clear, charge_odds(clear.distance, ASSAULT_MOVE, NO_ROLL), True, "", details)
-    crossed = _crosses(state, through.path.points(), difficult) if through.path is not None else []
+    crossed = []
+    if through.path is not None:
+        crossed = touches_difficult(state, state.figure(through.leader), through.path.points())
     details["difficult_crossed"] = crossed
-    if through.distance is not None and crossed:
+    if through.distance is not None and crossed and through.distance <= ASSAULT_MOVE + TOUCH:
         details["note"] = "difficult terrain on the path: 2D6, use the highest, as the maximum move"
         odds = charge_odds(through.distance, modifier, BEST_OF_2D6)
         return ContactCharge(unit_id, targets, through.leader, through, odds, True, "", details)
@@ -74,7 +57,41 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     return ContactCharge(unit_id, targets, plan.leader, plan, odds, True, "" if plan.distance is not None else "no route into base contact", details)
 
 
+def _answer(cc: ContactCharge, am: AssaultMove) -> dict:
+    moves = {m.model: m for m in am.moves}
+    lead = moves.get(cc.plan.leader) if cc.plan is not None else None
+    out = {"success": am.success, "roll": am.roll, "rolls": list(am.rolls), "charge": cc,
+           "leader": cc.plan.leader if cc.plan else None, "end": lead.end if lead is not None else None,
+           "placed": {m.model: m.end for m in am.moves if m.how != "stayed"},
+           "stayed": sorted(m.model for m in am.moves if m.how == "stayed"), "in_contact": list(am.contacts),
+           "moves": [m.as_json() for m in am.moves], "search": am.search}
+    if not am.success:
+        out["note"] = "the assault falls short: the models moved, but no combat follows"
+    return out
+
+
+def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader: Optional[str] = None,
+           modifier: int = 0) -> tuple[GameState, dict, list]:
+    """The whole assault with the file's dice: (new state, outcome, events)."""
+    cc = reach(state, unit_id, targets, leader, modifier)
+    if not cc.allowed:
+        raise IllegalAction(RULE, cc.reason)
+    dice.take_events()
+    new, am = assault_move(state, unit_id, targets, dice)
+    events = dice.take_events()
+    if am.success:
+        new = mark_charged(new, unit_id)
+    return new, _answer(cc, am), events
+
+
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
             modifier: int = 0, target_models=None):
+    """The assault with a known roll (``--roll N``: the highest of the 2D6, used only when a
+    model needs difficult terrain)."""
     cc = reach(state, unit_id, targets, leader, modifier)
-    return resolve_contact(state, unit_id, cc, rolls, "the assault falls short: no combat follows", ASSAULT_MOVE)
+    if not cc.allowed:
+        raise IllegalAction(RULE, cc.reason)
+    new, am = assault_move(state, unit_id, targets, None, None, roll=max(rolls) if rolls else None)
+    if am.success:
+        new = mark_charged(new, unit_id)
+    return new, _answer(cc, am)

@@ -123,8 +123,10 @@ class RoundLog:
     steps: list
 
 
-def resolve_round(combat: Combat, dice: Dice) -> RoundLog:
-    """Fight one round with dice (every roll recorded by ``dice`` with its purpose)."""
+def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> RoundLog:
+    """Fight one round with dice (every roll recorded by ``dice`` with its purpose). With
+    ``collect_events`` each group's roll events are taken from ``dice`` into its log entry
+    (``"events"``), so a caller can interleave them with its own."""
     state = combat.start()
     out = []
     for step in combat.steps:
@@ -145,6 +147,8 @@ def resolve_round(combat: Combat, dice: Dice) -> RoundLog:
             after, saves = allocate_dice(tu.order, state[ti], a.kinds, wounds, dice, a.target)
             entry.update({"hit_on": a.hit_on, "wound_on": a.wound_on, "rolls": rolls, "wounds": list(wounds), "saves": saves,
                           "wounds_lost": wounds_lost(tu.order, after) - wounds_lost(tu.order, state[ti])})
+            if collect_events:
+                entry["events"] = dice.take_events()
             state = state[:ti] + (after,) + state[ti + 1:]
             groups.append(entry)
         removed = {u.id: u.removed(begin[i], state[i]) for i, u in enumerate(combat.units) if u.removed(begin[i], state[i])}

@@ -1,31 +1,63 @@
-"""``fight``: one round of close combat with dice (Horus Heresy 3rd §A.7).
+"""``fight``: one round of close combat with dice (Horus Heresy 3rd §A.7, 40k 3rd).
 
 ```yaml
 actions:
   - action: fight
     unit: loyal                       # any unit of the combat
     weapons: {a1: power sword}        # optional: a model's melee weapon (default its first)
-    targets: {a3: traitors}           # optional: the unit a model Engaged with several attacks
+    targets: {a3: traitors}           # optional: the unit a model attacks (40k: or split its
+                                      #   attacks, {a4: {orks: 2, grots: 1}})
     casualties: {traitors: [t2, t1]}  # optional: the defender's picks, in order (checked)
-    active: loyalist                  # optional: the active side (default: the side that charged)
-    pile_in: true                     # optional: the pile-in moves of each step (default yes)
+    active: loyalist                  # Horus Heresy, optional: the active side (default: the side that charged)
+    pile_in: true                     # Horus Heresy, optional: the pile-in moves of each step (default yes)
+    charged: [marines]                # 40k, optional: units that assaulted this turn (+1 Attack;
+                                      #   units with the status `charged` count too)
 ```
 
-Every Initiative step's pile-ins, Strike Groups, rolls, allocations and casualties are events;
-``ctx.results[index]["fight"]`` holds the summary (for the ``fought`` expectation).
+Every Initiative step's Strike Groups, rolls, allocations and casualties are events (Horus
+Heresy: its pile-ins too; 40k: then the assault result, with the tiebreaker roll-off);
+``ctx.results[index]["fight"]`` holds the summary (for the ``fought`` expectation). The 40k
+result is kept in the state for ``morale``, ``advance``, ``consolidate``
+(docs/close-combat-40k.md).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field
+
+from tapeline.rules.errors import IllegalAction
 
 from ..schema import Flag, Id, Strict
 from ..vocab import action
 from . import require_system
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
+Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Field(max_length=20)]
+
+
+def _heresy(act, state, ctx):
+    from tapeline.rules.heresy.melee import fight_round
+
+    if act.charged:
+        raise IllegalAction("fight", "charged: Horus Heresy knows who charged from the charge itself")
+    if any(not isinstance(t, str) for t in act.targets.values()):
+        raise IllegalAction("fight", "targets: a Horus Heresy model attacks one unit")
+    return fight_round(state, act.unit, ctx.dice, act.weapons, act.targets, act.casualties, act.active, act.pile_in)
+
+
+def _classic40k(act, state, ctx):
+    from tapeline.rules.classic40k.fight import Choices
+    from tapeline.rules.classic40k.rounds import fight_round
+
+    if act.active is not None or not act.pile_in:
+        raise IllegalAction("fight", "active and pile_in are Horus Heresy options")
+    return fight_round(state, act.unit, ctx.dice, Choices(act.weapons, act.targets, act.casualties, tuple(act.charged)))
+
+
+#: system -> function(action, state, ctx) -> (new state, events, summary)
+SYSTEMS = {"heresy": _heresy, "classic40k": _classic40k}
 
 
 @action
@@ -33,25 +65,26 @@ class Fight(Strict):
     action: Literal["fight"]
     unit: Id
     weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
-    targets: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
+    targets: Annotated[dict[Id, Union[Id, Split]], Field(max_length=2000)] = {}
     casualties: Annotated[dict[Id, Ids], Field(max_length=50)] = {}
     active: Optional[Id] = None
     pile_in: Flag = True
+    charged: Ids = []
 
     def refs(self):
-        out = [("unit", "unit", self.unit)]
+        out = [("unit", "unit", self.unit)] + [(f"charged.{i}", "unit", u) for i, u in enumerate(self.charged)]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
-        out += [(f"targets.{m}", "model", m) for m in self.targets] + [(f"targets.{m}", "unit", u) for m, u in self.targets.items()]
+        out += [(f"targets.{m}", "model", m) for m in self.targets]
+        for m, t in self.targets.items():
+            out += [(f"targets.{m}", "unit", u) for u in ([t] if isinstance(t, str) else t)]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
         out += [(f"casualties.{u}.{i}", "model", m) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy",), "fight")
-        from tapeline.rules.heresy.melee import fight_round
-
+        require_system(state, tuple(SYSTEMS), "fight")
+        run = SYSTEMS[state.system]
         ctx.dice.take_events()
-        new, events, summary = fight_round(state, self.unit, ctx.dice, self.weapons, self.targets, self.casualties,
-                                           self.active, self.pile_in)
+        new, events, summary = run(self, state, ctx)
         ctx.results[ctx.index] = {"fight": summary}
         return new, events

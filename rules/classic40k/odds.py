@@ -1,0 +1,58 @@
+"""The exact odds of one round of a 40k 3rd edition close combat, as the ``fight`` answer.
+
+:func:`fight_answer` builds the round (:func:`~tapeline.rules.classic40k.fight.build_round`),
+pushes the joint distribution through its Initiative steps (:func:`~tapeline.rules.melee.combat.round_odds`)
+and reads the casualties, the wounds and the result off it
+(:mod:`tapeline.rules.classic40k.results`).
+"""
+
+from __future__ import annotations
+
+from ..melee.combat import round_odds
+from ..state import GameState
+from .fight import Choices, Round, build_round, fighters_by_unit
+from .results import falls_back_odds, result_odds
+
+
+def steps_json(rnd: Round) -> list[dict]:
+    """One entry per Strike Group, in striking order (the full-strength attacks)."""
+    out = []
+    for k, step in enumerate(rnd.combat.steps):
+        for g in step.groups:
+            a = g.against[0]
+            out.append({
+                "step": k, "initiative": g.info["initiative"], "strikes": g.info["strikes"], "unit": g.unit,
+                "weapon": g.info["weapon"], "models": list(g.models), "attacks": sum(n for _, n in g.dice),
+                "target": a.target, "hit_on": a.hit_on, "wound_on": a.wound_on, "save_on": g.info["save_on"],
+                "fresh_opponents": [x.target for x in g.against[1:]],
+                **({"cover": g.info["cover"]} if g.info.get("cover") else {}),
+            })
+    return out
+
+
+def fight_answer(state: GameState, unit_id: str, choices: Choices = Choices()) -> dict:
+    rnd = build_round(state, unit_id, choices)
+    odds = round_odds(rnd.combat)
+    res = result_odds(odds, rnd.sides)
+    cas = {u: odds.removed_pmf(u) for u in rnd.units}
+    wounds = {u: odds.wounds_lost_pmf(u) for u in rnd.units}
+    by_unit = {u: state.unit(u).side for u in rnd.units}
+    return {
+        "system": state.system,
+        "unit": unit_id,
+        "combat": list(rnd.units),
+        "charged": list(rnd.charged),
+        "fighters": fighters_by_unit(rnd),
+        "attacks": {fi.model: {"attacks": fi.attacks, "weapon": fi.weapon.name, "bonuses": list(fi.bonuses),
+                               "initiative": fi.initiative, "strength": fi.strength, "targets": dict(fi.targets)}
+                    for fi in rnd.fighters},
+        "steps": steps_json(rnd),
+        "expected_casualties": {u: p.mean for u, p in cas.items()},
+        "casualties_pmf": {u: p.as_list() for u, p in cas.items()},
+        "expected_wounds": {u: p.mean for u, p in wounds.items()},
+        "wounds_pmf": {u: p.as_list() for u, p in wounds.items()},
+        "result": {**{u: res[by_unit[u]] for u in rnd.units}, "draw": res["draw"]},
+        "sides": {s: res[s] for s in rnd.sides},
+        "falls_back": falls_back_odds(odds, rnd.sides, state),
+        "readings": dict(rnd.readings, c40k_morale_modifier=state.settings.get("c40k_morale_modifier", "none")),
+    }

@@ -1,0 +1,186 @@
+"""40k 3rd edition assault results and the loser's morale (seed "Determine Assault Results",
+"Loser Checks Morale", §B.8–B.9).
+
+* Each side totals the **wounds it inflicted** (wounds its enemies lost this round, across every
+  unit of the combat, "Multiple Combats"); the side with more wins.
+* **Enemy destroyed**: a side whose enemies in the combat are all removed wins outright, even
+  with fewer wounds (both wiped out: a draw).
+* **Tiebreaker**: equal wounds — each side rolls a D6; the higher wins (a tiebreak win), equal
+  rolls mean the combat is drawn.
+* **Morale**: every losing unit takes a Leadership test, 2D6 ≤ Ld (the unit's highest
+  Leadership, its leader's); setting ``c40k_morale_modifier``: ``none`` (the 1998 seed's plain
+  test, default) or ``per_wound`` (the trial rules / 4th edition: −1 Ld per wound the combat was
+  lost by). A pass: the combat is drawn, fighting goes on next turn; a fail: the unit falls
+  back 2D6".
+
+The exact chances read the round's joint distribution (:class:`~tapeline.rules.melee.combat.RoundOdds`);
+the roll-off's 15/36 – 6/36 – 15/36 is enumerated, not assumed.
+
+>>> [round(p, 6) for p in ROLL_OFF]                # first side higher, equal, second higher
+[0.416667, 0.166667, 0.416667]
+>>> round(leadership_pass(8), 6), round(leadership_pass(8 - 2), 6)   # derived case 8: Ld 8, Ld 6
+(0.722222, 0.416667)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Optional, Sequence
+
+from ..dice import Dice
+from ..errors import IllegalAction
+from ..melee.combat import Combat, RoundOdds
+from ..melee.loadout import model_line
+from ..melee.wounds import wounds_lost
+from ..state import GameState
+
+RULE = "40k 3rd Determine Assault Results"
+RULE_MORALE = "40k 3rd Loser Checks Morale"
+
+_PAIRS = list(product(range(1, 7), repeat=2))
+#: P(first side's D6 higher), P(equal), P(second higher) in a roll-off.
+ROLL_OFF = (sum(a > b for a, b in _PAIRS) / 36, sum(a == b for a, b in _PAIRS) / 36, sum(a < b for a, b in _PAIRS) / 36)
+
+
+def leadership_pass(ld: int) -> float:
+    """P(2D6 ≤ ``ld``), by enumeration."""
+    return sum(a + b <= ld for a, b in _PAIRS) / 36
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one state of the combat ends: wounds inflicted by each side, who was wiped out, and
+    the verdict before any roll-off: ``winner`` (a side), ``None`` with ``tie`` (roll off) or
+    ``None`` without (drawn: both wiped out)."""
+
+    wounds: dict
+    destroyed: tuple
+    winner: Optional[str]
+    tie: bool
+    outright: bool = False
+
+
+def outcome(combat: Combat, sides: Sequence[str], state: tuple) -> Outcome:
+    """The verdict for one final state of the round."""
+    lost = {s: 0 for s in sides}
+    alive = {s: False for s in sides}
+    for u, losses in zip(combat.units, state):
+        lost[u.side] += wounds_lost(u.order, losses) - wounds_lost(u.order, u.start)
+        alive[u.side] |= u.has_models(losses)
+    a, b = sides
+    inflicted = {a: lost[b], b: lost[a]}
+    destroyed = tuple(s for s in sides if not alive[s])
+    if len(destroyed) == 2:
+        return Outcome(inflicted, destroyed, None, False, True)
+    if destroyed:
+        return Outcome(inflicted, destroyed, a if destroyed[0] == b else b, False, True)
+    if inflicted[a] != inflicted[b]:
+        return Outcome(inflicted, destroyed, a if inflicted[a] > inflicted[b] else b, False)
+    return Outcome(inflicted, destroyed, None, True)
+
+
+def result_odds(odds: RoundOdds, sides: Sequence[str]) -> dict:
+    """{side: P(wins the combat), "draw": P}, roll-off included."""
+    a, b = sides
+    out = {a: 0.0, b: 0.0, "draw": 0.0}
+    for st, p in odds.dist.items():
+        o = outcome(odds.combat, sides, st)
+        if o.winner is not None:
+            out[o.winner] += p
+        elif o.tie:
+            out[a] += p * ROLL_OFF[0]
+            out["draw"] += p * ROLL_OFF[1]
+            out[b] += p * ROLL_OFF[2]
+        else:
+            out["draw"] += p
+    return out
+
+
+def unit_leadership(state: GameState, unit_id: str) -> int:
+    """The Leadership a unit tests on: its highest (a leader's) among its models left."""
+    u = state.unit(unit_id)
+    vals = [model_line(u, m).get("leadership") for m in u.models]
+    vals = [int(v) for v in vals if v is not None]
+    if not vals:
+        raise IllegalAction(RULE_MORALE, f"unit {unit_id} needs stats.leadership for its morale test")
+    return max(vals)
+
+
+def morale_target(state: GameState, unit_id: str, margin: int) -> tuple[int, int]:
+    """(Leadership, modified target) for a losing unit; ``margin`` is how many wounds the
+    combat was lost by."""
+    ld = unit_leadership(state, unit_id)
+    mode = state.settings.get("c40k_morale_modifier", "none") if state.settings else "none"
+    return ld, ld - (int(margin) if mode == "per_wound" else 0)
+
+
+def falls_back_odds(odds: RoundOdds, sides: Sequence[str], state: GameState) -> dict:
+    """{unit: P(its side loses the combat and it fails its Leadership test)} (``None`` for a
+    unit without a Leadership value)."""
+    out: dict = {u.id: 0.0 for u in odds.combat.units}
+    for u in odds.combat.units:
+        if not any(model_line(state.unit(u.id), m).get("leadership") is not None for m in state.unit(u.id).models):
+            out[u.id] = None
+    a, b = sides
+    for st, p in odds.dist.items():
+        o = outcome(odds.combat, sides, st)
+        for loser, chance in _losers(o, a, b):
+            margin = o.wounds[a if loser == b else b] - o.wounds[loser]
+            for u, losses in zip(odds.combat.units, st):
+                if u.side == loser and u.has_models(losses) and out[u.id] is not None:
+                    _, tn = morale_target(state, u.id, max(0, margin))
+                    out[u.id] += p * chance * (1 - leadership_pass(tn))
+    return out
+
+
+def _losers(o: Outcome, a: str, b: str):
+    if o.winner is not None:
+        if not o.destroyed:
+            yield (b if o.winner == a else a), 1.0
+    elif o.tie:
+        yield b, ROLL_OFF[0]
+        yield a, ROLL_OFF[2]
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    """The result of one fought round (what the replay keeps for morale and the moves after)."""
+
+    units: tuple
+    sides: tuple
+    wounds: dict
+    winner: Optional[str]
+    loser: Optional[str]
+    margin: int
+    tiebreak: bool
+    outright: bool
+    destroyed: tuple
+    rolls: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"units": list(self.units), "sides": list(self.sides), "wounds": dict(self.wounds), "winner": self.winner,
+                "loser": self.loser, "margin": self.margin, "tiebreak": self.tiebreak, "outright": self.outright,
+                "destroyed": list(self.destroyed), "rolls": dict(self.rolls)}
+
+    @staticmethod
+    def from_json(d: dict) -> "CombatResult":
+        return CombatResult(tuple(d["units"]), tuple(d["sides"]), dict(d["wounds"]), d["winner"], d["loser"], int(d["margin"]),
+                            bool(d["tiebreak"]), bool(d["outright"]), tuple(d["destroyed"]), dict(d.get("rolls") or {}))
+
+
+def decide(combat: Combat, units: Sequence[str], sides: Sequence[str], state: tuple, dice: Dice) -> CombatResult:
+    """The result of a round fought with dice (a roll-off when the wounds are equal)."""
+    o = outcome(combat, sides, state)
+    a, b = sides
+    rolls: dict = {}
+    winner, tiebreak = o.winner, False
+    if o.tie:
+        ra = dice.roll(1, f"tiebreaker roll-off ({a})")[0]
+        rb = dice.roll(1, f"tiebreaker roll-off ({b})")[0]
+        rolls = {a: ra, b: rb}
+        if ra != rb:
+            winner, tiebreak = (a if ra > rb else b), True
+    loser = None if winner is None else (b if winner == a else a)
+    margin = 0 if winner is None else o.wounds[winner] - o.wounds[loser]
+    return CombatResult(tuple(units), tuple(sides), o.wounds, winner, loser, max(0, margin), tiebreak, o.outright, o.destroyed, rolls)

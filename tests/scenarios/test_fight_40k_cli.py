@@ -1,0 +1,51 @@
+"""``tapeline fight`` for 40k 3rd: the contract's JSON keys, the human text, bad input."""
+
+from __future__ import annotations
+
+from tests.conftest import cli, cli_json
+
+D25 = 25 / 25.4
+
+FILE = f"""
+tapeline: 1
+system: classic40k
+board: {{width: 24, height: 24}}
+units:
+  - id: marines
+    side: imperium
+    base: 25
+    stats: {{weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4, attacks: 1, leadership: 8, save: 3,
+            wargear: [bolt-pistol, close-combat-weapon]}}
+    models: [{{id: m1, at: [10, 10]}}, {{id: m2, at: [11, 10]}}]
+  - id: orks
+    side: orks
+    base: 25
+    stats: {{weapon_skill: 4, strength: 3, toughness: 4, wounds: 1, initiative: 2, attacks: 2, leadership: 7, save: 6,
+            wargear: [close-combat-weapon], models: {{nob: {{strength: 4, wargear: [power-fist]}}}}}}
+    models: [{{id: o1, at: [10, {10 + D25}]}}, {{id: nob, at: [11, {10 + D25 + 1.5}]}}]
+"""
+
+
+def test_fight_json_keys(write):
+    f = write(FILE)
+    code, out = cli_json("fight", f, "--unit", "marines", "--charged", "marines", "--weapon", "m2=bolt-pistol")
+    assert code == 0
+    for k in ("fighters", "steps", "expected_casualties", "casualties_pmf", "result"):
+        assert k in out
+    assert out["fighters"] == {"marines": ["m1", "m2"], "orks": ["o1", "nob"]}
+    for s in out["steps"]:
+        assert {"initiative", "unit", "models", "attacks", "hit_on", "wound_on", "save_on"} <= set(s)
+    assert [s["unit"] for s in out["steps"]] == ["marines", "marines", "orks", "orks"]
+    assert sum(out["casualties_pmf"]["orks"]) == __import__("pytest").approx(1.0)
+    assert set(out["result"]) == {"marines", "orks", "draw"}
+    assert sum(out["sides"].values()) + out["result"]["draw"] == __import__("pytest").approx(1.0)
+    code, text, err = cli("fight", f, "--unit", "orks")
+    assert code == 0 and "last:" in text and "result:" in text
+
+
+def test_fight_bad_input(write):
+    f = write(FILE)
+    for args in (["--unit", "nobody"], ["--unit", "marines", "--weapon", "m1=power-fist"], ["--unit", "marines", "--assign", "m1"],
+                 ["--unit", "marines", "--surge-to", "orks"]):
+        code, out, err = cli("fight", f, *args)
+        assert code == 2 and "Traceback" not in err and err.strip().count("\n") == 0, (args, err)
