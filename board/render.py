@@ -147,6 +147,12 @@ for _s in (
     Style("moved", "moved (from → to)", "#00b3e6", "dashed", text="#006a8a", css="marker-end: none;"),
     Style("casualty", "removed as a casualty", "#d41c1c", "cross", text="#a30d0d",
           css="stroke-width: 0.1; fill: none;"),
+    Style("covered-full", "wholly under the template", "#8a2a00", "area", fill="#d9480f", text="#7a3900",
+          css="fill-opacity: 0.6;"),
+    Style("covered-part", "partly under the template", "#b35900", "area", fill="#ffc266", text="#7a3900",
+          css="stroke-dasharray: 0.18 0.1;"),
+    Style("excluded", "covered, not affected", "#d41c1c", "ring", text="#a30d0d", css="stroke-dasharray: 0.15 0.1;"),
+    Style("target-point", "Target Point", "#000000", "cross", css="stroke-width: 0.07;"),
 ):
     register_style(_s)
 
@@ -256,6 +262,15 @@ def svg_polyline(points, cls: str, **attrs) -> str:
 def svg_circle(x: float, y: float, r: float, cls: str, **attrs) -> str:
     """A circle of radius ``r`` inches centred at ``(x, y)``."""
     return f'<circle{_attrs(cls, attrs)} cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>'
+
+
+def svg_base(f: Figure, cls: str, **attrs) -> str:
+    """A model's base outline, true to size and facing: a circle or a rotated ellipse."""
+    b = f.base
+    if isinstance(b, OvalBase):
+        return (f'<ellipse{_attrs(cls, attrs)} cx="{_f(f.x)}" cy="{_f(f.y)}" rx="{_f(b.a)}" ry="{_f(b.b)}" '
+                f'transform="rotate({_f(b.facing)} {_f(f.x)} {_f(f.y)})"/>')
+    return svg_circle(f.x, f.y, b.radius, cls, **attrs)
 
 
 def svg_label(x: float, y: float, text: str, cls: str = "") -> str:

@@ -76,9 +76,9 @@ class DiscDims:
 
     diameter: float
 
-    def check(self, name: str = "template") -> "DiscDims":
+    def check(self, name: str = "") -> "DiscDims":
         if not (math.isfinite(self.diameter) and self.diameter > 0):
-            raise GeometryError(f"{name}: diameter must be a positive number of inches, not {self.diameter}")
+            raise GeometryError(f"{_who(name)}diameter must be a positive number of inches, not {self.diameter}")
         return self
 
     def as_dict(self) -> dict:
@@ -94,15 +94,15 @@ class TeardropDims:
     narrow: float
     wide: float
 
-    def check(self, name: str = "template") -> "TeardropDims":
+    def check(self, name: str = "") -> "TeardropDims":
         for k in ("length", "narrow", "wide"):
             v = getattr(self, k)
             if not (math.isfinite(v) and v > 0):
-                raise GeometryError(f"{name}: {k} must be a positive number of inches, not {v}")
+                raise GeometryError(f"{_who(name)}{k} must be a positive number of inches, not {v}")
         if self.narrow > self.wide:
-            raise GeometryError(f"{name}: narrow ({self.narrow:g}\") must not be wider than wide ({self.wide:g}\")")
+            raise GeometryError(f"{_who(name)}narrow ({self.narrow:g}\") must not be wider than wide ({self.wide:g}\")")
         if self.length <= self.wide:
-            raise GeometryError(f"{name}: length ({self.length:g}\") must exceed the wide end ({self.wide:g}\"), "
+            raise GeometryError(f"{_who(name)}length ({self.length:g}\") must exceed the wide end ({self.wide:g}\"), "
                                 "else the far circle swallows the tip")
         return self
 
@@ -112,12 +112,39 @@ class TeardropDims:
 
 Dims = Union[DiscDims, TeardropDims]
 
+
+def _who(name: str) -> str:
+    return f"{name}: " if name else ""
+
 #: The shapes every file knows (a file's ``settings.templates`` may override or add).
 DEFAULT_SHAPES: dict[str, Dims] = {
     "blast": DiscDims(3.0),
     "large_blast": DiscDims(5.0),
     "flamer": TeardropDims(8.0, 0.75, 2.5),
 }
+
+
+def dims_from(spec) -> Dims:
+    """Dimensions from a mapping: ``{diameter: D}`` or ``{length: L, narrow: A, wide: B}``
+    (absent keys may be given as ``None``); checked, :class:`GeometryError` if impossible."""
+    get = spec.get if hasattr(spec, "get") else (lambda k: getattr(spec, k, None))
+    if get("diameter") is not None:
+        if any(get(k) is not None for k in ("length", "narrow", "wide")):
+            raise GeometryError("give either diameter (a disc) or length, narrow and wide (a teardrop), not both")
+        return DiscDims(float(get("diameter"))).check()
+    missing = [k for k in ("length", "narrow", "wide") if get(k) is None]
+    if missing:
+        raise GeometryError(f"a teardrop needs length, narrow and wide (missing: {', '.join(missing)}); a disc needs diameter")
+    return TeardropDims(float(get("length")), float(get("narrow")), float(get("wide"))).check()
+
+
+def shape_table(overrides=None) -> dict[str, Dims]:
+    """The shapes a file knows: :data:`DEFAULT_SHAPES` with ``overrides`` (name → mapping for
+    :func:`dims_from`, e.g. a file's ``settings.templates``) applied."""
+    out = dict(DEFAULT_SHAPES)
+    for name, spec in (overrides or {}).items():
+        out[name] = dims_from(spec)
+    return out
 
 
 # --- a placed template ------------------------------------------------------------------------
@@ -231,6 +258,7 @@ class Coverage:
     """Coverage of a list of models by one template (arrays in the models' order)."""
 
     ids: tuple[str, ...]
+    units: tuple[str, ...]
     covered: np.ndarray
     full: np.ndarray
     overlap: np.ndarray
@@ -244,6 +272,19 @@ class Coverage:
 
     def covered_ids(self) -> list[str]:
         return [m for m, c in zip(self.ids, self.covered) if c]
+
+    def rows(self, digits: int = 9) -> list[dict]:
+        """``{model, unit, full, margin, overlap, inside}`` for each covered model, in order."""
+        return [{"model": m, "unit": u, "full": bool(self.full[i]), "margin": round(self.margin(i), digits),
+                 "overlap": round(float(self.overlap[i]), digits), "inside": round(float(self.inside[i]), digits)}
+                for i, (m, u) in enumerate(zip(self.ids, self.units)) if self.covered[i]]
+
+    def near_misses(self, within: float, digits: int = 9) -> list[dict]:
+        """``{model, unit, gap}`` for each model not covered whose base lies within ``within``
+        inches of the outline (touching it: gap 0), nearest first."""
+        rows = [(-float(self.overlap[i]), m, u) for i, (m, u) in enumerate(zip(self.ids, self.units))
+                if not self.covered[i] and -self.overlap[i] <= within]
+        return [{"model": m, "unit": u, "gap": round(max(g, 0.0), digits)} for g, m, u in sorted(rows)]
 
 
 def bases_arrays(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -263,7 +304,7 @@ def coverage(template: Template, figs: Sequence[Figure]) -> Coverage:
                            np.array([template.r2]), q, a, b, phi)
     ov, ins, enc = ov[0], ins[0], enc[0]
     cov = ov > TOUCH
-    return Coverage(tuple(f.id for f in figs), cov, cov & (ins >= -TOUCH), ov, ins, enc)
+    return Coverage(tuple(f.id for f in figs), tuple(f.unit for f in figs), cov, cov & (ins >= -TOUCH), ov, ins, enc)
 
 
 def margins(p1, r1, p2, r2, q, a, b, phi):

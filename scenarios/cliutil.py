@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import sys
 from dataclasses import replace
 from typing import Iterable, Optional
@@ -130,6 +131,17 @@ def answer(command: str, obj: dict) -> dict:
 def deprecated(message: str) -> None:
     """A deprecation note on standard error (the answer on standard output is unchanged)."""
     print(f"tapeline: note: {message}", file=sys.stderr)
+
+
+def xy(text: str, flag: str) -> tuple[float, float]:
+    """A point given on the command line as ``X,Y`` (two finite numbers)."""
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise IllegalAction("arguments", f"{flag} wants X,Y (two numbers), not {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise IllegalAction("arguments", f"{flag} {text!r}: coordinates must be finite")
+    return (x, y)
 
 
 def fmt(x: float) -> str:

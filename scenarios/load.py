@@ -140,12 +140,13 @@ def _check_refs(spec, state: GameState, probs: _Problems) -> None:
         "model": set(state.figures),
         "unit": {u.id for u in state.units},
         "terrain": set(state.table.by_id),
+        "unit_or_model": {u.id for u in state.units} | set(state.figures),
     }
     for section in ("actions", "expect"):
         for i, entry in enumerate(getattr(spec, section)):
             for field_name, kind, ident in entry.refs() if hasattr(entry, "refs") else ():
                 if ident not in known[kind]:
-                    probs.add((section, i, *field_name.split(".")), f"no {kind} with id {ident!r}")
+                    probs.add((section, i, *field_name.split(".")), f"no {kind.replace('_', ' ')} with id {ident!r}")
 
 
 def _count(data, key):

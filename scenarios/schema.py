@@ -227,6 +227,27 @@ class DiceSpec(Strict):
         return self
 
 
+class TemplateShape(Strict):
+    """A template shape of ``settings.templates``: a disc ``{diameter: D}`` or a teardrop
+    ``{length: L, narrow: A, wide: B}`` (inches; docs/templates.md)."""
+
+    diameter: Optional[Positive] = None
+    length: Optional[Positive] = None
+    narrow: Optional[Positive] = None
+    wide: Optional[Positive] = None
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        from tapeline.board.errors import GeometryError
+        from tapeline.board.templates import dims_from
+
+        try:
+            dims_from(self)
+        except GeometryError as e:
+            raise ValueError(str(e)) from None
+        return self
+
+
 class Settings(Strict):
     """Choices the rules leave open (each documented where it is used)."""
 
@@ -283,6 +304,13 @@ class Settings(Strict):
     # reaches it (the 1998 seed); "initiative": both roll D6 + Initiative, the loser is destroyed
     # if the winner's total is equal or higher, else it falls back (trial rules / 4th edition).
     c40k_sweeping_advance: Literal["pursuit", "initiative"] = "pursuit"
+    # Template shapes (docs/templates.md): the defaults blast {diameter: 3}, large_blast
+    # {diameter: 5}, flamer {length: 8, narrow: 0.75, wide: 2.5}, overridden or added by name.
+    templates: Annotated[dict[Id, TemplateShape], Field(max_length=50)] = {}
+    # StarCraft §8.7.6: which models of an unengaged unit a template Batch may remove — those
+    # Visible to the firing model ("visible", the Ranged Attack's rule) or only those the
+    # template affects ("affected"). Engaged units follow §8.7.5 either way. docs/templates.md.
+    template_casualties: Literal["visible", "affected"] = "visible"
     # (later settings are added below this line, one per rule they configure)
 
 

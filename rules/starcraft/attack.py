@@ -139,6 +139,12 @@ def surge_die_step(kind: str) -> Step:
     return Step(f"surge die ({kind})", count=lambda p: 1, face=face, then=lambda p, s: replace(p, surge=s))
 
 
+def fixed_surge_step(n: int) -> Step:
+    """Template weapons (§8.7.6): no Surge Die is rolled — the Surge result *is* ``n``, the
+    number of affected models of the primary unit."""
+    return Step("surge (template, not rolled)", count=lambda p: 0, face=_none, then=lambda p, s: replace(p, surge=n))
+
+
 def resolve_surge_step(applies: bool, critical_hit: int = 0, dodge: int = 0) -> Step:
     """Resolve Surge (§8.7.4 step 2): move up to the Surge result (only if the target has the
     Surge Type tag) plus CRITICAL HIT (X) dice from the Armour Pool to the Damage Pool, never
@@ -184,7 +190,8 @@ class BatchSpec:
 
     ``groups``: ``(dice, hit target, purpose)`` per group rolled separately (in range; LONG
     RANGE at −1). ``evade`` is the Evade target number when the target is eligible, else
-    ``None``. ``damage`` is DMG per die (PIERCE applied).
+    ``None``. ``damage`` is DMG per die (PIERCE applied). ``surge_fixed``: a template
+    weapon's Surge result, not rolled (§8.7.6); ``None`` otherwise.
     """
 
     groups: tuple[tuple[int, Optional[int], str], ...]
@@ -197,6 +204,7 @@ class BatchSpec:
     critical_hit: int = 0
     dodge: int = 0
     tough: int = 0
+    surge_fixed: Optional[int] = None
 
     @property
     def dice(self) -> int:
@@ -209,7 +217,10 @@ class BatchSpec:
             out.append(precision_step(self.precision))
         if self.surge_dice:
             out.append(surge_die_step(self.surge_dice))
-        out.append(resolve_surge_step(self.surge_applies and bool(self.surge_dice), self.critical_hit, self.dodge))
+        elif self.surge_fixed is not None:
+            out.append(fixed_surge_step(self.surge_fixed))
+        has_surge = bool(self.surge_dice) or self.surge_fixed is not None
+        out.append(resolve_surge_step(self.surge_applies and has_surge, self.critical_hit, self.dodge))
         out.append(armour_step(self.armour, self.tough))
         out.append(evade_step(self.evade))
         return out

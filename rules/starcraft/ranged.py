@@ -62,10 +62,21 @@ def _setting(settings: Mapping[str, Any] | Any, name: str, default):
 def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchSpec:
     """The dice of one Batch (§8.7.4 step 1 onwards), from the board and the profiles."""
     w = tg.weapon
-    a, t = state.unit(tg.unit), state.unit(tg.target)
-    near = w.roa * len(tg.in_range) + mods.extra_dice
-    far = w.roa * len(tg.long_range)
-    surge_dice = w.surge_dice
+    return dice_spec(state, tg.unit, tg.target, w, w.roa * len(tg.in_range) + mods.extra_dice,
+                     w.roa * len(tg.long_range), mods, settings, bool(tg.evade_reasons))
+
+
+def dice_spec(state: GameState, unit_id: str, target: str, w, near: int, far: int,
+              mods: Modifiers = Modifiers(), settings=None, evade: bool = False,
+              keywords: bool = True, surge_fixed: Optional[int] = None) -> BatchSpec:
+    """A Batch's numbers given its attack dice: ``near`` at the weapon's Hit, ``far`` at LONG
+    RANGE −1; ``evade``: the target is eligible for Evade. ``keywords`` false leaves out the
+    weapon's keywords and the attacker's abilities (a template's Spillover Batch, FAQ);
+    ``surge_fixed`` replaces the Surge Die by a result not rolled (templates, §8.7.6)."""
+    a, t = state.unit(unit_id), state.unit(target)
+    if not keywords:
+        w = replace(w, keywords={})
+    surge_dice = w.surge_dice if surge_fixed is None else None
     if "guardian_shield" in t.status:  # one die fewer in the Attack Pool per Batch (§4.7, FAQ)
         if _setting(settings, "guardian_shield_die", "attack") == "surge" and surge_dice:
             surge_dice = None
@@ -80,13 +91,13 @@ def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), s
     if far > 0:
         groups.append((far, modified(hit, mods.hit - 1), "to hit (LONG RANGE -1)"))
     precision = int(w.kw("precision") or 0) + mods.precision
-    if "stimpack" in a.status:
+    if keywords and "stimpack" in a.status:
         precision += STIMPACK_PRECISION.get(w.key, 0)
-    return pool_spec(state, w, tg.target, groups, surge_dice, bool(tg.evade_reasons), mods, precision)
+    return pool_spec(state, w, target, groups, surge_dice, evade, mods, precision, surge_fixed)
 
 
 def pool_spec(state: GameState, w, target: str, groups, surge_dice: Optional[str], evade_eligible: bool,
-              mods: Modifiers, precision: int) -> BatchSpec:
+              mods: Modifiers, precision: int, surge_fixed: Optional[int] = None) -> BatchSpec:
     """A Batch's numbers once its Attack Pool (``groups``) is known — Surge, Armour, DMG
     (PIERCE), Evade (when eligible or granted; ANTI-EVADE), CRITICAL HIT, DODGE, TOUGH
     (§8.7.4). Shared by Ranged Attacks and Close Combat Attacks (§8.8.1 step 3: "same as a
@@ -112,6 +123,7 @@ def pool_spec(state: GameState, w, target: str, groups, surge_dice: Optional[str
         critical_hit=int(w.kw("critical_hit") or 0) + mods.critical_hit,
         dodge=mods.dodge,
         tough=mods.tough,
+        surge_fixed=surge_fixed,
     )
 
 
@@ -179,15 +191,17 @@ class BatchResult:
 
 
 def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Modifiers(),
-               choices: Optional[Sequence[str]] = None, settings=None) -> tuple[GameState, list[dict], BatchResult]:
-    """Resolve one Batch with real dice; returns the new state, its events and the result."""
-    spec = batch_spec(state, tg, mods, settings)
+               choices: Optional[Sequence[str]] = None, settings=None,
+               spec: Optional[BatchSpec] = None) -> tuple[GameState, list[dict], BatchResult]:
+    """Resolve one Batch with real dice; returns the new state, its events and the result.
+    ``spec``: the Batch's numbers when already worked out (templates), else :func:`batch_spec`."""
+    spec = spec or batch_spec(state, tg, mods, settings)
     events: list[dict] = [{
         "type": "batch", "unit": tg.unit, "weapon": tg.weapon.key, "target": tg.target,
         "firing": list(tg.in_range), "long_range": list(tg.long_range), "removable": list(tg.removable),
         "target_engaged": tg.target_engaged, "evade": list(tg.evade_reasons) if spec.evade is not None else [],
         "dice": spec.dice, "surge_die": spec.surge_dice,
-    }]
+    } | ({"surge": spec.surge_fixed} if spec.surge_fixed is not None else {})]
     if tg.target_engaged:
         events[0]["casualty_priority_range"] = priority_reading(state)
     dice.take_events()
@@ -210,7 +224,7 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
     saved = after_surge.armour - (armour_entry.pools.damage - moved)
     res = BatchResult(
         weapon=tg.weapon.key, target=tg.target, firing=list(tg.firing), attack_dice=spec.dice,
-        hits=pools.hits, surge=surge_entry.outcome if surge_entry else None, moved_by_surge=moved,
+        hits=pools.hits, surge=surge_entry.outcome if surge_entry else spec.surge_fixed, moved_by_surge=moved,
         saved=saved, evaded=evade_entry.outcome if spec.evade is not None else None,
         damage_dice=pools.damage, damage=pools.damage * spec.damage, total_damage=total,
         kills=alloc.kills, casualties=taken, marker=alloc.marker, discarded=alloc.discarded,

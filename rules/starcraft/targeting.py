@@ -100,22 +100,12 @@ def check_target(state: GameState, unit_id: str, weapon: str, target: str,
         raise IllegalAction("§8.7.3 Ranged Attack", f"{target} is not an enemy of {unit_id}")
     if not t.models:
         raise IllegalAction("§8.7.3 Ranged Attack", f"{target} has no models left")
-    kind = "flying" if t.flying else "ground"
-    if w.target != "all" and w.target != kind:
-        raise IllegalAction("§8.7.3 Target type", f"{w.name} targets {w.target.title()} units; {target} is {kind.title()}")
+    check_target_type(w, state, target)
     firing_ids = list(u.models) if models is None else list(models)
     for m in firing_ids:
         if m not in u.models:
             raise IllegalAction("§8.7.3 Batches", f"{m} is not a model of {unit_id} on the table")
-    mine = engaged_with(state, unit_id)
-    theirs = engaged_with(state, target)
-    if mine:
-        if w.kw("bulky"):
-            raise IllegalAction("§11 BULKY", f"{w.name} cannot make a Ranged Attack while {unit_id} is Engaged")
-        if target not in mine:
-            raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Engaged and may only target {', '.join(sorted(mine))}")
-    elif theirs and not w.kw("pinpoint"):
-        raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Unengaged and cannot target {target}, which is Engaged with {', '.join(sorted(theirs))} (PINPOINT excepted)")
+    theirs = check_engagement(state, unit_id, w, target)
 
     figs_a = [state.figure(m) for m in firing_ids]
     figs_t = state.figures_of(target)
@@ -147,15 +137,46 @@ def check_target(state: GameState, unit_id: str, weapon: str, target: str,
         removable = tuple(tids)
     else:
         removable = tuple(tid for j, tid in enumerate(tids) if seen_any[j])
+    reasons = evade_reasons(state, target, in_range + long_range, engaged_target, grant_evade,
+                            indirect and not target_visible)
+    return Targeting(unit_id, w, target, in_range, long_range, removable, engaged_target, target_visible, reasons)
+
+
+def check_target_type(w: Weapon, state: GameState, target: str) -> None:
+    """The target's Combat Tags must match the weapon's Target (§8.7.3)."""
+    kind = "flying" if state.unit(target).flying else "ground"
+    if w.target != "all" and w.target != kind:
+        raise IllegalAction("§8.7.3 Target type", f"{w.name} targets {w.target.title()} units; {target} is {kind.title()}")
+
+
+def check_engagement(state: GameState, unit_id: str, w: Weapon, target: str) -> set[str]:
+    """The engagement restrictions on choosing ``target`` (§8.7.3, BULKY, PINPOINT); returns the
+    units ``target`` is Engaged with (empty: the target is Unengaged)."""
+    mine = engaged_with(state, unit_id)
+    theirs = engaged_with(state, target)
+    if mine:
+        if w.kw("bulky"):
+            raise IllegalAction("§11 BULKY", f"{w.name} cannot make a Ranged Attack while {unit_id} is Engaged")
+        if target not in mine:
+            raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Engaged and may only target {', '.join(sorted(mine))}")
+    elif theirs and not w.kw("pinpoint"):
+        raise IllegalAction("§8.7.3 Engaged units", f"{unit_id} is Unengaged and cannot target {target}, which is Engaged with {', '.join(sorted(theirs))} (PINPOINT excepted)")
+    return theirs
+
+
+def evade_reasons(state: GameState, target: str, firing: Sequence[str], engaged_target: bool,
+                  grant_evade: bool = False, indirect_unseen: bool = False) -> tuple[str, ...]:
+    """Why the target may roll Evade against a Batch (§8.7.4 step 4); empty: it may not."""
+    t = state.unit(target)
     reasons = []
     if grant_evade:
         reasons.append("granted by an ability or keyword")
     if engaged_target:
         reasons.append("Engaged and suffering a Ranged Attack (§8.7.4)")
-    if hidden:
+    if {"hidden", "burrowed"} & t.status:
         reasons.append("HIDDEN (§11)")
-    if indirect and not target_visible:
+    if indirect_unseen:
         reasons.append("INDIRECT FIRE at a non-Visible target (§11)")
-    if _high_ground(state, target, in_range + long_range):
+    if _high_ground(state, target, firing):
         reasons.append("High Ground cover (§7.1.3)")
-    return Targeting(unit_id, w, target, in_range, long_range, removable, engaged_target, target_visible, tuple(reasons))
+    return tuple(reasons)

@@ -9,7 +9,20 @@ actions:
         target: zerglings           #   firing another non-SIDEARM weapon) fires it
         casualties: [z3, z1]        # optional: the defender's choices, in order, each checked
       - {weapon: rocket-launcher, target: roaches, models: [m6]}   # a SIDEARM, its own Batch
+  - action: shoot                   # a template weapon (RNG BT or FT, §8.7.6)
+    unit: siege-tank
+    batches:
+      - weapon: crucio-shock-cannon
+        target: z3                  # the target model (a unit id: its model nearest the firer)
+        at: [20.5, 14]              # optional (Blast): the Target Point, if not the target's centre
+        model: t1                   # optional: the firing model (default: the nearest to the target)
+        casualties: [z3, r1]        # optional: choices for every Batch, each used by its unit's
 ```
+
+Template weapons (docs/templates.md) resolve one Batch for the primary unit and one Spillover
+Batch per other unit the template affects, in that order, each an entry of the action's
+results; an ability template (keyword ``ability_template``) has no ``target`` and is placed
+``at`` a point (``on`` a piece, optionally).
 
 Batch options: ``models`` (the firing models), ``casualties``, and modifiers from abilities:
 ``hit``, ``armour``, ``evade`` (target-number modifiers, +X easier), ``extra_dice``,
@@ -29,10 +42,11 @@ from typing import Annotated, ClassVar, Literal, Optional
 from pydantic import Field, model_validator
 
 from tapeline.rules.errors import IllegalAction
+from tapeline.rules.starcraft import template_attack
 from tapeline.rules.starcraft.ranged import Modifiers, fire_batch
 from tapeline.rules.starcraft.targeting import check_target
 
-from ..schema import Flag, Id, Strict
+from ..schema import XY, Flag, Id, Strict
 from ..vocab import action
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
@@ -41,8 +55,11 @@ Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 class BatchOrder(Strict):
     weapon: Id
-    target: Id
+    target: Optional[Id] = None
     models: Optional[list[Id]] = None
+    at: Optional[XY] = None
+    model: Optional[Id] = None
+    on: Optional[Id] = None
     casualties: list[Id] = []
     hit: SmallInt = 0
     armour: SmallInt = 0
@@ -81,7 +98,12 @@ class Shoot(Strict):
     def refs(self):
         out = [("unit", "unit", self.unit)]
         for i, b in enumerate(self.batches):
-            out.append((f"batches.{i}.target", "unit", b.target))
+            if b.target is not None:
+                out.append((f"batches.{i}.target", "unit_or_model", b.target))
+            if b.model is not None:
+                out.append((f"batches.{i}.model", "model", b.model))
+            if b.on is not None:
+                out.append((f"batches.{i}.on", "terrain", b.on))
             out += [(f"batches.{i}.models", "model", m) for m in b.models or ()]
             out += [(f"batches.{i}.casualties", "model", m) for m in b.casualties]
         return out
@@ -116,6 +138,18 @@ class Shoot(Strict):
         events, results, used = [], [], {}
         for i, b in enumerate(self.batches):
             w = unit_weapon(state, self.unit, b.weapon)
+            if w.range in template_attack.SHAPE_OF_RANGE:
+                state, evs, res = self._template(state, ctx, b, used)
+                for e in evs:
+                    e.setdefault("batch", i)
+                events += evs
+                results += [r.as_dict() for r in res]
+                continue
+            if b.at is not None or b.model is not None or b.on is not None:
+                raise IllegalAction("§8.7.3 Batches", f"at, model and on apply to template weapons; {w.name} has Range {w.range}: name its firing models with models")
+            if b.target is None or not state.has_unit(b.target):
+                what = "no target" if b.target is None else f"target {b.target!r}, not a unit"
+                raise IllegalAction("§8.7.3 Ranged Attack", f"{w.name}: {what}; a Ranged Attack targets an enemy unit")
             models = self._firing(state, b, w)
             if not w.kw("sidearm"):
                 twice = [m for m in models if m in used]
@@ -131,3 +165,18 @@ class Shoot(Strict):
         if ctx.index is not None:
             ctx.results[ctx.index] = {"batches": results}
         return state, events
+
+    def _template(self, state, ctx, b: BatchOrder, used: dict):
+        """A template weapon's Batches (§8.7.6): the primary, then each Spillover."""
+        if b.models is not None:
+            raise IllegalAction("§8.7.6 templates", "a template is placed by one firing model: name it with model, not models")
+        target_model = b.target
+        if b.target is not None and state.has_unit(b.target):
+            target_model = template_attack.default_target_model(state, self.unit, b.target, b.model)
+        p = template_attack.plan(state, self.unit, b.weapon, target_model, b.model, b.at, b.on,
+                                 b.modifiers(), ctx.settings)
+        if p.firing_model in used and not p.weapon.kw("sidearm"):
+            raise IllegalAction("§8.7.3 one weapon per model", f"{p.firing_model} already fired {used[p.firing_model]}; each model fires one Assault weapon (SIDEARMs aside)")
+        if not p.weapon.kw("sidearm"):
+            used[p.firing_model] = p.weapon.key
+        return template_attack.resolve(state, p, ctx.dice, b.casualties, ctx.settings)

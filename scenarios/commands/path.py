@@ -11,7 +11,7 @@ from tapeline.rules.charge_geometry import MoveRules, space_for
 from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
-from ..cliutil import add_file, answer, fmt, load, model
+from ..cliutil import add_file, answer, fmt, load, model, xy
 
 
 def register(sub) -> None:
@@ -23,16 +23,6 @@ def register(sub) -> None:
     p.add_argument("--may-engage", action="store_true",
                    help="the move may end within 1\" of enemies (StarCraft: a Charge); default: it may not (Move, Run)")
     p.set_defaults(func=run)
-
-
-def _xy(text: str):
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise IllegalAction("arguments", f"--via wants X,Y (two numbers), not {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise IllegalAction("arguments", f"--via {text!r}: coordinates must be finite")
-    return (x, y)
 
 
 def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
@@ -59,7 +49,7 @@ def query(loaded, args) -> dict:
     m = model(loaded, args.model, "argument MODEL")
     if args.max is not None and not (math.isfinite(args.max) and args.max >= 0):
         raise IllegalAction("arguments", "--max must be a non-negative number")
-    pts = [st.figure(m).at] + [_xy(v) for v in args.via]
+    pts = [st.figure(m).at] + [xy(v, "--via") for v in args.via]
     rules = move_rules_for(st, m, args.may_engage)
     space = space_for(st, rules)
     fig = st.figure(m)
