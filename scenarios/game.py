@@ -179,6 +179,15 @@ class Game:
         ``precision``, ``critical_hit``, ``tough``, ``dodge``, ``evade``, ``also``)."""
         return _as(R.Attack, self.ask("attack", unit=unit, weapon=_list(weapon), target=target, **modifiers))
 
+    def template(self, shape: Optional[str] = None, at: Optional[Point] = None, toward: Optional[Point] = None, *,
+                 unit: Optional[str] = None, weapon: Optional[str] = None, target: Optional[str] = None,
+                 model: Optional[str] = None, on: Optional[str] = None) -> R.Template:
+        """Which models a template covers: ``shape`` placed ``at`` a point (``toward`` an aim
+        point for a teardrop), in every system; or a StarCraft ``unit``'s template ``weapon``
+        aimed at ``target`` (its Batches and exact odds)."""
+        return _as(R.Template, self.ask("template", shape=shape, at=_xy(at), toward=_xy(toward), unit=unit,
+                                        weapon=weapon, target=target, model=model, on=on))
+
     def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), **options: Any) -> R.Result:
         """Who fights and the exact odds of close combat for ``unit`` (the ``fight`` command;
         ``options``: ``assign``, ``surge_to``, ``charged``, ``weapon``)."""
@@ -216,6 +225,11 @@ class Game:
     def _repr_svg_(self) -> str:
         """Jupyter shows a game as its board."""
         return self.svg()
+
+
+def _xy(p: Optional[Point]) -> Optional[str]:
+    """A point as the command line's ``X,Y``."""
+    return None if p is None else f"{float(p[0])!r},{float(p[1])!r}"
 
 
 def _list(v: Union[str, Sequence[str]]) -> list[str]:

@@ -196,6 +196,35 @@ class Attack(Result):
 
 
 @dataclass(frozen=True)
+class Template(Result):
+    """``tapeline template``: the ``template`` placed (``{shape, centre, radius}`` for a disc,
+    ``{shape, polygon}`` and its exact circles for a teardrop) and every model it ``covered``
+    (``{model, unit, full, margin, overlap, inside}``). Placed by hand: ``near_misses``. Fired
+    by a StarCraft template weapon: the ``target_point``, the ``affected`` models by unit, the
+    ``excluded`` ones with their reason, and each Batch with its dice and exact odds."""
+
+    command: ClassVar[str] = "template"
+    template: JSON = field(default_factory=lambda: MappingProxyType({}))
+    covered: tuple[JSON, ...] = ()
+    near_misses: tuple[JSON, ...] = ()
+    unit: Optional[str] = None
+    weapon: Optional[str] = None
+    firing_model: Optional[str] = None
+    target_model: Optional[str] = None
+    primary: Optional[str] = None
+    target_point: Optional[Point] = None
+    level: Optional[str] = None
+    affected: Optional[JSON] = None
+    excluded: Optional[tuple[JSON, ...]] = None
+    template_casualties: Optional[str] = None
+    batches: Optional[tuple[JSON, ...]] = None
+
+    def covered_ids(self) -> tuple[str, ...]:
+        """The covered models, in file order."""
+        return tuple(str(c["model"]) for c in self.covered)
+
+
+@dataclass(frozen=True)
 class Models(Result):
     """``tapeline models``: every unit (side, profile, statuses, Leading Model, Damage Marker,
     casualties) with its models (position, base, what it stands on, level)."""
@@ -247,7 +276,7 @@ ResultT = TypeVar("ResultT", bound=Result)
 
 #: The typed answer of each command (commands not listed answer with :class:`Answer`).
 BY_COMMAND: dict[str, type[Result]] = {
-    c.command: c for c in (Measure, Sight, Charge, PathCheck, Attack, Models, Replay)
+    c.command: c for c in (Measure, Sight, Charge, PathCheck, Attack, Template, Models, Replay)
 }
 
 

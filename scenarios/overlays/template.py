@@ -10,14 +10,16 @@ The arguments are those of ``tapeline template``. Drawn: the template's exact ou
 ``template``; a disc as a circle), bases wholly under it (``covered-full``) and partly under it
 (``covered-part``) shaded differently, each labelled with its margin; for a StarCraft weapon,
 covered models that are not affected ringed in red (``excluded``) with the reason, and the
-Target Point (``target-point``). Each kind drawn adds its legend entry.
+Target Point (``target-point``). Each kind drawn adds its legend entry. In ``tapeline replay
+--html`` a ``shoot`` with a template weapon shows the same picture (``step_layers``).
 """
 
 from __future__ import annotations
 
 from argparse import Namespace
 
-from tapeline.board.render import Layer, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Layer, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.templates import TeardropDims, place
 
 from ..cliutil import ArgumentError
 from ..commands import template as command
@@ -48,8 +50,13 @@ def layers(args, loaded) -> list[Layer]:
     return [picture(loaded.state, command.query(loaded, q))]
 
 
+def step_layers(before, after, events) -> list[Layer]:
+    """The template of a replayed ``shoot`` with a template weapon (its ``template`` event)."""
+    return [picture(before, ev) for ev in events if ev.get("type") == "template"]
+
+
 def picture(state, o: dict) -> Layer:
-    """The layer for a ``tapeline template`` answer ``o`` on ``state``."""
+    """The layer for a ``tapeline template`` answer (or a ``template`` event) ``o`` on ``state``."""
     t = o["template"]
     els: list[str] = []
     if t["kind"] == "disc":
@@ -57,27 +64,29 @@ def picture(state, o: dict) -> Layer:
         els.append(svg_circle(cx, cy, r, "template", data_template=t["shape"]))
         lx, ly = cx, cy + r + 0.35
     else:
-        from tapeline.board.templates import place, TeardropDims
-
         d = TeardropDims(t["length"], 2 * t["near"]["radius"], 2 * t["far"]["radius"])
         poly = place(d, tuple(t["tip"]), tuple(t["toward"]), t["shape"]).polygon()
         els.append(svg_geometry(poly, "template", data_template=t["shape"]))
-        (fx, fy), r = t["far"]["centre"], t["far"]["radius"]
-        lx, ly = fx, fy + r + 0.35
-    cov = o["covered"]
-    for c in cov:
+        (lx, ly), r = t["far"]["centre"], t["far"]["radius"]
+        ly += r + 0.35
+    figs = state.all_figures()
+    marked = [state.figure(c["model"]) for c in o["covered"]]
+    taken: list = []
+
+    def label(f, text, cls):
+        els.append(svg_label(*label_spot(f.x, f.y - f.base.reach - 0.3, text, [f], figs, taken), text, cls))
+
+    for c in o["covered"]:
         f = state.figure(c["model"])
-        cls = "covered-full" if c["full"] else "covered-part"
-        els.append(svg_base(f, cls, data_model=f.id))
-        label = f"{c['inside']:.2f}\" in" if c["full"] else f"{c['overlap']:.2f}\" over"
-        els.append(svg_label(f.x, f.y - f.base.reach - 0.3, label, "template"))
+        els.append(svg_base(f, "covered-full" if c["full"] else "covered-part", data_model=f.id))
+        label(f, f"{f.id} {c['inside']:.2f}\" inside" if c["full"] else f"{f.id} {c['overlap']:.2f}\" over", "template")
     for e in o.get("excluded", ()):
         f = state.figure(e["model"])
         els.append(svg_base(f, "excluded", data_excluded=e["reason"]))
-        els.append(svg_label(f.x, f.y + f.base.reach + 0.3, f"{e['model']}: {e['reason']}", "excluded"))
+        label(f, f"{e['model']}: {e['reason']}", "excluded")
     if "target_point" in o:
         x, y = o["target_point"]
         els.append(svg_polyline([(x - 0.25, y - 0.25), (x + 0.25, y + 0.25)], "target-point"))
         els.append(svg_polyline([(x - 0.25, y + 0.25), (x + 0.25, y - 0.25)], "target-point"))
-    els.append(svg_label(lx, ly, t["shape"], "template"))
+    els.append(svg_label(*label_spot(lx, ly, t["shape"], marked, figs, taken), t["shape"], "template"))
     return Layer("template", els, {"template": f"{t['shape']} template"})
