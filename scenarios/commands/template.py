@@ -122,7 +122,7 @@ def human(o: dict) -> str:
             lines.append(f"  {c['model']} ({c['unit']}): wholly under, {fmt(c['inside'])}\" inside the outline")
         else:
             lines.append(f"  {c['model']} ({c['unit']}): partly, overlapping by {fmt(c['overlap'])}\""
-                         f" ({fmt(-c['inside'])}\" of it outside)")
+                         f" (reaching {fmt(-c['inside'])}\" beyond the outline)")
     if o.get("near_misses"):
         lines.append("not covered, near: " + ", ".join(f"{n['model']} ({n['unit']}) clear by {fmt(n['gap'])}\""
                                                        for n in o["near_misses"]))
@@ -135,6 +135,6 @@ def human(o: dict) -> str:
             kind = "primary" if b["primary"] else ("Spillover" if o.get("primary") else "Batch")
             surge = f", Surge {b['surge']} (not rolled)" if b["surge"] is not None else ""
             ev = f"; Evade {b['evade']}+" if b["evade"] is not None else ""
-            lines.append(f"  {kind} {b['unit']}: {b['dice']} dice{surge}{ev}; kills (avg) {fmt(b['mean_kills'])}; "
-                         + "at least: " + "  ".join(f"{k}: {100 * p:.2f}%" for k, p in enumerate(b["kills_at_least"]) if k > 0))
+            lines.append(f"  {kind} {b['unit']}: {b['dice']} {'die' if b['dice'] == 1 else 'dice'}{surge}{ev}; kills (avg) {fmt(b['mean_kills'])}"
+                         + "".join(f"  {k}+: {100 * p:.2f}%" for k, p in enumerate(b["kills_at_least"]) if k > 0))
     return "\n".join(lines)
