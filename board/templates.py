@@ -316,60 +316,97 @@ def margins(p1, r1, p2, r2, q, a, b, phi):
     q = np.asarray(q, float).reshape(-1, 2)
     a, b, phi = (np.asarray(v, float).reshape(-1) for v in (a, b, phi))
     P, N = len(p1), len(q)
-    out = [np.zeros((P, N)) for _ in range(3)]
-    if not P or not N:
+    i, j = np.divmod(np.arange(P * N), max(N, 1))
+    out = pair_margins(p1[i], r1[i], p2[i], r2[i], q[j], a[j], b[j], phi[j])
+    return tuple(v.reshape(P, N) for v in out)
+
+
+def verdicts(p1, r1, p2, r2, q, a, b, phi):
+    """``covered`` and ``full`` (booleans, ``(P, N)``) for every template × base, as
+    :func:`margins` decides them, computing margins only for the pairs whose bounding circles
+    meet (the others are neither)."""
+    p1, p2 = np.asarray(p1, float).reshape(-1, 2), np.asarray(p2, float).reshape(-1, 2)
+    r1, r2 = np.asarray(r1, float).reshape(-1), np.asarray(r2, float).reshape(-1)
+    q = np.asarray(q, float).reshape(-1, 2)
+    a, b, phi = (np.asarray(v, float).reshape(-1) for v in (a, b, phi))
+    c = (p1 + p2) / 2
+    half = np.hypot(p2[:, 0] - p1[:, 0], p2[:, 1] - p1[:, 1]) / 2
+    rho = half + np.maximum(r1, r2)  # the template lies within rho of c
+    reach = np.maximum(a, b)
+    dx = q[None, :, 0] - c[:, 0, None]
+    dy = q[None, :, 1] - c[:, 1, None]
+    lim = rho[:, None] + reach[None, :]
+    i, j = np.nonzero(dx * dx + dy * dy < lim * lim)
+    covered = np.zeros((len(p1), len(q)), bool)
+    full = np.zeros_like(covered)
+    ov, ins, _ = pair_margins(p1[i], r1[i], p2[i], r2[i], q[j], a[j], b[j], phi[j])
+    cov = ov > TOUCH
+    covered[i, j] = cov
+    full[i, j] = cov & (ins >= -TOUCH)
+    return covered, full
+
+
+def pair_margins(p1, r1, p2, r2, q, a, b, phi):
+    """``overlap``, ``inside`` and ``encloses`` of ``M`` template–base pairs, given row by
+    row (``p1 (M, 2)``, ``r1 (M,)``, ``p2``, ``r2``, ``q (M, 2)``, ``a``, ``b``, ``phi``)."""
+    M = len(p1)
+    out = [np.zeros(M) for _ in range(3)]
+    if not M:
         return tuple(out)
     is_round = np.abs(a - b) <= ROUND_EPS
-    cols = np.nonzero(is_round)[0]
-    if len(cols):
-        r = (a[cols] + b[cols]) / 2
-        sd, far = _round_distances(p1, r1, p2, r2, q[cols])
-        out[0][:, cols] = r - sd
-        out[1][:, cols] = -sd - r
-        out[2][:, cols] = r - far
-    cols = np.nonzero(~is_round)[0]
-    if len(cols):
-        qq = q[cols]
-        cross = _crossing_angles(p1, r1, p2, r2)  # (P, 2)
-        theta = np.concatenate([np.broadcast_to(cross[:, None, :], (P, len(cols), 2))]
-                               + [_normal_angles(p, qq, a[cols], b[cols], phi[cols]) for p in (p1, p2)], axis=-1)
+    k = np.nonzero(is_round)[0]
+    if len(k):
+        r = (a[k] + b[k]) / 2
+        sd, far = _round_distances(p1[k], r1[k], p2[k], r2[k], q[k])
+        out[0][k] = r - sd
+        out[1][k] = -sd - r
+        out[2][k] = r - far
+    k = np.nonzero(~is_round)[0]
+    if len(k):
+        P1, R1, P2, R2, qq, A, B, PHI = p1[k], r1[k], p2[k], r2[k], q[k], a[k], b[k], phi[k]
+        theta = np.concatenate([_crossing_angles(P1, R1, P2, R2)]
+                               + [_normal_angles(p, qq, A, B, PHI) for p in (P1, P2)], axis=-1)  # (m, K)
         c, s = np.cos(theta), np.sin(theta)
-        ht = np.maximum(c * p1[:, 0, None, None] + s * p1[:, 1, None, None] + r1[:, None, None],
-                        c * p2[:, 0, None, None] + s * p2[:, 1, None, None] + r2[:, None, None])
-        nq = c * qq[None, :, 0, None] + s * qq[None, :, 1, None]
-        ca, sa = np.cos(phi[cols])[None, :, None], np.sin(phi[cols])[None, :, None]
+        ht = np.maximum(c * P1[:, 0, None] + s * P1[:, 1, None] + R1[:, None],
+                        c * P2[:, 0, None] + s * P2[:, 1, None] + R2[:, None])
+        nq = c * qq[:, 0, None] + s * qq[:, 1, None]
+        ca, sa = np.cos(PHI)[:, None], np.sin(PHI)[:, None]
         cl, sl = c * ca + s * sa, s * ca - c * sa  # cos(θ − φ), sin(θ − φ)
-        hb = np.sqrt((a[cols][None, :, None] * cl) ** 2 + (b[cols][None, :, None] * sl) ** 2)
-        out[0][:, cols] = -np.max(nq - hb - ht, axis=-1)
-        out[1][:, cols] = np.min(ht - nq - hb, axis=-1)
-        out[2][:, cols] = np.min(nq + hb - ht, axis=-1)
+        hb = np.sqrt((A[:, None] * cl) ** 2 + (B[:, None] * sl) ** 2)
+        out[0][k] = -np.max(nq - hb - ht, axis=-1)
+        out[1][k] = np.min(ht - nq - hb, axis=-1)
+        out[2][k] = np.min(nq + hb - ht, axis=-1)
     return tuple(out)
 
 
 def _round_distances(p1, r1, p2, r2, q):
-    """Signed distance from each point ``q`` (columns) to each template (rows) — negative
-    inside: the distance to the outline — and the distance to the template's farthest point.
+    """Signed distance from each point ``q`` to its template (row by row) — negative inside:
+    minus the distance to the outline — and the distance to the template's farthest point.
 
     ``sd = max_θ min_i [n·(q − p_i) − r_i]``: on each circle's piece the maximum is along
-    ``q − p_i``, and the pieces meet at the crossing normals, so these four normals decide.
+    ``q − p_i`` and the pieces meet at the two edge normals, so three regions decide, split by
+    the normal lines at the edges' ends. In the template's frame (``ξ`` along the axis from
+    ``p1``, ``η`` across it, ``D = |p2 − p1|``, ``sin γ = (r1 − r2)/D``) with
+    ``k = ξ cos γ − |η| sin γ``: ``|q − p1| − r1`` when ``k < 0``, ``|q − p2| − r2`` when
+    ``k > D cos γ``, else ``|η| cos γ + ξ sin γ − r1`` (the edge). A disc is ``|q − p1| − r1``.
     """
-    w1 = q[None, :, :] - p1[:, None, :]
-    w2 = q[None, :, :] - p2[:, None, :]
-    d1, d2 = np.hypot(w1[..., 0], w1[..., 1]), np.hypot(w2[..., 0], w2[..., 1])
-    far = np.maximum(d1 + r1[:, None], d2 + r2[:, None])
-    disc = np.all(p1 == p2) and np.all(r1 == r2)
-    if disc:
-        return d1 - r1[:, None], far
-    cross = _crossing_angles(p1, r1, p2, r2)
-    normals = [np.where((d > 0)[..., None], w / np.where(d > 0, d, 1.0)[..., None], (1.0, 0.0))
-               for w, d in ((w1, d1), (w2, d2))]
-    normals += [np.broadcast_to(np.stack([np.cos(cross[:, k]), np.sin(cross[:, k])], axis=-1)[:, None, :], w1.shape)
-                for k in (0, 1)]
-    sd = np.full(d1.shape, -np.inf)
-    for n in normals:
-        v = np.minimum(np.einsum("pnk,pnk->pn", n, w1) - r1[:, None], np.einsum("pnk,pnk->pn", n, w2) - r2[:, None])
-        sd = np.maximum(sd, v)
-    return sd, far
+    x1, y1 = q[:, 0] - p1[:, 0], q[:, 1] - p1[:, 1]
+    d1 = np.hypot(x1, y1)
+    d2 = np.hypot(q[:, 0] - p2[:, 0], q[:, 1] - p2[:, 1])
+    far = np.maximum(d1 + r1, d2 + r2)
+    D = np.hypot(p2[:, 0] - p1[:, 0], p2[:, 1] - p1[:, 1])
+    drop = D > 0
+    if not drop.any():
+        return d1 - r1, far
+    Ds = np.where(drop, D, 1.0)
+    ux, uy = (p2[:, 0] - p1[:, 0]) / Ds, (p2[:, 1] - p1[:, 1]) / Ds
+    xi = x1 * ux + y1 * uy
+    eta = np.abs(x1 * uy - y1 * ux)
+    sg = np.where(drop, (r1 - r2) / Ds, 0.0)
+    cg = np.sqrt(1.0 - sg * sg)
+    k = xi * cg - eta * sg
+    sd = np.where(k < 0, d1 - r1, np.where(k > D * cg, d2 - r2, eta * cg + xi * sg - r1))
+    return np.where(drop, sd, d1 - r1), far
 
 
 def _crossing_angles(p1, r1, p2, r2) -> np.ndarray:
@@ -385,8 +422,8 @@ def _crossing_angles(p1, r1, p2, r2) -> np.ndarray:
 
 
 def _normal_angles(p: np.ndarray, q: np.ndarray, a, b, phi) -> np.ndarray:
-    """Outward-normal angles (both signs) of the feet of the normals from each point ``p``
-    (rows, ``P``) to each ellipse (columns, ``N``): ``(P, N, 8)``.
+    """Outward-normal angles (both signs) of the feet of the normals from each point ``p`` to
+    its ellipse (row by row: centre ``q``, semi-axes ``a``, ``b``, facing ``phi``): ``(M, 8)``.
 
     In the ellipse's frame (``p − q`` rotated by ``−φ`` is ``(u, v)``) a foot ``(a cos t,
     b sin t)`` is where ``G(t) = (b² − a²) sin t cos t + a u sin t − b v cos t`` vanishes.
@@ -395,30 +432,25 @@ def _normal_angles(p: np.ndarray, q: np.ndarray, a, b, phi) -> np.ndarray:
     companion matrix. Every root's angle is kept (a complex root only adds a harmless
     candidate) and polished by Newton steps on ``G``.
     """
-    P, N = len(p), len(q)
-    d = p[:, None, :] - q[None, :, :]
-    cph, sph = np.cos(phi)[None, :], np.sin(phi)[None, :]
-    u = d[..., 0] * cph + d[..., 1] * sph
-    v = -d[..., 0] * sph + d[..., 1] * cph
-    A = np.broadcast_to(a[None, :], (P, N))
-    B = np.broadcast_to(b[None, :], (P, N))
-    c4 = (B**2 - A**2).astype(complex)
-    c3 = 2 * A * u - 2j * B * v
-    c1 = -2 * A * u - 2j * B * v
-    comp = np.zeros((P, N, 4, 4), complex)
-    comp[..., 0, 0] = -c3 / c4
-    comp[..., 0, 2] = -c1 / c4
-    comp[..., 0, 3] = 1.0  # −c0/c4 with c0 = a² − b² = −c4
-    comp[..., 1, 0] = comp[..., 2, 1] = comp[..., 3, 2] = 1.0
-    t = np.angle(np.linalg.eigvals(comp))  # (P, N, 4)
-    k = (B**2 - A**2)[..., None]
-    au, bv = (A * u)[..., None], (B * v)[..., None]
+    d = p - q
+    cph, sph = np.cos(phi), np.sin(phi)
+    u = d[:, 0] * cph + d[:, 1] * sph
+    v = -d[:, 0] * sph + d[:, 1] * cph
+    c4 = (b**2 - a**2).astype(complex)
+    comp = np.zeros((len(p), 4, 4), complex)
+    comp[:, 0, 0] = -(2 * a * u - 2j * b * v) / c4
+    comp[:, 0, 2] = -(-2 * a * u - 2j * b * v) / c4
+    comp[:, 0, 3] = 1.0  # −c0/c4 with c0 = a² − b² = −c4
+    comp[:, 1, 0] = comp[:, 2, 1] = comp[:, 3, 2] = 1.0
+    t = np.angle(np.linalg.eigvals(comp))  # (M, 4)
+    k = (b**2 - a**2)[:, None]
+    au, bv = (a * u)[:, None], (b * v)[:, None]
     for _ in range(3):
         g = k * np.sin(t) * np.cos(t) + au * np.sin(t) - bv * np.cos(t)
         dg = k * np.cos(2 * t) + au * np.cos(t) + bv * np.sin(t)
         step = np.where(np.abs(dg) > 1e-300, g / np.where(dg == 0, 1.0, dg), 0.0)
         t = t - np.clip(step, -0.1, 0.1)
-    psi = np.arctan2(A[..., None] * np.sin(t), B[..., None] * np.cos(t)) + phi[None, :, None]
+    psi = np.arctan2(a[:, None] * np.sin(t), b[:, None] * np.cos(t)) + phi[:, None]
     return np.concatenate([psi, psi + math.pi], axis=-1)
 
 
