@@ -76,14 +76,15 @@ def picture(state, o: dict) -> Layer:
     def label(f, text, cls):
         els.append(svg_label(*label_spot(f.x, f.y - f.base.reach - 0.3, text, [f], figs, taken), text, cls))
 
+    why = {e["model"]: e["reason"] for e in o.get("excluded", ())}
     for c in o["covered"]:
         f = state.figure(c["model"])
         els.append(svg_base(f, "covered-full" if c["full"] else "covered-part", data_model=f.id))
-        label(f, f"{f.id} {c['inside']:.2f}\" inside" if c["full"] else f"{f.id} {c['overlap']:.2f}\" over", "template")
-    for e in o.get("excluded", ()):
-        f = state.figure(e["model"])
-        els.append(svg_base(f, "excluded", data_excluded=e["reason"]))
-        label(f, f"{e['model']}: {e['reason']}", "excluded")
+        if f.id in why:
+            els.append(svg_base(f, "excluded", data_excluded=why[f.id]))
+            label(f, f"{f.id}: {why[f.id]}", "excluded")
+        else:
+            label(f, f"{f.id} {c['inside']:.2f}\" inside" if c["full"] else f"{f.id} {c['overlap']:.2f}\" over", "template")
     if "target_point" in o:
         x, y = o["target_point"]
         els.append(svg_polyline([(x - 0.25, y - 0.25), (x + 0.25, y + 0.25)], "target-point"))
