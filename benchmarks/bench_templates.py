@@ -20,25 +20,16 @@ Blast's reach, where an argument about "is it under?" actually happens.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import shapely
 
+from benchmarks.timing import best
 from tapeline.board.templates import DEFAULT_SHAPES, margins, place, verdicts
 from tapeline.board.units import TOUCH
 
 MM = 25.4
 N_BASES, N_BLAST, N_FLAME = 1000, 50, 50
-
-
-def _best(f, repeat=5):
-    best, out = math.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = f()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def _templates(rng):
@@ -103,18 +94,18 @@ def run() -> str:
     q = rng.uniform((0.5, 0.5), (53.5, 35.5), (N_BASES, 2))
     r = rng.choice([25, 32, 40, 50], N_BASES) / MM / 2
     zero = np.zeros(N_BASES)
-    t_ex, (cov, full) = _best(lambda: exact(tpls, q, r, r, zero))
-    t_mg, (cov_m, full_m) = _best(lambda: exact_margins(tpls, q, r, r, zero))
+    t_ex, (cov, full) = best(lambda: exact(tpls, q, r, r, zero))
+    t_mg, (cov_m, full_m) = best(lambda: exact_margins(tpls, q, r, r, zero))
     assert (cov_m == cov).all() and (full_m == full).all()
     polys = _base_polygons(q, r, r, zero)
-    t_pg, (pc, pf) = _best(lambda: polygons(tpls, polys))
+    t_pg, (pc, pf) = best(lambda: polygons(tpls, polys))
     wrong = int((pc != cov).sum() + (pf != full).sum())
     # ovals: 100×40 mm (Hydralisk) at random facings
     a, b = np.full(N_BASES, 50 / MM), np.full(N_BASES, 20 / MM)
     phi = rng.uniform(0, 2 * math.pi, N_BASES)
-    t_exo, (covo, fullo) = _best(lambda: exact(tpls, q, a, b, phi), repeat=2)
+    t_exo, (covo, fullo) = best(lambda: exact(tpls, q, a, b, phi), repeat=2)
     opolys = _base_polygons(q, a, b, phi)
-    t_pgo, (pco, pfo) = _best(lambda: polygons(tpls, opolys), repeat=2)
+    t_pgo, (pco, pfo) = best(lambda: polygons(tpls, opolys), repeat=2)
     wrong_o = int((pco != covo).sum() + (pfo != fullo).sum())
     # the argument: bases 0.002" inside or outside a Blast's reach (covered or not), and 0.002"
     # inside or outside wholly under it

@@ -15,13 +15,12 @@ pairs the sampler gets wrong (it can only miss sight lines: every ray it finds i
 
 from __future__ import annotations
 
-import math
-import time
 from pathlib import Path
 
 import numpy as np
 import shapely
 
+from benchmarks.timing import best
 from tapeline.board.sight import SIGHT_TOL, Blockers, find_witnesses, frames
 from tapeline.rules.sightcommon import blockers
 from tapeline.rules.starcraft.visibility import _models, _pair_rules
@@ -57,15 +56,6 @@ def sampler(figs_a, figs_b, bl: Blockers, block: np.ndarray, k: int = K) -> np.n
     return (~blocked).reshape(n, k * k).any(axis=1)
 
 
-def _best(f, repeat=5):
-    best, out = math.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = f()
-        best = min(best, time.perf_counter() - t)
-    return best, out
-
-
 def run() -> str:
     st = read(SHOWCASE).state
     sides = sorted({u.side for u in st.units})
@@ -79,8 +69,8 @@ def run() -> str:
     B = [fb[j] for j in ib[live]]
     bl = blockers(st.table)
     m = mask[live]
-    t_exact, (found, wit) = _best(lambda: find_witnesses(A, B, bl, m))
-    t_samp, samp = _best(lambda: sampler(A, B, bl, m))
+    t_exact, (found, wit) = best(lambda: find_witnesses(A, B, bl, m))
+    t_samp, samp = best(lambda: sampler(A, B, bl, m))
     missed = int((found & ~samp).sum())
     false_pos = int((samp & ~found).sum())
     ratio = t_exact / t_samp

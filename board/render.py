@@ -149,7 +149,7 @@ for _s in (
           css="stroke-width: 0.1; fill: none;"),
     Style("covered-full", "wholly under the template", "#8a2a00", "area", fill="#d9480f", text="#7a3900",
           css="fill-opacity: 0.6;"),
-    Style("covered-part", "partly under the template", "#b35900", "area", fill="#ffc266", text="#7a3900",
+    Style("covered-part", "partly under the template", "#cc5f00", "area", fill="#ffd699", text="#7a3900",
           css="stroke-dasharray: 0.18 0.1;"),
     Style("excluded", "covered, not affected", "#d41c1c", "ring", text="#a30d0d", css="stroke-dasharray: 0.15 0.1;"),
     Style("target-point", "Target Point", "#000000", "cross", css="stroke-width: 0.07;"),

@@ -95,7 +95,7 @@ def check_target(state: GameState, unit_id: str, weapon: str, target: str,
     if w.phase != "assault":
         raise IllegalAction("§8.7.3 Ranged Attack", f"{w.name} is a Combat-phase weapon, not a ranged one")
     if not isinstance(w.range, (int, float)):
-        raise IllegalAction("§8.7.6 templates", f"{w.name} is a template weapon ({w.range}); shoot resolves ranged Batches only")
+        raise IllegalAction("§8.7.6 templates", f"{w.name} is a template weapon ({w.range}): it is placed and resolved as a template (tapeline template, §8.7.6)")
     if t.side == u.side:
         raise IllegalAction("§8.7.3 Ranged Attack", f"{target} is not an enemy of {unit_id}")
     if not t.models:
