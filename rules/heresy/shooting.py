@@ -3,7 +3,7 @@
 A **Volley** is a shooting attack at the other unit of a charge: only weapons with the
 **Assault** trait fire, every shot a **Snap Shot**, and it never inflicts a Tactical Status.
 **Overwatch** (a Reaction of the charged unit) upgrades its Volley: any ranged weapon, at full
-Ballistic Skill. **Gun Down** (Aftermath) is a Volley at a unit that fell back.
+Ballistic Skill (Snap Shots still for a Suppressed unit, §A.5). **Gun Down** (Aftermath) is a Volley at a unit that fell back.
 
 Each firing model uses one ranged weapon (the file's choice, else its first eligible one) and
 must see a model of the target unit within the weapon's range. Models are grouped into **fire
@@ -71,7 +71,7 @@ def shoot(state: GameState, unit_id: str, target: str, dice, kind: str = "volley
     if is_vehicle(state, target):
         raise IllegalAction(RULE, f"{target} is a Vehicle: Volleys at Vehicles are not modelled")
     firers = firing_models(state, unit_id, target, kind, weapons or {})
-    snap = kind != "overwatch"
+    snap = kind != "overwatch" or bool(set(state.unit(unit_id).status) & {"suppressed", "routed"})   # §A.5: Snap Shots only
     groups: dict = {}
     for m, w in firers:
         bs = int(model_stat(state, m, "ballistic_skill") or 0)

@@ -87,6 +87,12 @@ def test_pursue_case_36():
     pursue = next(e for e in events if e["type"] == "pursue")
     assert pursue["roll"] == 5 and pursue["caught"] == ["b"]
     assert pursue["moves"][0]["length"] == pytest.approx(5, abs=1e-6) and gap(new.figure("a1"), new.figure("b1")) <= 1e-5
+    # falling back 4 + 6 = 10", the traitor is out of the 9" pursuit: a1 moves the full 9" and
+    # stops 1" short
+    new, events, _ = aftermath(st, _res(st), {"b": "fall_back", "a": "pursue"}, RecordedDice([6, 5]))
+    pursue = next(e for e in events if e["type"] == "pursue")
+    assert pursue["moves"][0]["length"] == pytest.approx(9, abs=1e-6) and pursue["caught"] == []
+    assert gap(new.figure("a1"), new.figure("b1")) == pytest.approx(1, abs=1e-6)
 
 
 def test_consolidate_case_34():

@@ -137,3 +137,12 @@ def test_evade_moves_the_light_target_out_of_reach():
     assert not info["success"] and info["cool_check"]["passed"] and "evaded" in info["note"]
     with pytest.raises(IllegalAction, match="Light or Cavalry"):
         hh.charge(base, "a", ["b"], RecordedDice([1] * 10), options={"evade": True})
+
+
+def test_suppressed_overwatch_is_snap_shots():
+    from dataclasses import replace
+    st = board()
+    st = st.with_unit(replace(st.unit("b"), status=frozenset({"suppressed"})))
+    _new, _info, events = hh.charge(st, "a", ["b"], RecordedDice([1] * 30), options={"overwatch": True, "volley": False})
+    ow = [e for e in events if e["type"] == "overwatch"][0]
+    assert ow["snap"] and ow["hit_on"] == 5
