@@ -34,14 +34,12 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence, Union
 
 from tapeline.board.errors import GeometryError
-from tapeline.board.measure import gap
+from tapeline.board.measure import gap, region_gap
 from tapeline.board.pathcheck import PathCheck, check_end, check_path
 from tapeline.board.pathcut import truncate
 from tapeline.board.paths import Path, Reach
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
-
-from tapeline.board.measure import region_gap
 
 from .charge_geometry import MoveRules, _inner_core, _space_key, closest_within, end_region, radius, space_for
 from .state import GameState

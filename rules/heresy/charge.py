@@ -49,7 +49,6 @@ SETUP_TABLE = ((20, 6), (14, 5), (12, 4), (10, 3), (7, 2), (1, 1))
 NO_CHARGE = ("pinned", "routed")
 #: Statuses and states that make a charge Disordered (§A.3).
 DISORDERING = ("stunned", "suppressed", "disgraced", "disembarked", "disordered")
-ROLL_AGAINST = ("route", "closest_los")
 
 
 def setup_move(movement: int, initiative: int, heavy: bool = False) -> int:
