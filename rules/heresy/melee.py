@@ -417,7 +417,7 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
         "casualties_pmf": pmf,
         "result": {**{u: res["win"][side_of[u]] for u in rnd.units}, "draw": res["draw"]},
         "sides": dict(res["win"]),
-        "excluded": list(rnd.exclude),
+        "excluded": [m for m in rnd.exclude if m in state.unit_of(m).models],
     }
 
 
