@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from benchmarks.bench_odds import _timed
+from benchmarks.timing import best
 from tapeline.rules.heresy import melee
 from tapeline.rules.melee.strike import HIT, MISS
 from tapeline.scenarios.load import parse
@@ -106,11 +106,11 @@ def monte_carlo(st, rnd, c, n: int, rng: np.random.Generator) -> dict:
 
 def run() -> str:
     st, rnd, c = setup()
-    t_exact, ex = _timed(lambda: exact(st, rnd, c), repeat=3)
+    t_exact, ex = best(lambda: exact(st, rnd, c), repeat=3)
     rng = np.random.default_rng(2025)
     rows = []
     for n in (1_000, 100_000, 400_000):
-        t, mc = _timed(lambda: monte_carlo(st, rnd, c, n, rng))
+        t, mc = best(lambda: monte_carlo(st, rnd, c, n, rng), repeat=1)
         err = max(abs(mc["win"] - ex["win"]), abs(mc["draw"] - ex["draw"]),
                   max(abs(mc[u][k] - (ex[u][k] if k < len(ex[u]) else 0.0)) for u in ("a", "b") for k in range(11)))
         rows.append((n, t, err, mc))
