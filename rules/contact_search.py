@@ -18,7 +18,8 @@ a model placed before it — without losing a contact; so the search needs only 
 2. each run of feasible samples is one arc; an end not on an analytic boundary (a terrain
    corner, a path that bends round an obstacle) is found by bisection on the angle to 1e-9 rad;
 3. at each step of the search the arcs lose the angles the models already placed cover (exact
-   circle–circle intervals): the ends of what is left are the model's candidates.
+   circle–circle intervals): the ends of what is left are the model's candidates, with the spot
+   of each arc nearest the model (its straight route's end), tried first when nearest.
 
 **Search.** Depth-first over the moving models (shortest route to contact first), each taking
 one candidate or none; a branch is cut when its contacts plus the models left that have any
@@ -286,12 +287,14 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
                 c = _blocked_interval(cx, cy, rg.R, px, py, pr + r + 1e-9)
                 if c is not None:
                     cuts.append(c)
+            near = math.atan2(m.fig.y - cy, m.fig.x - cx)
             for s, w in _subtract(rg.arcs, cuts):
                 if w >= _TAU - 1e-15:
-                    a = math.atan2(m.fig.y - cy, m.fig.x - cx)
-                    pts = [a]
+                    pts = [near]
                 else:
                     pts = [s] if w < 1e-12 else [s, s + w]
+                    if 0 < (near - s) % _TAU < w:   # the spot nearest the model, inside the arc
+                        pts.append(near)
                 for a in pts:
                     x, y = rg.point(a)
                     out.append((math.hypot(x - m.fig.x, y - m.fig.y), x, y, rg.target.id))

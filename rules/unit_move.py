@@ -226,3 +226,44 @@ def _closest(reach, state, fig, rules, groups, extra_at, b, g0, accept, how) -> 
 def _stay(fig: Figure, g0: float, links: list, link: Optional[float]) -> ModelMove:
     linked = bool(links) and min(gap(fig, m) for m in links) <= link + TOUCH
     return ModelMove(fig.id, fig.at, fig.at, (fig.at,), 0.0, "stayed", None, max(0.0, g0), linked)
+
+
+# --- moves the file gives, checked -----------------------------------------------------------
+
+
+def explicit_moves(state: GameState, unit_id: str, moves, budget_of, rules_of, rule: str, what: str) -> tuple[GameState, list]:
+    """Move the models to the spots the file gives (``{model: (x, y)}``, in order), each by its
+    shortest legal path: refused (naming ``rule``) when a model has no path there, the path is
+    longer than ``budget_of(fig)``, or the end spot breaks the end rules."""
+    from .errors import IllegalAction
+
+    out = []
+    for m, xy in moves.items():
+        if m not in state.unit(unit_id).models:
+            raise IllegalAction(rule, f"{m} is not a model of {unit_id} on the table")
+        fig = state.figure(m)
+        own = tuple(f for f in state.figures_of(unit_id) if f.id != m)
+        r = rules_of(state, fig)
+        r = replace(r, end_figures=tuple(r.end_figures) + own)
+        budget = float(budget_of(fig))
+        try:
+            path = Reach(space_for(state, r), fig.at).to_point(xy)
+        except GeometryError as e:
+            raise IllegalAction(rule, f"{m} cannot move: {e}") from None
+        if path is None:
+            raise IllegalAction(rule, f"{what}: {m} has no legal path to ({xy[0]:g}, {xy[1]:g})")
+        if path.length > budget + TOUCH:
+            raise IllegalAction(rule, f"{what}: {m}'s move to ({xy[0]:g}, {xy[1]:g}) is {path.length:.6g}\" by its shortest legal path, "
+                                      f"{path.length - budget:.6g}\" more than the {budget:g}\" allowed")
+        moved = fig.moved(xy[0], xy[1], None)
+        v = check_end(state.table, moved, r.end_figures, r.end_pieces, r.keep_away)
+        if v is not None:
+            raise IllegalAction(rule, f"{what}: {m} may not end at ({xy[0]:g}, {xy[1]:g}): {v.detail}")
+        pts = path.points()
+        chk = check_path(space_for(state, r), pts, None)
+        state = state.with_figures([moved])
+        foes = [f for f in state.all_figures() if f.side != fig.side]
+        g = min((gap(moved, f) for f in foes), default=0.0)
+        linked = not own or min(gap(moved, f) for f in own) <= CHAIN_LINK + TOUCH
+        out.append(ModelMove(m, fig.at, (float(xy[0]), float(xy[1])), tuple(pts), path.length, "chosen", chk, max(0.0, g), linked))
+    return state, out

@@ -115,6 +115,7 @@ class _Model:
     through_rules: MoveRules
     clear: Optional[Reach]
     through: Optional[Reach]
+    allowance: float = ASSAULT_MOVE
     cache: dict = field(default_factory=dict)
 
     def path_to(self, x: float, y: float, roll: Optional[int]) -> Optional[tuple]:
@@ -125,10 +126,10 @@ class _Model:
             return self.cache[key]
         out = None
         d = math.hypot(x - self.fig.x, y - self.fig.y)
-        if self.clear is not None and d <= ASSAULT_MOVE + 1e-9:
+        if self.clear is not None and d <= self.allowance + 1e-9:
             p = _path(self.clear, x, y)
-            if p is not None and p.length <= ASSAULT_MOVE + 1e-9:
-                out = (p, ASSAULT_MOVE, self.clear_rules)
+            if p is not None and p.length <= self.allowance + 1e-9:
+                out = (p, self.allowance, self.clear_rules)
         if out is None and roll is not None and self.through is not None and d <= roll + 1e-9:
             p = _path(self.through, x, y)
             if p is not None and p.length <= roll + 1e-9:
@@ -156,11 +157,16 @@ def _rules(state: GameState, unit_id: str, fig: Figure, targets: Sequence[str], 
     return MoveRules(rho, rho, blocked, others, impassable, others, keep)
 
 
-def _models(state: GameState, unit_id: str, targets: Sequence[str]) -> list[_Model]:
-    diff = difficult_pieces(state)
+def _models(state: GameState, unit_id: str, targets: Sequence[str], allowance: float = ASSAULT_MOVE,
+            models: Optional[Sequence[str]] = None, avoid_difficult: bool = True) -> list[_Model]:
+    """Each model's spaces: round difficult terrain (``allowance``) and through it (the roll).
+    ``avoid_difficult`` false: difficult terrain is no obstacle at all (one space)."""
+    diff = difficult_pieces(state) if avoid_difficult else ()
     spaces: dict = {}
     out = []
     for f in state.figures_of(unit_id):
+        if models is not None and f.id not in models:
+            continue
         cr, tr = _rules(state, unit_id, f, targets, diff), _rules(state, unit_id, f, targets, ())
         reaches = []
         for rules in (cr, tr):
@@ -172,7 +178,7 @@ def _models(state: GameState, unit_id: str, targets: Sequence[str]) -> list[_Mod
                 reaches.append(Reach(sp, f.at))
             except GeometryError:
                 reaches.append(None)
-        out.append(_Model(f, cr, tr, reaches[0], reaches[1]))
+        out.append(_Model(f, cr, tr, reaches[0], reaches[1], float(allowance)))
     return out
 
 
@@ -259,10 +265,11 @@ def _validated(state: GameState, m: _Model, path: Path, allowance: float, rules:
 
 
 def plan_contacts(state: GameState, unit_id: str, targets: Sequence[str], roll: Optional[int], fixed: Sequence[str] = (),
-                  models: Optional[list] = None):
-    """The search for the most models in base contact (``fixed``: models already placed)."""
-    models = models or _models(state, unit_id, targets)
-    goal = [f for t in targets for f in state.figures_of(t)]
+                  models: Optional[list] = None, goal: Optional[Sequence[Figure]] = None):
+    """The search for the most models in base contact with ``goal`` (default: every model of
+    ``targets``); ``fixed``: models already placed."""
+    models = models if models is not None else _models(state, unit_id, targets)
+    goal = list(goal) if goal is not None else [f for t in targets for f in state.figures_of(t)]
     movers = []
     for m in models:
         if m.fig.id in fixed:
@@ -272,13 +279,29 @@ def plan_contacts(state: GameState, unit_id: str, targets: Sequence[str], roll: 
         def reach(x, y, mm=mm):
             return mm.path_to(x, y, roll) is not None
 
-        movers.append(Mover(m.fig, max(ASSAULT_MOVE, float(roll or 0)), reach))
+        movers.append(Mover(m.fig, max(m.allowance, float(roll or 0)), reach))
     blockers = _blockers(state, unit_id, targets)
     for fid in fixed:
         f = state.figure(fid)
         blockers.append(Blocker(f.x, f.y, radius(f), True))
     W, H = state.table.width, state.table.height
     return most_contacts(movers, goal, blockers, (0.0, 0.0, W, H), _legal_end(state, unit_id))
+
+
+def place_contacts(state: GameState, by_id: dict, spots: dict, roll: Optional[int], placed: list, goal) -> tuple[list, list]:
+    """Move the models the search put in base contact to their spots, nearest first, each path
+    checked by the validator (a model whose path fails stays for the followers' pass)."""
+    moves = []
+    placed = list(placed)
+    for mid, (x, y, _tid) in sorted(spots.items(), key=lambda kv: math.hypot(kv[1][0] - by_id[kv[0]].fig.x, kv[1][1] - by_id[kv[0]].fig.y)):
+        m = by_id[mid]
+        found = m.path_to(x, y, roll)
+        mv = _validated(state, m, found[0], found[1], found[2], placed, "contact", goal) if found else None
+        if mv is None:
+            continue
+        moves.append(mv)
+        placed.append(m.fig.moved(mv.end[0], mv.end[1], None))
+    return moves, placed
 
 
 def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: Optional[Dice] = None,
@@ -316,15 +339,8 @@ def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: O
                                                          f"{len(best.spots)} can reach base contact, these moves allow {done + len(rest.spots)}")
         best = rest
     search = {"contacts_possible": len(best.spots), "nodes": best.nodes, "exhaustive": best.exhaustive}
-    # the contact spots, nearest models first
-    for mid, (x, y, tid) in sorted(best.spots.items(), key=lambda kv: math.hypot(kv[1][0] - by_id[kv[0]].fig.x, kv[1][1] - by_id[kv[0]].fig.y)):
-        m = by_id[mid]
-        found = m.path_to(x, y, roll)
-        mv = _validated(state, m, found[0], found[1], found[2], placed, "contact", goal) if found else None
-        if mv is None:
-            continue
-        moves.append(mv)
-        placed.append(m.fig.moved(mv.end[0], mv.end[1], None))
+    more, placed = place_contacts(state, by_id, best.spots, roll, placed, goal)
+    moves += more
     new = state.with_figures(placed)
     # everyone else: as close as possible, in coherency with a model already moved
     rest = [m for m in models if m.fig.id not in {mv.model for mv in moves}]

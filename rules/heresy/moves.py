@@ -39,11 +39,11 @@ from tapeline.board.units import TOUCH
 from ..charge_geometry import MoveRules
 from ..contact_charge import contact_rules
 from ..state import GameState
-from ..unit_move import CHAIN_LINK, Goal, move_models
+from ..table_edges import EDGES, edge_line, home_edge  # noqa: F401  (re-exported)
+from ..unit_move import CHAIN_LINK, Goal, explicit_moves, move_models
 from .checks import model_stat, model_subtypes
 from .combat import CONTACT, combat_of, locked_with
 
-EDGES = ("bottom", "top", "left", "right")
 
 
 def _order(state: GameState, unit_id: str, toward: Sequence) -> list[str]:
@@ -141,26 +141,6 @@ def _escape_length(state, unit_id, fig, rules_of) -> float:
     return 0.0 if p is None else p.length
 
 
-def home_edge(state: GameState, unit_id: str) -> str:
-    """The table edge ``unit_id`` falls back to: setting ``home_edges`` for its side, else the
-    edge nearest the unit's models."""
-    side = state.unit(unit_id).side
-    named = (state.settings.get("home_edges") or {}).get(side)
-    if named:
-        return named
-    figs = state.figures_of(unit_id)
-    W, H = state.table.width, state.table.height
-    d = {"bottom": min(f.y for f in figs), "top": min(H - f.y for f in figs), "left": min(f.x for f in figs), "right": min(W - f.x for f in figs)}
-    return min(EDGES, key=lambda e: (d[e], EDGES.index(e)))
-
-
-def edge_line(state: GameState, edge: str):
-    """The strip just beyond a table edge (a model "touching the edge" is within its radius of it)."""
-    W, H = state.table.width, state.table.height
-    return {"bottom": shapely.box(0, -1, W, 0), "top": shapely.box(0, H, W, H + 1),
-            "left": shapely.box(-1, 0, 0, H), "right": shapely.box(W, 0, W + 1, H)}[edge]
-
-
 def fall_back_move(state: GameState, unit_id: str, distance_of) -> tuple[GameState, list, str]:
     """Each model moves ``distance_of(fig)`` towards its own table edge (§A.5), not ending within
     1" of an enemy; returns the state, the moves and the edge."""
@@ -213,50 +193,6 @@ def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState,
                        lambda st, f: contact_rules(st, unit_id, f, ()), Goal(shapes=(far,)))
 
 
-
-
-# --- moves the file gives, checked -----------------------------------------------------------
-
-
-def explicit_moves(state: GameState, unit_id: str, moves, budget_of, rules_of, rule: str, what: str) -> tuple[GameState, list]:
-    """Move the models to the spots the file gives (``{model: (x, y)}``, in order), each by its
-    shortest legal path: refused (naming ``rule``) when a model has no path there, the path is
-    longer than ``budget_of(fig)``, or the end spot breaks the end rules."""
-    from tapeline.board.errors import GeometryError
-    from tapeline.board.pathcheck import check_end, check_path
-    from tapeline.board.paths import Reach
-
-    from ..charge_geometry import space_for
-    from ..errors import IllegalAction
-    from ..unit_move import ModelMove
-
-    out = []
-    for m, xy in moves.items():
-        if m not in state.unit(unit_id).models:
-            raise IllegalAction(rule, f"{m} is not a model of {unit_id} on the table")
-        fig = state.figure(m)
-        own = tuple(f for f in state.figures_of(unit_id) if f.id != m)
-        r = rules_of(state, fig)
-        r = replace(r, end_figures=tuple(r.end_figures) + own)
-        budget = float(budget_of(fig))
-        try:
-            path = Reach(space_for(state, r), fig.at).to_point(xy)
-        except GeometryError as e:
-            raise IllegalAction(rule, f"{m} cannot move: {e}") from None
-        if path is None:
-            raise IllegalAction(rule, f"{what}: {m} has no legal path to ({xy[0]:g}, {xy[1]:g})")
-        if path.length > budget + TOUCH:
-            raise IllegalAction(rule, f"{what}: {m}'s move to ({xy[0]:g}, {xy[1]:g}) is {path.length:.6g}\" by its shortest legal path, "
-                                      f"{path.length - budget:.6g}\" more than the {budget:g}\" allowed")
-        moved = fig.moved(xy[0], xy[1], None)
-        v = check_end(state.table, moved, r.end_figures, r.end_pieces, r.keep_away)
-        if v is not None:
-            raise IllegalAction(rule, f"{what}: {m} may not end at ({xy[0]:g}, {xy[1]:g}): {v.detail}")
-        pts = path.points()
-        chk = check_path(space_for(state, r), pts, None)
-        state = state.with_figures([moved])
-        out.append(ModelMove(m, fig.at, (float(xy[0]), float(xy[1])), tuple(pts), path.length, "chosen", chk, 0.0, True))
-    return state, out
 
 
 def check_pile_in(state: GameState, unit_id: str, moves, enemies: Optional[Sequence[str]] = None) -> tuple[GameState, list]:

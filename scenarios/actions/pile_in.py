@@ -1,5 +1,9 @@
 """``pile_in``: Horus Heresy 3rd pile-in moves (§A.7): models not in base contact move up to
 their Initiative into base contact with an eligible enemy, each along its own checked path.
+40k 3rd: the moves of a drawn combat (seed "Drawn Combats"): after a draw or a passed morale
+test, the unit's models not in base contact move up to 6" into base contact, enemy models not
+yet in base contact first, as many as possible, the rest as close as they can
+(docs/close-combat-40k.md; ``models`` and ``moves`` are Horus Heresy options).
 
 ```yaml
 actions:
@@ -38,7 +42,13 @@ class PileIn(Strict):
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy",), "pile_in")
+        require_system(state, ("heresy", "classic40k"), "pile_in")
+        if state.system == "classic40k":
+            from tapeline.rules.classic40k.aftermath import drawn_combat_move
+
+            if self.models is not None or self.moves:
+                raise IllegalAction("pile_in", "models and moves are Horus Heresy options: a 40k drawn-combat move moves every model not in base contact")
+            return drawn_combat_move(state, self.unit)
         from tapeline.rules.heresy.moves import check_pile_in, pile_in
 
         if self.moves:

@@ -1,4 +1,4 @@
-"""Assault expectations (Horus Heresy 3rd): ``fight_odds``, ``combat_result``, ``glory``.
+"""Assault expectations (Horus Heresy 3rd, 40k 3rd): ``fight_odds``, ``combat_result``, ``glory``.
 
 ```yaml
 expect:
@@ -14,7 +14,10 @@ expect:
 
 ``fight_odds`` asks the ``fight`` query (exact) of the state at that point; ``combat_result`` reads
 what the last ``resolution`` action found for the unit's combat; ``glory`` what ``challenge``
-action number ``action`` scored.
+action number ``action`` scored. For 40k 3rd, ``combat_result`` reads the last ``fight`` of the
+unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an enemy destroyed
+(an outright win), ``tiebreak`` a win on the roll-off, ``panic`` the losing unit's morale test
+(``morale`` action).
 """
 
 from __future__ import annotations
@@ -55,9 +58,15 @@ class FightOdds(ExpectBase, Numeric):
         return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
 
     def check(self, state, ctx):
-        from tapeline.rules.heresy.melee import odds
+        if state.system == "classic40k":
+            from tapeline.rules.classic40k.fight import Choices
+            from tapeline.rules.classic40k.odds import fight_answer
 
-        o = odds(state, self.unit, charged=self.charged)
+            o = fight_answer(state, self.unit, Choices(charged=(self.charged,) if self.charged else ()))
+        else:
+            from tapeline.rules.heresy.melee import odds
+
+            o = odds(state, self.unit, charged=self.charged)
         if self.value == "draw":
             v = o["result"]["draw"]
         elif self.value == "win":
@@ -82,11 +91,14 @@ class CombatResult(ExpectBase):
     points: Optional[Points] = None
     massacre: Optional[Flag] = None
     panic: Optional[Literal["passed", "failed", "none"]] = None
+    tiebreak: Optional[Flag] = None
 
     def refs(self):
         return [("unit", "unit", self.unit)]
 
     def check(self, state, ctx):
+        if state.system == "classic40k":
+            return self._check_40k(state)
         got = (state.turn.get("resolutions") or {}).get(self.unit)
         if got is None:
             return False, f"{self.unit}'s combat has not been resolved"
@@ -104,6 +116,30 @@ class CombatResult(ExpectBase):
             have = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
             ok &= have == self.panic
         return ok, f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
+
+    def _check_40k(self, state):
+        got = (state.turn.get("c40k_combats") or {}).get(self.unit)
+        if got is None:
+            return False, f"{self.unit} has fought no combat"
+        tests = got.get("morale") or {}
+        test = tests.get(self.unit) or next(iter(tests.values()), None)
+        have_panic = "none" if test is None else ("passed" if test["passed"] else "failed")
+        ok = True
+        if self.winner is not None:
+            ok &= got["winner"] == self.winner
+        if self.draw is not None:
+            ok &= (got["winner"] is None) == self.draw
+        if self.points is not None:
+            ok &= all(got["wounds"].get(s) == v for s, v in self.points.items())
+        if self.massacre is not None:
+            ok &= bool(got["outright"] and got["winner"] is not None) == self.massacre
+        if self.tiebreak is not None:
+            ok &= bool(got["tiebreak"]) == self.tiebreak
+        if self.panic is not None:
+            ok &= have_panic == self.panic
+        return ok, (f"wounds inflicted {got['wounds']}, winner {got['winner'] or 'none (draw)'}"
+                    f"{' (tiebreaker ' + str(got['rolls']) + ')' if got['tiebreak'] else ''}, enemy destroyed {got['outright']}, "
+                    f"morale {have_panic}")
 
 
 @expectation

@@ -241,3 +241,33 @@ def test_fresh_opponent_after_the_first_foe_falls():
     assert next(s for s in b["steps"] if s["unit"] == "m")["target"] == "o"
     with pytest.raises(IllegalAction, match="allocates"):
         fight_answer(st, "m", Choices(targets={"m1": {"o": 2}}))
+
+
+def test_multiple_combats_total_their_wounds():
+    # two Marine units against one Ork unit: the Imperium's wounds are the Orks' losses; the
+    # Orks' wounds are both Marine units' losses together; every unit of a side shares its odds
+    st = scenario(f"""
+        tapeline: 1
+        system: classic40k
+        board: {{width: 24, height: 24}}
+        units:
+          - {{id: a, side: imperium, base: 25, stats: {{weapon_skill: 4, strength: 4, toughness: 4, initiative: 4, attacks: 1, save: 3, leadership: 8}},
+             models: [{{id: a1, at: [10, 10]}}]}}
+          - {{id: b, side: imperium, base: 25, stats: {{weapon_skill: 4, strength: 4, toughness: 4, initiative: 4, attacks: 1, save: 3, leadership: 8}},
+             models: [{{id: b1, at: [{10 + 2 * D25}, 10]}}]}}
+          - {{id: o, side: orks, base: 25, stats: {{weapon_skill: 4, strength: 3, toughness: 4, initiative: 2, attacks: 2, save: 6, leadership: 7}},
+             models: [{{id: o1, at: [{10 + D25}, 10]}}]}}
+        """).state
+    a = fight_answer(st, "a")
+    assert a["combat"] == ["a", "b", "o"]
+    assert a["result"]["a"] == a["result"]["b"] == a["sides"]["imperium"]
+    # by hand: a1 and b1 strike at I4 together, 1 attack each: unsaved 1/2·1/2·5/6 = 5/24 each;
+    # the Boy (if alive) strikes a1 (nearest, file order) twice: 1/2·1/3·1/3 = 1/18 each
+    p = 5 / 24
+    alive = (1 - p) ** 2
+    assert a["casualties_pmf"]["o"][0] == pytest.approx(alive)
+    kill = 1 - (17 / 18) ** 2
+    assert a["casualties_pmf"]["a"][1] == pytest.approx(alive * kill)
+    tie = alive * (17 / 18) ** 2
+    # Orks lose when the Boy falls (destroyed), win when a1 falls while the Boy stands
+    assert a["sides"]["orks"] == pytest.approx(alive * kill + tie * 15 / 36)
