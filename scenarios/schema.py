@@ -156,6 +156,7 @@ class ModelStatsSpec(Strict):
     intelligence: Stat = None
     save: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
     invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
+    armour_rear: Stat = None
     unit_type: Optional[Id] = None
     subtypes: Annotated[list[Id], Field(max_length=20)] = []
     wargear: Wargear = None
@@ -197,6 +198,7 @@ class StatsSpec(Strict):
     willpower: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     intelligence: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     invulnerable: Optional[Annotated[int, Field(strict=True, ge=2, le=7)]] = None
+    armour_rear: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     models: Optional[Annotated[dict[Id, ModelStatsSpec], Field(max_length=2000)]] = None
     wargear: Wargear = None
     melee_weapons: Optional[Annotated[dict[Id, MeleeWeaponSpec], Field(max_length=50)]] = None

@@ -3,8 +3,9 @@
 A **combat** is two or more units chained together by base contact (at least one model of each
 in base contact with an enemy model); a unit in one is **locked in combat**. tapeline reads the
 locked state from the board: a unit is locked while one of its models is in base contact with a
-model of an enemy unit. Vehicles (``unit_type: vehicle``) neither lock nor are locked (§A.3);
-a Walker does.
+model of an enemy unit. Vehicles (``unit_type: vehicle``) neither lock nor are locked (§A.3; a
+Walker does), but a vehicle in base contact with enemies is in their combat: it may be struck
+(it never strikes) and may only Hold.
 """
 
 from __future__ import annotations
@@ -22,15 +23,16 @@ def is_vehicle(state: GameState, unit_id: str) -> bool:
     return (state.unit(unit_id).stats.get("unit_type") or "").lower() == "vehicle"
 
 
-def locked_with(state: GameState, unit_id: str) -> list[str]:
-    """The enemy units ``unit_id`` has a model in base contact with (file order)."""
+def locked_with(state: GameState, unit_id: str, vehicles: bool = False) -> list[str]:
+    """The enemy units ``unit_id`` has a model in base contact with (file order); vehicles count
+    only with ``vehicles`` (a combat's members, not its locks)."""
     u = state.unit(unit_id)
-    if not u.models or is_vehicle(state, unit_id):
+    if not u.models or (is_vehicle(state, unit_id) and not vehicles):
         return []
     mine = state.figures_of(unit_id)
     out = []
     for e in state.enemies_of(unit_id):
-        if is_vehicle(state, e.id):
+        if is_vehicle(state, e.id) and not vehicles:
             continue
         if float(gap_matrix(mine, state.figures_of(e.id)).min()) <= CONTACT:
             out.append(e.id)
@@ -46,7 +48,7 @@ def combat_of(state: GameState, unit_id: str) -> list[str]:
     seen, todo = {unit_id}, [unit_id]
     while todo:
         u = todo.pop()
-        for e in locked_with(state, u):
+        for e in locked_with(state, u, vehicles=True):
             if e not in seen:
                 seen.add(e)
                 todo.append(e)

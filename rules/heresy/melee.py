@@ -170,7 +170,9 @@ def tables_against(state: GameState, target: str, models: Sequence[str], hit_on:
             hit_faces.append(HIT)
     wound_faces = []
     if vehicle:
-        av = int(majority(state, models, "armour_rear") or majority(state, models, "armour") or 10)
+        av = majority(state, models, "armour_rear")
+        if not av:
+            raise IllegalAction(RULE, f"vehicle {target} needs stats.armour_rear for Armour Penetration in melee")
         for v in range(1, 7):
             wound_faces.append(cat(kinds[0]) if penetration(strength, v, av) == "penetrating" else MISS)
         wound_on = None

@@ -168,3 +168,16 @@ def test_dice_round_recorded():
     new, events, summary = melee.fight_round(st, "a", RecordedDice([4, 5, 1, 6, 2, 1, 4, 3]), pile_ins=False)
     assert summary["casualties"] == {"a": ["a1"], "b": ["b1"]}
     assert new.turn["fight_casualties"] == {"a": 1, "b": 1}
+
+
+def test_power_fists_against_a_vehicle():
+    # two power fists (S8) at a vehicle (WS 1, rear AV 10, 3 Hull Points): hit 2+ (WS4 v 1),
+    # D6 + 8 > 10 on a 3+ penetrates (no armour save), Damage 2 each: both must penetrate,
+    # (5/6 · 4/6)² = 0.3086; a glancing hit (a 2) does nothing here
+    st = scenario("tapeline: 1\nsystem: heresy\nboard: {width: 24, height: 24}\nunits:\n"
+                  + line("a", "loyal", 10, (10, 11.3), "power fist")
+                  + f"  - {{id: tank, side: traitor, base: 32, stats: {{unit_type: vehicle, wounds: 3, armour_rear: 10, toughness: 7}}, "
+                    f"models: [{{id: v1, at: [{X}, 10]}}]}}\n").state
+    o = melee.odds(st, "a")
+    assert o["steps"][0]["hit_on"] == 2 and o["fighters"] == {"a": ["a1", "a2"]}
+    assert o["casualties_pmf"]["tank"][1] == pytest.approx((5 / 6 * 4 / 6) ** 2, abs=1e-12)
