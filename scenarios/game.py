@@ -237,5 +237,6 @@ def _list(v: Union[str, Sequence[str]]) -> list[str]:
 
 
 def _as(cls: type[R.ResultT], r: R.Result) -> R.ResultT:
-    assert isinstance(r, cls)
+    if not isinstance(r, cls):  # pragma: no cover - results.BY_COMMAND maps each command to its class
+        raise TypeError(f"expected a {cls.__name__} answer, got {type(r).__name__}")
     return r
