@@ -188,10 +188,11 @@ class Game:
         return _as(R.Template, self.ask("template", shape=shape, at=_xy(at), toward=_xy(toward), unit=unit,
                                         weapon=weapon, target=target, model=model, on=on))
 
-    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), **options: Any) -> R.Result:
+    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), **options: Any) -> R.Fight:
         """Who fights and the exact odds of close combat for ``unit`` (the ``fight`` command;
-        ``options``: ``assign``, ``surge_to``, ``charged``, ``weapon``)."""
-        return self.ask("fight", unit=unit, target=_list(targets), **options)
+        ``options`` as its flags: ``assign`` and ``weapon`` as lists of ``"MODEL=UNIT"`` /
+        ``"MODEL=W"``, ``surge_to``, ``charged``)."""
+        return _as(R.Fight, self.ask("fight", unit=unit, target=_list(targets), **options))
 
     def models(self) -> R.Models:
         """Every unit and model: ids, positions, bases, levels, statuses, casualties."""

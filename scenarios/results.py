@@ -67,7 +67,8 @@ class Result:
         names = {f.name for f in dataclasses.fields(cls)} - {"_keys"}
         extra = [k for k in obj if k not in names]
         if extra:
-            raise TypeError(f"{cls.__name__} has no field for the key(s) {', '.join(map(repr, extra))}")
+            raise TypeError(f"{cls.__name__} has no field for the key(s) {', '.join(map(repr, extra))}: "
+                            f"add them to {cls.__name__} in scenarios/results.py")
         return cls(_keys=tuple(obj), **{k: freeze(v) for k, v in obj.items()})
 
     def as_json(self) -> dict[str, Any]:
@@ -225,6 +226,33 @@ class Template(Result):
 
 
 @dataclass(frozen=True)
+class Fight(Result):
+    """``tapeline fight``: who fights (``fighters``: unit → model ids) and the exact odds.
+    StarCraft (the unit's Close Combat Attack as the board stands): ``fighting_rank``,
+    ``supporting_rank``, ``dice`` and ``odds`` per target unit. Horus Heresy / 40k 3rd (one
+    whole round of the combat, Initiative step by step): ``combat`` (its units), ``steps``,
+    ``expected_casualties``, ``casualties_pmf``, ``result`` (unit → P(wins), ``draw``)."""
+
+    command: ClassVar[str] = "fight"
+    system: str = ""
+    unit: str = ""
+    fighters: JSON = field(default_factory=lambda: MappingProxyType({}))
+    fighting_rank: Optional[tuple[str, ...]] = None
+    supporting_rank: Optional[tuple[str, ...]] = None
+    dice: Optional[JSON] = None
+    odds: Optional[JSON] = None
+    combat: Optional[tuple[str, ...]] = None
+    active_side: Optional[str] = None
+    initiative_steps: Optional[tuple[int, ...]] = None
+    steps: Optional[tuple[JSON, ...]] = None
+    expected_casualties: Optional[JSON] = None
+    casualties_pmf: Optional[JSON] = None
+    result: Optional[JSON] = None
+    sides: Optional[JSON] = None
+    excluded: Optional[tuple[str, ...]] = None
+
+
+@dataclass(frozen=True)
 class Models(Result):
     """``tapeline models``: every unit (side, profile, statuses, Leading Model, Damage Marker,
     casualties) with its models (position, base, what it stands on, level)."""
@@ -276,7 +304,7 @@ ResultT = TypeVar("ResultT", bound=Result)
 
 #: The typed answer of each command (commands not listed answer with :class:`Answer`).
 BY_COMMAND: dict[str, type[Result]] = {
-    c.command: c for c in (Measure, Sight, Charge, PathCheck, Attack, Template, Models, Replay)
+    c.command: c for c in (Measure, Sight, Charge, PathCheck, Attack, Template, Fight, Models, Replay)
 }
 
 

@@ -42,10 +42,11 @@ def test_import_tapeline_is_light():
     ("attack", ("marines-alpha", "c-14-rifle", "zerglings-a"), {},
      ("attack", SHOW, "--unit", "marines-alpha", "--weapon", "c-14-rifle", "--target", "zerglings-a")),
     ("models", (), {}, ("models", SHOW)),
+    ("fight", ("tac",), {}, ("fight", EXAMPLES / "assault-heresy.yaml", "--unit", "tac", "--after", "0")),
     ("replay", (), {}, ("replay", SHOW)),
 ])
 def test_python_answers_are_the_commands_json(method, args, kwargs, command):
-    game = tapeline.open(SHOW)
+    game = tapeline.open(command[1], after=0 if "--after" in command else None)
     value = getattr(game, method)(*args, **kwargs)
     assert isinstance(value, results.BY_COMMAND[command[0]])
     assert value.as_json() == cli_json(*command)[1]
