@@ -229,7 +229,9 @@ class Template(Result):
 class Fight(Result):
     """``tapeline fight``: who fights (``fighters``: unit → model ids) and the exact odds.
     StarCraft (the unit's Close Combat Attack as the board stands): ``fighting_rank``,
-    ``supporting_rank``, ``dice`` and ``odds`` per target unit. Horus Heresy / 40k 3rd (one
+    ``supporting_rank``, the target unit each striker attacks (``assign``) with which weapon,
+    ``dice`` and ``odds`` per target unit, ``surge_to``, ``evade``, and with ``--charged`` the
+    ``impact`` of IMPACT (X). Horus Heresy / 40k 3rd (one
     whole round of the combat, Initiative step by step): ``combat`` (its units), ``steps``,
     ``expected_casualties``, ``casualties_pmf``, ``result`` (unit → P(wins), ``draw``)."""
 
@@ -239,8 +241,14 @@ class Fight(Result):
     fighters: JSON = field(default_factory=lambda: MappingProxyType({}))
     fighting_rank: Optional[tuple[str, ...]] = None
     supporting_rank: Optional[tuple[str, ...]] = None
+    assign: Optional[JSON] = None
+    weapons: Optional[JSON] = None
     dice: Optional[JSON] = None
+    surge_to: Optional[str] = None
+    evade: Optional[JSON] = None
     odds: Optional[JSON] = None
+    casualty_priority_range: Optional[str] = None
+    impact: Optional[JSON] = None
     combat: Optional[tuple[str, ...]] = None
     active_side: Optional[str] = None
     initiative_steps: Optional[tuple[int, ...]] = None

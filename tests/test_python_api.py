@@ -43,6 +43,7 @@ def test_import_tapeline_is_light():
      ("attack", SHOW, "--unit", "marines-alpha", "--weapon", "c-14-rifle", "--target", "zerglings-a")),
     ("models", (), {}, ("models", SHOW)),
     ("fight", ("tac",), {}, ("fight", EXAMPLES / "assault-heresy.yaml", "--unit", "tac", "--after", "0")),
+    ("fight", ("zerglings-a",), {}, ("fight", SHOW, "--unit", "zerglings-a")),
     ("replay", (), {}, ("replay", SHOW)),
 ])
 def test_python_answers_are_the_commands_json(method, args, kwargs, command):
