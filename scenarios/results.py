@@ -233,7 +233,9 @@ class Fight(Result):
     ``dice`` and ``odds`` per target unit, ``surge_to``, ``evade``, and with ``--charged`` the
     ``impact`` of IMPACT (X). Horus Heresy / 40k 3rd (one
     whole round of the combat, Initiative step by step): ``combat`` (its units), ``steps``,
-    ``expected_casualties``, ``casualties_pmf``, ``result`` (unit → P(wins), ``draw``)."""
+    ``expected_casualties``, ``casualties_pmf``, ``result`` (unit → P(wins), ``draw``); 40k
+    adds each model's ``attacks``, the wounds' distributions, ``falls_back`` and the
+    ``readings`` used."""
 
     command: ClassVar[str] = "fight"
     system: str = ""
@@ -250,13 +252,19 @@ class Fight(Result):
     casualty_priority_range: Optional[str] = None
     impact: Optional[JSON] = None
     combat: Optional[tuple[str, ...]] = None
+    charged: Optional[tuple[str, ...]] = None
+    attacks: Optional[JSON] = None
     active_side: Optional[str] = None
     initiative_steps: Optional[tuple[int, ...]] = None
     steps: Optional[tuple[JSON, ...]] = None
     expected_casualties: Optional[JSON] = None
     casualties_pmf: Optional[JSON] = None
+    expected_wounds: Optional[JSON] = None
+    wounds_pmf: Optional[JSON] = None
     result: Optional[JSON] = None
     sides: Optional[JSON] = None
+    falls_back: Optional[JSON] = None
+    readings: Optional[JSON] = None
     excluded: Optional[tuple[str, ...]] = None
 
 
