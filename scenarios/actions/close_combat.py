@@ -25,7 +25,7 @@ within 1" of an enemy is Unengaged at once (event ``unengaged``). In a Combat ph
 
 ``impact`` rolls the unit's IMPACT dice at the units it charged (rules/starcraft/impact.py);
 it must follow that unit's successful ``charge`` (in a round: immediately).
-``ctx.results[index]`` holds per-target results for ``expect: fight``.
+``ctx.results[index]`` holds per-target results for ``expect: close_combat``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Combat expectations (StarCraft TMG §8.6–§8.8): ``fight``, ``fight_dice``, ``ranks``,
+"""Combat expectations (StarCraft TMG §8.6–§8.8): ``close_combat``, ``fight_dice``, ``ranks``,
 ``unit_engaged``, ``activation``, ``round``.
 
 ```yaml
 expect:
-  - {expect: fight, action: 3, target: marauders, value: kills, equals: 1}    # what a close_combat
+  - {expect: close_combat, action: 3, target: marauders, value: kills, equals: 1}  # what a close_combat
                                                                               #   or impact action did
   - {expect: fight_dice, unit: zerglings, dice: {marauders: 6, marines: 4}, surge_to: marauders}
   - {expect: ranks, unit: zerglings, fighting: [A], supporting: [B]}
@@ -12,7 +12,7 @@ expect:
   - {expect: round, phase: combat, turn: zerg, first_player: zerg}
 ```
 
-* ``fight`` — a count of the ``close_combat`` or ``impact`` action number ``action`` at one
+* ``close_combat`` — a count of the ``close_combat`` or ``impact`` action number ``action`` at one
   ``target`` unit, summed over its Batches: ``dice`` (attack dice), ``hits``, ``surge``,
   ``moved_by_surge``, ``saved``, ``evaded``, ``damage_dice``, ``damage``, ``kills``, ``marker``;
   or ``casualties: [ids]`` (exactly those, in order).
@@ -50,8 +50,8 @@ def _fight(ctx, action: int):
 
 
 @expectation
-class Fight(ExpectBase, Numeric):
-    expect: Literal["fight"]
+class CloseCombatExpect(ExpectBase, Numeric):
+    expect: Literal["close_combat"]
     action: Index
     target: Id
     value: Optional[FIGHT_VALUES] = None

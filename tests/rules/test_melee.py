@@ -182,3 +182,26 @@ def test_monte_carlo_cross_check():
     for t, o in exact.items():
         sd = math.sqrt(max(o.kills.variance, 1e-9) / n)
         assert kills[t] / n == pytest.approx(o.kills.mean, abs=4 * sd + 1e-3)
+
+
+# --- a fight never removes more models than the damage allows (hypothesis) ---------------------
+
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+
+@settings(max_examples=40, deadline=None)
+@given(hst.lists(hst.integers(1, 6), min_size=40, max_size=40))
+def test_fight_removes_no_more_than_the_damage_allows(rolls):
+    st = read(TWO_UNITS).state
+    cc = melee.declare(st, "zerglings", assign={"z5": "marines"}, surge_to="marines")
+    new, events, parts = melee.resolve(st, cc, RecordedDice(rolls))
+    for t in ("marauders", "marines"):
+        hp = {"marauders": 5, "marines": 2}[t]
+        dmg = sum(p.damage for p in parts if p.target == t)
+        removed = len(new.unit(t).removed)
+        assert removed * hp <= dmg + st.unit(t).damage                  # kills paid for in full
+        assert removed == sum(p.kills for p in parts if p.target == t)
+        assert removed == min(len(st.unit(t).models), dmg // hp)       # and nothing more is wasted
+        cas = [e for e in events if e["type"] == "casualties" and e["unit"] == t][0]
+        assert cas["marker"] == (0 if removed == len(st.unit(t).models) else dmg - removed * hp)

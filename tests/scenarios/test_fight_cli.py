@@ -47,3 +47,13 @@ def test_fight_with_an_unengaged_unit(write):
         "{id: mr, at: [10, 10]}", "{id: mr, at: [20, 3]}")
     code, out, err = cli("fight", write(text), "--unit", "zerglings")
     assert code == 2 and "§8.8 Combat phase" in err and "not Engaged" in err
+
+
+def test_render_ranks_and_close_ranks(tmp_path):
+    out = tmp_path / "r.svg"
+    code, _, err = cli("render", EXAMPLES / "ranks-figure.yaml", "--ranks", "zerglings", "-o", out)
+    svg = out.read_text()
+    assert code == 0 and 'class="ranks"' in svg and 'class="support"' in svg and "4 dice at marines" in svg
+    code, _, err = cli("render", EXAMPLES / "ranks-figure.yaml", "--close-ranks", "zerglings", "-o", out)
+    svg = out.read_text()
+    assert code == 0 and 'class="moved"' in svg and 'class="end-base"' in svg and 'class="path"' in svg

@@ -89,3 +89,44 @@ def test_impact_odds_through_fight(tmp_path):
     assert (im["x"], im["y"], im["dice"]) == (3, 4, {"marines": 6})
     assert im["odds"]["marines"]["kills_at_least"][1] == pytest.approx(1 - 64 / 729 - 192 / 729, abs=1e-12)
     assert im["odds"]["marines"]["mean_hits"] == pytest.approx(3.0, abs=1e-12)
+
+
+BURROWED = """
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - id: roaches
+    side: zerg
+    profile: roach
+    status: [burrowed]
+    models:
+      - {id: r1, at: [10, 11.7]}
+      - {id: r2, at: [12.5, 12.5]}
+  - id: marines
+    side: terran
+    profile: marine
+    models:
+      - {id: m1, at: [10, 10]}
+actions:
+  - {action: phase, phase: assault, first_player: zerg}
+  - {action: pass, side: zerg}
+  - {action: pass, side: terran}
+  - {action: phase, phase: combat}
+%s
+"""
+
+
+def test_engaged_burrowed_unit_must_activate_and_attacks_only_after_close_ranks(write):
+    # r1 is 11.7 − 10 − 0.984252 − 0.629921 = 0.085827" from the Marine: the Roaches are Engaged
+    ok = write(BURROWED % "  - {action: close_ranks, unit: roaches}\n  - {action: close_combat, unit: roaches}")
+    r = run(read(ok))
+    assert "burrowed" not in r.final.unit("roaches").status
+    assert any(e["type"] == "close_combat" for e in r.events)
+    held = write(BURROWED % "  - {action: hold, unit: roaches}\n  - {action: close_combat, unit: marines}", "h.yaml")
+    r = run(read(held))
+    assert "burrowed" in r.final.unit("roaches").status              # enemies attack it normally
+    e = _illegal(write(BURROWED % "  - {action: close_combat, unit: roaches}", "c.yaml"))
+    assert e.index == 4 and e.rule == "§8.8.1 Engaged BURROWED units"
+    e = _illegal(write(BURROWED % "  - {action: pass, side: zerg}", "p.yaml"))
+    assert e.index == 4 and "still has Engaged units" in e.message

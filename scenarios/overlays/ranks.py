@@ -1,0 +1,97 @@
+"""``tapeline render FILE --ranks UNIT`` and ``--close-ranks UNIT``: who strikes in a Close
+Combat Attack, and where Close Ranks would put the unit (StarCraft TMG §8.8.1).
+
+* ``--ranks UNIT``: the Fighting Rank ringed (class ``ranks``), the Supporting Rank ringed
+  (class ``support``), a line from each striking model to the nearest model of the unit it
+  attacks (class ``pair``), and the attack dice per target unit as labels;
+* ``--close-ranks UNIT``: Close Ranks with its default choices — the Leading Model's path
+  (class ``path``), every model set from where it stood to where it would stand (class
+  ``moved``, its new base class ``end-base``) — then the ranks at the new positions.
+
+In the HTML replay viewer, a ``close_combat`` step rings its ranks the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from tapeline.board.measure import gap_matrix
+from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+
+from ..cliutil import unit
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--ranks", metavar="UNIT", default=None,
+                        help="ring UNIT's Fighting and Supporting Rank and label its attack dice (StarCraft)")
+    parser.add_argument("--close-ranks", metavar="UNIT", default=None,
+                        help="draw where Close Ranks (default choices) would move UNIT, then its ranks (StarCraft)")
+
+
+def _ring(fig, cls: str) -> str:
+    return svg_circle(fig.x, fig.y, fig.base.reach + 0.2, cls)
+
+
+def ranks_layer(state, unit_id: str) -> Layer:
+    """The unit's ranks, the unit each striker attacks and the dice per target, on ``state``."""
+    from tapeline.rules.starcraft import melee
+
+    cc = melee.declare(state, unit_id)
+    out: list[str] = []
+    out += [_ring(state.figure(m), "ranks") for m in cc.ranks.fighting_rank]
+    out += [_ring(state.figure(m), "support") for m in cc.ranks.supporting_rank]
+    figs, taken = state.all_figures(), []
+    for m, t in cc.assign.items():
+        f = state.figure(m)
+        tf = state.figures_of(t)
+        near = tf[int(gap_matrix([f], tf)[0].argmin())]
+        out.append(svg_polyline([f.at, near.at], "pair"))
+    for t, n in cc.dice().items():
+        tf = state.figures_of(t)
+        x = sum(f.x for f in tf) / len(tf)
+        y = max(f.y + f.base.reach for f in tf) + 0.5
+        text = f"{n} dice at {t}" + (" + Surge" if cc.surge_to == t else "")
+        keep = tf + [state.figure(m) for m in cc.ranks.strikers]
+        out.append(svg_label(*label_spot(x, y, text, keep_clear=keep, avoid=figs, taken=taken), text, "label"))
+    legend = {"ranks": f"Fighting Rank of {unit_id}", "support": f"Supporting Rank of {unit_id}",
+              "pair": "strikes (model → unit it attacks)"}
+    return Layer("ranks", out, legend)
+
+
+def _moves(before, after, unit_id: str, path: Sequence) -> Layer:
+    out = [svg_polyline(path, "path")] if len(path) > 1 else []
+    for m in before.unit(unit_id).models:
+        if m not in after.unit(unit_id).models:
+            continue
+        f0, f1 = before.figure(m), after.figure(m)
+        if f0.at != f1.at:
+            out.append(svg_polyline([f0.at, f1.at], "moved"))
+            out.append(svg_circle(f1.x, f1.y, f1.base.reach, "end-base"))
+    return Layer("close-ranks", out, {"path": "Close Ranks: the Leading Model's path", "moved": "Close Ranks (from → to)",
+                                      "end-base": "where Close Ranks sets a model"})
+
+
+def layers(args, loaded) -> list[Layer]:
+    out: list[Layer] = []
+    st = loaded.state
+    if getattr(args, "ranks", None):
+        out.append(ranks_layer(st, unit(loaded, args.ranks, "--ranks")))
+    if getattr(args, "close_ranks", None):
+        from tapeline.rules.starcraft.close_ranks import close_ranks
+
+        u = unit(loaded, args.close_ranks, "--close-ranks")
+        new, cr = close_ranks(st, u)
+        out.append(_moves(st, new, u, cr.path))
+        out.append(ranks_layer(new, u))
+    return out
+
+
+def step_layers(before, after, events: Sequence[dict]) -> list[Layer]:
+    out: list[Layer] = []
+    for ev in events:
+        if ev.get("type") == "close_combat":
+            rings = [_ring(before.figure(m), "ranks") for m in ev.get("fighting_rank", [])]
+            rings += [_ring(before.figure(m), "support") for m in ev.get("supporting_rank", [])]
+            out.append(Layer("ranks", rings, {"ranks": f"Fighting Rank of {ev['unit']}",
+                                              "support": f"Supporting Rank of {ev['unit']}"}))
+    return out
