@@ -16,11 +16,24 @@ class IllegalAction(TapelineError):
 
     def __init__(self, rule: str, message: str, index: Optional[int] = None):
         self.rule, self.message, self.index = rule, message, index
-        super().__init__(str(self))
+        if index is not None:
+            self.location = f"actions[{index}]"
+        super().__init__(message)
 
     def __str__(self) -> str:
-        where = f"actions[{self.index}]: " if self.index is not None else ""
+        where = f"{self.location}: " if self.location else ""
         return f"{where}{self.message} ({self.rule})"
 
     def at(self, index: int) -> "IllegalAction":
         return IllegalAction(self.rule, self.message, index)
+
+
+class UnknownId(IllegalAction, KeyError):
+    """A model or unit id the state does not hold (a ``KeyError`` too, for callers that look
+    ids up and handle the miss)."""
+
+    def __init__(self, kind: str, ident: str, why: str = ""):
+        self.kind, self.ident = kind, ident
+        super().__init__("ids", f"no {kind} {ident!r} on the table{why}")
+
+    __str__ = IllegalAction.__str__

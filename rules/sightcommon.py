@@ -12,6 +12,10 @@ from tapeline.board.measure import gap
 from tapeline.board.sight import Blockers, Sight, clearance, hulls, frames
 from tapeline.board.table import Figure, Table
 
+#: Every reason a system gives for a blocked sight line (``Sight.blocked_by``): StarCraft's
+#: Full Cover, Direct Cover, Dead Zone and HIDDEN (§7.1, §11), true line of sight's height.
+BLOCK_REASONS = ("full_cover", "direct_cover", "dead_zone", "hidden", "height")
+
 _CACHE: dict[int, tuple[Table, Blockers]] = {}
 
 

@@ -15,6 +15,8 @@ from typing import Any, Iterable, Mapping, Optional
 
 from tapeline.board.table import Figure, Table
 
+from .errors import UnknownId
+
 
 def frozen_map(d: Mapping) -> Mapping:
     return MappingProxyType(dict(d))
@@ -73,16 +75,29 @@ class GameState:
         return {u.id: u for u in self.units}
 
     def unit(self, unit_id: str) -> UnitState:
-        return self._unit_index[unit_id]
+        """The unit ``unit_id``; :class:`UnknownId` (a ``KeyError``) when there is none."""
+        try:
+            return self._unit_index[unit_id]
+        except (KeyError, TypeError):
+            raise UnknownId("unit", unit_id) from None
 
     def has_unit(self, unit_id: str) -> bool:
         return unit_id in self._unit_index
 
+    @cached_property
+    def _on_table(self) -> frozenset:
+        return frozenset(m for u in self.units for m in u.models)
+
     def figure(self, model_id: str) -> Figure:
-        return self.figures[model_id]
+        """The model ``model_id`` on the table; :class:`UnknownId` (a ``KeyError``) when it is
+        not there (never was, or was removed)."""
+        if model_id in self._on_table:
+            return self.figures[model_id]
+        gone = next((u.id for u in self.units if model_id in u.removed), None)
+        raise UnknownId("model", model_id, f" (removed from {gone})" if gone else "")
 
     def unit_of(self, model_id: str) -> UnitState:
-        return self._unit_index[self.figures[model_id].unit]
+        return self.unit(self.figure(model_id).unit)
 
     def figures_of(self, unit_id: str) -> list[Figure]:
         """The unit's models on the table, in file order."""

@@ -2,8 +2,10 @@
 
 Each action is resolved by the rules on the current state; it returns a new state and its
 events (every die rolled is one). An illegal action stops the replay with
-:class:`rules.errors.IllegalAction` naming its index and the rule. An expectation is checked
-after the action named by its ``after:`` (default: after the last action).
+:class:`rules.errors.IllegalAction` naming its index and the rule; any other error while
+resolving action ``i`` or checking expectation ``k`` is placed at ``actions[i]`` /
+``expect[k]``. An expectation is checked after the action named by its ``after:`` (default:
+after the last action; the loader refuses an ``after:`` past the last action).
 
 The same file and the same seed give a byte-identical event log. :func:`steps` walks the
 actions one at a time (the state after each, and its events) — the one loop behind
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
+from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import system
@@ -63,6 +66,8 @@ def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[in
             new_state, evs = _activation(state, act, ctx)
         except IllegalAction as e:
             raise e.at(i) from None
+        except TapelineError as e:
+            raise e.located(f"actions[{i}]") from None
         state = new_state
         yield Step(i, state, [{"type": "action", "index": i, "action": act.action}] + list(evs))
 
@@ -124,7 +129,10 @@ def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Rep
             k = pending.pop(0)
             e = spec.expect[k]
             ctx.index = None
-            ok, detail = e.check(state, ctx)
+            try:
+                ok, detail = e.check(state, ctx)
+            except TapelineError as err:  # it cannot be evaluated on this state: say where
+                raise err.located(f"expect[{k}]") from None
             checks.append({"expect": e.expect, "index": k, "ok": bool(ok), "detail": detail})
 
     check_due(-1)

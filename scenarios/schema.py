@@ -12,15 +12,82 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-NonNeg = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
-Positive = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
+# --- limits: every count and size a file may ask for (docs/scenario-format.md, "Limits") ---
+# The reader's own limits (bytes, nesting, values, integer digits) live in yamlio.py.
+
+#: Models in the whole file, and terrain pieces.
+MAX_MODELS = 1_000
+MAX_PIECES = 200
+#: Vertices of one terrain polygon, and of all polygons together.
+MAX_POLYGON_VERTICES = 500
+MAX_VERTICES = 2_000
+#: Entries of ``actions:`` and of ``expect:``; recorded rolls under ``dice:``.
+MAX_ACTIONS = 1_000
+MAX_EXPECT = 1_000
+MAX_ROLLS = 20_000
+#: Any other list or mapping a user writes (tags, targets, casualties, path points ...).
+MAX_LIST = 200
+#: Board sides, and every coordinate or length in inches: at most this (in absolute value).
+MAX_INCHES = 1_000.0
+#: Base sizes in mm: from MIN_BASE_MM to MAX_BASE_MM.
+MIN_BASE_MM, MAX_BASE_MM = 1.0, 500.0
+#: Largest seed (dice: {seed: N}): 0 .. 2**64 - 1.
+MAX_SEED = 2**64 - 1
+#: A charge's distance modifier (Concussive Shells: -2), in the file and on the command line.
+MAX_CHARGE_MODIFIER = 20
+#: Largest size of any other number a user writes.
+MAX_NUMBER = 1e15
+
+# --- strict, bounded types for everything a user writes --------------------------------------
+
+#: Any number a user compares a result with (``equals``, ``at_least``): finite, at most 1e15.
+Finite = Annotated[float, Field(strict=True, ge=-MAX_NUMBER, le=MAX_NUMBER, allow_inf_nan=False)]
+#: A coordinate in inches.
+Coord = Annotated[float, Field(strict=True, ge=-MAX_INCHES, le=MAX_INCHES, allow_inf_nan=False)]
+#: A length in inches (a distance, a height): 0 .. MAX_INCHES.
+NonNeg = Annotated[float, Field(strict=True, ge=0, le=MAX_INCHES, allow_inf_nan=False)]
+#: A positive length in inches: above 0, at most MAX_INCHES.
+Positive = Annotated[float, Field(strict=True, gt=0, le=MAX_INCHES, allow_inf_nan=False)]
+#: A base size in mm.
+BaseMM = Annotated[float, Field(strict=True, ge=MIN_BASE_MM, le=MAX_BASE_MM, allow_inf_nan=False)]
+#: An angle in degrees, counter-clockwise from +x.
+Angle = Annotated[float, Field(strict=True, ge=-360, le=360, allow_inf_nan=False)]
 Id = Annotated[str, Field(strict=True, min_length=1, max_length=100)]
 Text = Annotated[str, Field(strict=True, max_length=10_000)]
 Flag = Annotated[bool, Field(strict=True)]
-XY = tuple[Finite, Finite]
+XY = tuple[Coord, Coord]
+#: A list of ids (tags, targets, casualties, ...): at most MAX_LIST.
+IdList = Annotated[list[Id], Field(max_length=MAX_LIST)]
+#: The index of an action in ``actions:``.
+ActionIndex = Annotated[int, Field(strict=True, ge=0, lt=MAX_ACTIONS)]
+
+
+def _version_1(v: int) -> int:
+    if v != 1:
+        raise ValueError(f"format version {v} is unknown: this is version 1 (tapeline: 1)")
+    return v
+
+
+#: The format version: the integer 1 (not ``true``, not ``1.0``).
+Version = Annotated[int, Field(strict=True), AfterValidator(_version_1)]
+
+
+def Int(lo: int, hi: int):
+    """A strict integer from ``lo`` to ``hi`` (a number written ``3.0`` or ``"3"`` is refused)."""
+    return Annotated[int, Field(strict=True, ge=lo, le=hi)]
+
+
+def Bounded(item, n: int = MAX_LIST, at_least: int = 0):
+    """A list of ``item`` with ``at_least`` .. ``n`` entries."""
+    return Annotated[list[item], Field(min_length=at_least, max_length=n)]
+
+
+def IdMap(value, n: int = MAX_LIST):
+    """A mapping from ids to ``value`` with at most ``n`` entries."""
+    return Annotated[dict[Id, value], Field(max_length=n)]
+
 
 TRAIT = Literal[
     "impassable", "passable", "blocks_sight", "no_sight_block", "standable", "grass",
@@ -38,9 +105,9 @@ class BoardSpec(Strict):
 
 
 class Footprint(Strict):
-    rect: Optional[tuple[Finite, Finite, Positive, Positive]] = None
-    polygon: Optional[Annotated[list[XY], Field(min_length=3)]] = None
-    circle: Optional[tuple[Finite, Finite, Positive]] = None
+    rect: Optional[tuple[Coord, Coord, Positive, Positive]] = None
+    polygon: Optional[Bounded(XY, MAX_POLYGON_VERTICES, 3)] = None
+    circle: Optional[tuple[Coord, Coord, Positive]] = None
 
     @model_validator(mode="after")
     def _exactly_one(self):
@@ -53,20 +120,20 @@ class Footprint(Strict):
 class TerrainSpec(Strict):
     id: Id
     footprint: Footprint
-    size: Annotated[int, Field(strict=True, ge=0, le=20)] = 0
+    size: Int(0, 20) = 0
     height: NonNeg = 0.0
     on: Optional[Id] = None
-    traits: list[TRAIT] = []
+    traits: Bounded(TRAIT) = []
 
 
-BaseSize = Union[Positive, tuple[Positive, Positive]]
+BaseSize = Union[BaseMM, tuple[BaseMM, BaseMM]]
 
 
 class ModelSpec(Strict):
     id: Id
     at: XY
     base: Optional[BaseSize] = None
-    facing: Finite = 0.0
+    facing: Angle = 0.0
     on: Optional[Id] = None
     height: Optional[Positive] = None
 
@@ -78,12 +145,13 @@ class WeaponSpec(Strict):
     phase: Literal["assault", "combat"]
     range: Union[NonNeg, Literal["E", "BT", "FT"]]
     target: Literal["ground", "flying", "all"] = "ground"
-    roa: Annotated[int, Field(strict=True, ge=0, le=100)]
-    hit: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
-    surge: list[Id] = []
+    roa: Int(0, 100)
+    hit: Optional[Int(1, 7)] = None
+    surge: IdList = []
     surge_dice: Optional[Literal["D3", "D3+1", "D6"]] = None
-    damage: Annotated[int, Field(strict=True, ge=0, le=100)] = 1
-    keywords: dict[str, Any] = {}
+    damage: Int(0, 100) = 1
+    #: Weapon keywords (§11): a flag, a number (X), a range in inches, or {Combat Tag: X}.
+    keywords: IdMap(Union[Flag, Int(0, 100), NonNeg, IdMap(Int(0, 100))]) = {}
     upgrade: Flag = False
 
 
@@ -175,24 +243,24 @@ class StatsSpec(Strict):
     kit by name) and ``melee_weapons`` (profiles defined or overridden in the file).
     """
 
-    speed: Optional[Union[Annotated[int, Field(strict=True, ge=0, le=100)], list[Annotated[int, Field(strict=True, ge=0, le=100)]]]] = None
-    armour: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
-    evade: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
-    hp: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
-    shield: Optional[Annotated[int, Field(strict=True, ge=0, le=1000)]] = None
-    abilities: Optional[list[Id]] = None
-    impact: Optional[tuple[Annotated[int, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=1, le=7)]]] = None
-    weapons: Optional[dict[str, WeaponSpec]] = None
-    movement: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
-    initiative: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    weapon_skill: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    ballistic_skill: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    strength: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    toughness: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    wounds: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
-    attacks: Optional[Annotated[int, Field(strict=True, ge=0, le=100)]] = None
-    leadership: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
-    save: Optional[Annotated[int, Field(strict=True, ge=1, le=7)]] = None
+    speed: Optional[Union[Int(0, 100), Bounded(Int(0, 100), 2, 1)]] = None
+    armour: Optional[Int(1, 7)] = None
+    evade: Optional[Int(1, 7)] = None
+    hp: Optional[Int(1, 1000)] = None
+    shield: Optional[Int(0, 1000)] = None
+    abilities: Optional[IdList] = None
+    impact: Optional[tuple[Int(0, 100), Int(1, 7)]] = None
+    weapons: Optional[IdMap(WeaponSpec)] = None
+    movement: Optional[Int(0, 100)] = None
+    initiative: Optional[Int(0, 20)] = None
+    weapon_skill: Optional[Int(0, 20)] = None
+    ballistic_skill: Optional[Int(0, 20)] = None
+    strength: Optional[Int(0, 20)] = None
+    toughness: Optional[Int(0, 20)] = None
+    wounds: Optional[Int(0, 100)] = None
+    attacks: Optional[Int(0, 100)] = None
+    leadership: Optional[Int(0, 20)] = None
+    save: Optional[Int(1, 7)] = None
     unit_type: Optional[Id] = None
     cool: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     willpower: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
@@ -209,18 +277,18 @@ class UnitSpec(Strict):
     id: Id
     side: Id
     profile: Optional[Text] = None
-    size: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
+    size: Optional[Int(0, 20)] = None
     base: Optional[BaseSize] = None
-    tags: Optional[list[Id]] = None
-    status: list[Id] = []
+    tags: Optional[IdList] = None
+    status: IdList = []
     leader: Optional[Id] = None
     stats: Optional[StatsSpec] = None
-    models: Annotated[list[ModelSpec], Field(min_length=1)]
+    models: Bounded(ModelSpec, MAX_MODELS, 1)
 
 
 class DiceSpec(Strict):
-    seed: Optional[Annotated[int, Field(strict=True)]] = None
-    rolls: Optional[list[Annotated[int, Field(strict=True, ge=1, le=6)]]] = None
+    seed: Optional[Int(0, MAX_SEED)] = None
+    rolls: Optional[Bounded(Int(1, 6), MAX_ROLLS)] = None
 
     @model_validator(mode="after")
     def _one(self):
@@ -335,15 +403,15 @@ def scenario_model() -> type[BaseModel]:
     Expect = _tagged_union(vocab.EXPECT_MODELS, "expect")
 
     class Scenario(Strict):
-        tapeline: Literal[1]
+        tapeline: Version
         system: Literal["starcraft", "heresy", "classic40k"]
         name: Text = ""
         board: BoardSpec
-        terrain: list[TerrainSpec] = []
-        units: list[UnitSpec]
+        terrain: Bounded(TerrainSpec, MAX_PIECES) = []
+        units: Bounded(UnitSpec, MAX_MODELS)
         dice: Optional[DiceSpec] = None
         settings: Settings = Settings()
-        actions: list[Action] = []  # type: ignore[valid-type]
-        expect: list[Expect] = []  # type: ignore[valid-type]
+        actions: Bounded(Action, MAX_ACTIONS) = []  # type: ignore[valid-type]
+        expect: Bounded(Expect, MAX_EXPECT) = []  # type: ignore[valid-type]
 
     return Scenario

@@ -200,6 +200,9 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     happened. ``target_models`` nominates one model per target unit (default: the model of the
     first target nearest the Leading Model's end spot)."""
     rc = reach(state, unit_id, targets, leader, modifier)
+    for t in target_models or {}:
+        if t not in rc.targets:
+            raise IllegalAction(RULE, f"a model is nominated in {t}, which is not a declared target ({', '.join(rc.targets)})")
     result = rc.odds.dice.result(rolls)
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)

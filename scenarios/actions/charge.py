@@ -21,12 +21,10 @@ terrain. A failed charge makes no charge move. ``ctx.results[index]`` holds the 
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Optional
-
-from pydantic import Field
+from typing import ClassVar, Literal, Optional
 
 from .. import charging
-from ..schema import Flag, Id, Strict
+from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
 from ..vocab import action
 
 
@@ -35,17 +33,17 @@ class Charge(Strict):
     activation: ClassVar[str] = "charge"
     action: Literal["charge"]
     unit: Id
-    targets: Annotated[list[Id], Field(min_length=1, max_length=50)]
+    targets: Bounded(Id, 50, 1)
     leader: Optional[Id] = None
-    target_models: Annotated[dict[Id, Id], Field(max_length=50)] = {}
-    modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+    target_models: IdMap(Id, 50) = {}
+    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
     # Horus Heresy §A.3 step 4 (Volleys and the Overwatch Reaction)
     volley: Optional[Flag] = None
     target_volley: Optional[Flag] = None
     overwatch: Optional[Flag] = None
     evade: Optional[Flag] = None
-    weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
-    casualties: Annotated[dict[Id, Annotated[list[Id], Field(max_length=2000)]], Field(max_length=20)] = {}
+    weapons: IdMap(Id, MAX_MODELS) = {}
+    casualties: IdMap(Bounded(Id, MAX_MODELS), 20) = {}
 
     def options(self) -> dict:
         out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}
@@ -55,15 +53,19 @@ class Charge(Strict):
             out["casualties"] = {k: list(v) for k, v in self.casualties.items()}
         return out
 
+    def static_problems(self, ctx):
+        for t in self.target_models:
+            if t not in self.targets:
+                yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"
+
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         if self.leader:
-            out.append(("leader", "model", self.leader))
-        out += [(f"target_models.{t}", "unit", t) for t in self.target_models]
-        out += [(f"target_models.{t}", "model", m) for t, m in self.target_models.items()]
+            out.append(("leader", "model", self.leader, self.unit))
+        out += [(f"target_models.{t}", "model", m, t) for t, m in self.target_models.items()]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
-        out += [(f"casualties.{u}.{i}", "model", m) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
+        out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
     def apply(self, state, ctx):

@@ -22,7 +22,7 @@ from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH
 from tapeline.rules.errors import IllegalAction
 
-from ..schema import XY, Id, Strict
+from ..schema import MAX_MODELS, XY, Id, IdMap, Strict
 from ..systemdata import SYSTEM_DATA
 from ..vocab import action
 
@@ -42,6 +42,8 @@ def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never
             g = gap(f, o)
             if g < -TOUCH:
                 raise IllegalAction(rule, f"{f.id} at ({f.x:g}, {f.y:g}) would overlap {o.id} by {-g:.6g}\"")
+        if f.on is not None and region_gap(f, state.table.piece(f.on).footprint) >= -TOUCH:
+            raise IllegalAction("placement", f"{f.id} would stand on {f.on} without overlapping it")
         allowed = {p.id for p in state.table.stack(f.on)}
         for p in state.table.pieces_hit(f.polygon):
             if p.id not in allowed and impassable(p) and -region_gap(f, p.footprint) > TOUCH:
@@ -74,7 +76,7 @@ class Move(Strict):
     """Set several models at once (``moves: {id: [x, y]}``), checked together."""
 
     action: Literal["move"]
-    moves: dict[Id, XY]
+    moves: IdMap(XY, MAX_MODELS)
 
     @model_validator(mode="after")
     def _some(self):

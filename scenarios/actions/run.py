@@ -17,9 +17,7 @@ Leading Model's path or ended on is removed (§7.1).
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
-
-from pydantic import Field
+from typing import ClassVar, Literal
 
 from tapeline.board.pathcheck import check_end, check_path
 from tapeline.board.placement import place_around
@@ -30,7 +28,7 @@ from tapeline.rules.starcraft.engagement import units_engaged
 from tapeline.rules.starcraft.movement import (coherency, coherency_radius, grass_crossed, grass_ended_on, link_space,
                                       move_rules, without_grass)
 
-from ..schema import XY, Id, Strict
+from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
 from ..vocab import action
 
 RULE = "§8.5.2 Move / §8.7.1 Run"
@@ -42,11 +40,12 @@ class Run(Strict):
     action: Literal["run"]
     unit: Id
     leader: Id
-    path: Annotated[list[XY], Field(min_length=1)]
-    set: dict[Id, XY] = {}
+    path: Bounded(XY, at_least=1)
+    set: IdMap(XY, MAX_MODELS) = {}
 
     def refs(self):
-        return [("unit", "unit", self.unit), ("leader", "model", self.leader)] + [(f"set.{m}", "model", m) for m in self.set]
+        return ([("unit", "unit", self.unit), ("leader", "model", self.leader, self.unit)]
+                + [(f"set.{m}", "model", m, self.unit) for m in self.set])
 
     def apply(self, state, ctx):
         if state.system != "starcraft":

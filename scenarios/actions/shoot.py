@@ -46,7 +46,7 @@ from tapeline.rules.starcraft import template_attack
 from tapeline.rules.starcraft.ranged import Modifiers, fire_batch
 from tapeline.rules.starcraft.targeting import check_target
 
-from ..schema import XY, Flag, Id, Strict
+from ..schema import XY, Flag, Id, IdList, Strict
 from ..vocab import action
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
@@ -56,11 +56,11 @@ Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 class BatchOrder(Strict):
     weapon: Id
     target: Optional[Id] = None
-    models: Optional[list[Id]] = None
+    models: Optional[IdList] = None
     at: Optional[XY] = None
     model: Optional[Id] = None
     on: Optional[Id] = None
-    casualties: list[Id] = []
+    casualties: IdList = []
     hit: SmallInt = 0
     armour: SmallInt = 0
     evade: SmallInt = 0
@@ -98,14 +98,15 @@ class Shoot(Strict):
     def refs(self):
         out = [("unit", "unit", self.unit)]
         for i, b in enumerate(self.batches):
+            out.append((f"batches.{i}.weapon", "weapon", b.weapon, self.unit))
             if b.target is not None:
                 out.append((f"batches.{i}.target", "unit_or_model", b.target))
             if b.model is not None:
                 out.append((f"batches.{i}.model", "model", b.model))
             if b.on is not None:
                 out.append((f"batches.{i}.on", "terrain", b.on))
-            out += [(f"batches.{i}.models", "model", m) for m in b.models or ()]
-            out += [(f"batches.{i}.casualties", "model", m) for m in b.casualties]
+            out += [(f"batches.{i}.models.{j}", "model", m, self.unit) for j, m in enumerate(b.models or ())]
+            out += [(f"batches.{i}.casualties.{j}", "model", m, b.target) for j, m in enumerate(b.casualties)]
         return out
 
     def _firing(self, state, b: BatchOrder, weapon) -> list[str]:

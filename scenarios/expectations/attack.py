@@ -18,18 +18,20 @@ Marker), ``kills``, ``marker``, ``discarded``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Literal, Optional
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from tapeline.rules.starcraft.casualties import shielded
 from tapeline.rules.starcraft.catalogue import make_profile
 
-from ..schema import Id
+from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
-Index = Annotated[int, Field(strict=True, ge=0)]
+#: The actions whose Batches ``attack`` and ``casualties`` read (``ctx.results[i]["batches"]``).
+BATCH_ACTIONS = ("shoot",)
+BatchIndex = Int(0, 49)
 VALUES = Literal["attack_dice", "surge", "hits", "moved_by_surge", "saved", "evaded", "damage_dice",
                  "damage", "total_damage", "kills", "marker", "discarded"]
 
@@ -48,9 +50,12 @@ class Attack(ExpectBase, Numeric):
     """A pool count of Batch ``batch`` of the attack made by action ``action``."""
 
     expect: Literal["attack"]
-    action: Index
-    batch: Index = 0
+    action: ActionIndex
+    batch: BatchIndex = 0
     value: VALUES
+
+    def refs(self):
+        return [("action", "action", self.action, BATCH_ACTIONS)]
 
     def check(self, state, ctx):
         b, why = _batch(ctx, self.action, self.batch)
@@ -65,11 +70,11 @@ class Casualties(ExpectBase):
     (``unit``); ``models`` lists them in order, ``count`` counts them."""
 
     expect: Literal["casualties"]
-    action: Optional[Index] = None
-    batch: Index = 0
+    action: Optional[ActionIndex] = None
+    batch: BatchIndex = 0
     unit: Optional[Id] = None
-    models: Optional[list[Id]] = None
-    count: Optional[Annotated[int, Field(strict=True, ge=0)]] = None
+    models: Optional[IdList] = None
+    count: Optional[Int(0, MAX_MODELS)] = None
 
     @model_validator(mode="after")
     def _what(self):
@@ -80,7 +85,9 @@ class Casualties(ExpectBase):
         return self
 
     def refs(self):
-        return ([("unit", "unit", self.unit)] if self.unit else []) + [(f"models", "model", m) for m in self.models or ()]
+        return (([("unit", "unit", self.unit)] if self.unit else [])
+                + ([("action", "action", self.action, BATCH_ACTIONS)] if self.action is not None else [])
+                + [(f"models.{i}", "model", m, self.unit) for i, m in enumerate(self.models or ())])
 
     def check(self, state, ctx):
         if self.unit is not None:
@@ -115,7 +122,7 @@ class Shielded(ExpectBase):
 
     expect: Literal["shielded"]
     unit: Id
-    value: bool = True
+    value: Flag = True
 
     def refs(self):
         return [("unit", "unit", self.unit)]

@@ -17,12 +17,12 @@ expect:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Literal, Optional
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from .. import charging
-from ..schema import Id
+from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -34,11 +34,11 @@ class ChargeQuery(ExpectBase, Numeric):
 
     expect: Literal["charge"]
     unit: Id
-    targets: Annotated[list[Id], Field(min_length=1)]
+    targets: Bounded(Id, at_least=1)
     leader: Optional[Id] = None
-    modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
     value: Optional[Literal["distance", "min_roll", "probability"]] = None
-    reachable: Optional[bool] = None
+    reachable: Optional[Flag] = None
 
     @model_validator(mode="after")
     def _what(self):
@@ -48,7 +48,7 @@ class ChargeQuery(ExpectBase, Numeric):
 
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
-        return out + ([("leader", "model", self.leader)] if self.leader else [])
+        return out + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
 
     def check(self, state, ctx):
         _rc, o = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
@@ -64,10 +64,13 @@ class Charged(ExpectBase):
     Leading Model ended in base contact with the nominated model: StarCraft), ``removed``."""
 
     expect: Literal["charged"]
-    action: Annotated[int, Field(strict=True, ge=0)]
-    success: Optional[bool] = None
-    contact: Optional[bool] = None
-    removed: Optional[list[Id]] = None
+    action: ActionIndex
+    success: Optional[Flag] = None
+    contact: Optional[Flag] = None
+    removed: Optional[IdList] = None
+
+    def refs(self):
+        return [("action", "action", self.action, "charge")] + [(f"removed.{i}", "model", m) for i, m in enumerate(self.removed or ())]
 
     def check(self, state, ctx):
         got = (ctx.results.get(self.action) or {}).get("charge")
@@ -93,11 +96,12 @@ class CoherencyCheck(ExpectBase):
     expect: Literal["coherency"]
     unit: Id
     leader: Optional[Id] = None
-    value: bool = True
-    out: Optional[list[Id]] = None
+    value: Flag = True
+    out: Optional[IdList] = None
 
     def refs(self):
-        return [("unit", "unit", self.unit)] + ([("leader", "model", self.leader)] if self.leader else [])
+        return ([("unit", "unit", self.unit)] + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
+                + [(f"out.{i}", "model", m, self.unit) for i, m in enumerate(self.out or ())])
 
     def check(self, state, ctx):
         c = unit_coherency(state, self.unit, self.leader)

@@ -6,20 +6,20 @@ from typing import Annotated, Optional
 
 from pydantic import Field
 
-from ..schema import Finite, Strict
+from ..schema import MAX_ACTIONS, MAX_NUMBER, Finite, Int, Strict
 
 
 class ExpectBase(Strict):
     """``after: N`` checks right after action N (``-1``: before any); default after the last."""
 
-    after: Optional[Annotated[int, Field(ge=-1)]] = None
+    after: Optional[Int(-1, MAX_ACTIONS - 1)] = None
 
 
 class Numeric(Strict):
     """Numeric comparison fields: ``equals`` (with ``tol``), ``at_least``, ``at_most``."""
 
     equals: Optional[Finite] = None
-    tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-6
+    tol: Annotated[float, Field(strict=True, ge=0, le=MAX_NUMBER, allow_inf_nan=False)] = 1e-6
     at_least: Optional[Finite] = None
     at_most: Optional[Finite] = None
 

@@ -20,7 +20,7 @@ from pydantic import model_validator
 from tapeline.board import measure
 from tapeline.rules.systems import system
 
-from ..schema import XY, Id
+from ..schema import XY, Flag, Id, NonNeg
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -31,6 +31,12 @@ class _Pair(ExpectBase):
 
     def refs(self):
         return [("a", "model", self.a), ("b", "model", self.b)]
+
+    @model_validator(mode="after")
+    def _two(self):
+        if self.a == self.b:
+            raise ValueError(f"a and b are the same model ({self.a}): name two different models")
+        return self
 
 
 @expectation
@@ -48,7 +54,7 @@ class Contact(_Pair):
     """Base contact (gap within 1e-6")."""
 
     expect: Literal["contact"]
-    value: bool = True
+    value: Flag = True
 
     def check(self, state, ctx):
         v = measure.contact(state.figure(self.a), state.figure(self.b))
@@ -65,9 +71,9 @@ class Within(ExpectBase):
     unit: Optional[Id] = None
     b: Optional[Id] = None
     point: Optional[XY] = None
-    distance: float
-    wholly: bool = False
-    value: bool = True
+    distance: NonNeg
+    wholly: Flag = False
+    value: Flag = True
 
     @model_validator(mode="after")
     def _one_each(self):
@@ -75,6 +81,8 @@ class Within(ExpectBase):
             raise ValueError("give exactly one of a (a model) or unit")
         if (self.b is None) == (self.point is None):
             raise ValueError("give exactly one of b (a model) or point")
+        if self.a is not None and self.a == self.b:
+            raise ValueError(f"a and b are the same model ({self.a}): name two different models")
         return self
 
     def refs(self):
@@ -98,7 +106,7 @@ class Engaged(_Pair):
     """The two models engage each other under the file's system (exceptions included)."""
 
     expect: Literal["engaged"]
-    value: bool = True
+    value: Flag = True
 
     def check(self, state, ctx):
         e = system(state.system).engaged(state, self.a, self.b)

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
+from pydantic import model_validator
+
+from tapeline.rules.sightcommon import BLOCK_REASONS
 from tapeline.rules.systems import system
 
-from ..schema import Id
+from ..schema import Bounded, Flag, Id, IdList
 from ..vocab import expectation
 from .common import ExpectBase
 
@@ -29,13 +32,21 @@ class Visible(ExpectBase):
     expect: Literal["visible"]
     a: Id
     b: Id
-    value: bool = True
-    blocked_by: Optional[list[Id]] = None
-    terrain: Optional[list[Id]] = None
+    value: Flag = True
+    blocked_by: Optional[Bounded(Literal[BLOCK_REASONS])] = None
+    terrain: Optional[IdList] = None
+
+    @model_validator(mode="after")
+    def _two(self):
+        if self.a == self.b:
+            raise ValueError(f"a and b are the same model ({self.a}): name two different models")
+        if (self.blocked_by or self.terrain) and self.value:
+            raise ValueError("blocked_by and terrain go with value: false (what blocks the sight)")
+        return self
 
     def refs(self):
         return [("a", "model", self.a), ("b", "model", self.b)] + [
-            ("terrain", "terrain", t) for t in (self.terrain or [])
+            (f"terrain.{i}", "terrain", t) for i, t in enumerate(self.terrain or [])
         ]
 
     def check(self, state, ctx):

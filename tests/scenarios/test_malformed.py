@@ -13,7 +13,8 @@ from tapeline.scenarios.load import MAX_MODELS, read
 from tests.conftest import cli
 
 CORPUS = Path(__file__).parent / "malformed"
-EXPECTED_JSON = {"json-wrong-type.json": "units[0].models[0].at[1]", "json-nan.json": "board.width"}
+EXPECTED_JSON = {"json-wrong-type.json": "units[0].models[0].at[1]", "json-nan.json": "board.width",
+                 "json-deep-nesting.json": "line 1", "json-long-int.json": "file"}
 
 
 def expected_location(path: Path) -> str:

@@ -1,0 +1,143 @@
+"""Static validation of ``actions:`` and ``expect:``: everything ``check`` can see without
+replaying, so that a file ``check`` passes never fails a replay for a reason it could have seen.
+
+Every action and expectation model says what it names, and the checks here need nothing else:
+
+* ``refs()`` yields ``(field, kind, ident)`` or ``(field, kind, ident, within)``: ``field`` is
+  the dotted place inside the entry (``targets.0``, ``batches.1.weapon``), ``kind`` a key of
+  :data:`KINDS`, ``within`` narrows it (a model *of unit* ``within``, a weapon *of unit*
+  ``within``, an action *of word* ``within``). Built-in kinds: ``model``, ``unit``,
+  ``terrain``, ``weapon``, ``action``; a module may add its own with :func:`kind`.
+* ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
+  on the initial state (:class:`Static` gives the state, the file and the entry's index).
+
+Besides, an entry's ``after:`` must name an existing action (or ``-1``) and an ``action``
+reference must be resolved by then. Each problem is located
+``actions[3].targets[0]`` / ``expect[2].after``, the same way as a schema error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional
+
+from tapeline.board.errors import TapelineError
+from tapeline.rules.state import GameState
+
+Problem = tuple[tuple, str]
+
+
+@dataclass(frozen=True)
+class Static:
+    """What a static check sees: the validated file, its initial state, and which entry."""
+
+    spec: Any
+    state: GameState
+    section: str = "actions"
+    index: int = 0
+
+    @property
+    def n_actions(self) -> int:
+        return len(self.spec.actions)
+
+
+#: kind -> check(ctx, ident, within, entry) returning a problem message, or None when fine.
+KINDS: dict[str, Callable[[Static, Any, Any, Any], Optional[str]]] = {}
+
+
+def kind(name: str):
+    """Register the checker of a reference kind (``@kind("template")``)."""
+
+    def deco(fn):
+        KINDS[name] = fn
+        return fn
+
+    return deco
+
+
+@kind("model")
+def _model(ctx: Static, ident, within, entry) -> Optional[str]:
+    fig = ctx.state.figures.get(ident)
+    if fig is None:
+        return f"no model with id {ident!r}"
+    if within is not None and ctx.state.has_unit(within) and fig.unit != within:
+        return f"model {ident!r} is not in unit {within!r} (it is in {fig.unit!r})"
+    return None
+
+
+@kind("unit")
+def _unit(ctx: Static, ident, within, entry) -> Optional[str]:
+    return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}"
+
+
+@kind("terrain")
+def _terrain(ctx: Static, ident, within, entry) -> Optional[str]:
+    return None if ident in ctx.state.table.by_id else f"no terrain piece with id {ident!r}"
+
+
+@kind("weapon")
+def _weapon(ctx: Static, ident, within, entry) -> Optional[str]:
+    """A weapon of unit ``within``'s profile (StarCraft §5.1; the other systems' files give
+    their weapons to the commands that use them)."""
+    if ctx.state.system != "starcraft" or within is None or not ctx.state.has_unit(within):
+        return None
+    from tapeline.rules.starcraft.targeting import unit_weapon
+
+    try:
+        unit_weapon(ctx.state, within, ident)
+    except TapelineError as e:
+        return getattr(e, "message", None) or str(e)
+    return None
+
+
+@kind("action")
+def _action(ctx: Static, ident, within, entry) -> Optional[str]:
+    """An earlier action (of word ``within``, when given) resolved before the entry is checked."""
+    n = ctx.n_actions
+    if not 0 <= ident < n:
+        return f"there is no action {ident} (the file has {n} action{'s' if n != 1 else ''})"
+    word = ctx.spec.actions[ident].action
+    if within is not None and word not in ((within,) if isinstance(within, str) else tuple(within)):
+        return f"action {ident} is a {word!r} action, not {within!r}"
+    after = getattr(entry, "after", None)
+    if ctx.section == "expect" and after is not None and after < ident:
+        return f"this is checked after action {after}, before action {ident} is resolved"
+    return None
+
+
+def problems(spec, state: GameState) -> list[Problem]:
+    """Every static problem of the file's actions and expectations, located."""
+    out: list[Problem] = []
+    for section in ("actions", "expect"):
+        for i, entry in enumerate(getattr(spec, section)):
+            ctx = Static(spec, state, section, i)
+            out += [((section, i, *_path(f)), msg) for f, msg in entry_problems(ctx, entry)]
+    return out
+
+
+def entry_problems(ctx: Static, entry) -> Iterable[tuple[str, str]]:
+    """(field, message) for one entry: its ``after:``, its references, its own checks."""
+    after = getattr(entry, "after", None)
+    if ctx.section == "expect" and after is not None and after >= ctx.n_actions:
+        n = ctx.n_actions
+        yield "after", (f"there is no action {after} (the file has {n} action{'s' if n != 1 else ''}; "
+                        "after: -1 is before any)")
+    for ref in entry.refs() if hasattr(entry, "refs") else ():
+        field, what, ident = ref[:3]
+        within = ref[3] if len(ref) > 3 else None
+        check = KINDS.get(what)
+        if check is None:
+            raise KeyError(f"{type(entry).__name__}.refs() names kind {what!r}: register it with validate.kind")
+        msg = check(ctx, ident, within, entry)
+        if msg is not None:
+            yield field, msg
+    own = getattr(entry, "static_problems", None)
+    if own is not None:
+        try:
+            yield from own(ctx) or ()
+        except TapelineError as e:  # a rule refused on the initial state: the entry's own place
+            yield "", getattr(e, "message", None) or str(e)
+
+
+def _path(field: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in field.split(".")) if field else ()

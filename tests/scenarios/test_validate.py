@@ -1,0 +1,44 @@
+"""The schema's own guarantees: every field a user writes is bounded, every action and
+expectation declares what it names (so `check` validates it: scenarios/validate.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tapeline.scenarios import validate, vocab
+from tapeline.scenarios.schema import scenario_model
+
+vocab.load_all()
+
+
+def _unbounded(node, path="") -> list[str]:
+    out = []
+    if isinstance(node, dict):
+        t = node.get("type")
+        if t in ("number", "integer") and path != ".properties.tapeline":
+            if not (({"minimum", "exclusiveMinimum"} & node.keys()) and ({"maximum", "exclusiveMaximum"} & node.keys())):
+                out.append(path)
+        if t == "array" and "prefixItems" not in node and "maxItems" not in node:
+            out.append(path)
+        if t == "object" and node.get("additionalProperties") not in (None, False) and "maxProperties" not in node:
+            out.append(path)
+        for k, v in node.items():
+            out += _unbounded(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _unbounded(v, f"{path}[{i}]")
+    return out
+
+
+def test_every_number_list_and_mapping_a_user_writes_is_bounded():
+    assert _unbounded(scenario_model().model_json_schema()) == []
+
+
+@pytest.mark.parametrize("name, cls", sorted({**vocab.ACTIONS_MODELS, **vocab.EXPECT_MODELS}.items()))
+def test_every_action_and_expectation_declares_its_references(name, cls):
+    assert callable(getattr(cls, "refs", None)), f"{name}: implement refs() (scenarios/validate.py)"
+
+
+def test_every_reference_kind_is_registered():
+    for kind in ("model", "unit", "terrain", "weapon", "action"):
+        assert kind in validate.KINDS
