@@ -424,7 +424,7 @@ class _LabelPlacer:
         for k, (x, y) in enumerate(cands):
             box = shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
             cost = 10 * box.intersection(self.bases).area + 10 * sum(box.intersection(t).area for t in self.taken)
-            cost += 0.5 * (box.area - box.intersection(fp).area) / box.area + 0.01 * k
+            cost += 0.5 * (box.area - box.intersection(fp).area) / max(box.area, 1e-12) + 0.01 * k
             if cost < best_cost - 1e-9:
                 best, best_cost = (x, y), cost
         x, y = best

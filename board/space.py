@@ -155,6 +155,16 @@ class Space:
         a = np.asarray(a, dtype=float).reshape(-1, 2)
         b = np.asarray(b, dtype=float).reshape(-1, 2)
         ok = np.minimum(self._box_margin_pts(a), self._box_margin_pts(b)) >= -TOL
+        # segments x obstacles box tests, a bounded block at a time (memory stays small on a
+        # crowded table: ~ _BLOCK booleans per test, whatever the number of segments)
+        step = max(1, _BLOCK // max(1, len(self.obstacles)))
+        for lo_ in range(0, len(a), step):
+            sl = slice(lo_, lo_ + step)
+            ok[sl] = self._clear_block(a[sl], b[sl], ok[sl])
+        return ok
+
+    def _clear_block(self, a: np.ndarray, b: np.ndarray, ok: np.ndarray) -> np.ndarray:
+        ok = ok.copy()
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         # candidate pairs: the segment's box meets the obstacle's box grown by its clearance
         # (a superset of "within the clearance"; the verdict is taken below)
@@ -352,6 +362,9 @@ def _segments(a, b):
         segs[same] = shapely.points(a[same])
     return a, b, segs
 
+
+#: Segment x obstacle pairs box-tested at once by :meth:`Space.clear_segments`.
+_BLOCK = 1 << 21
 
 #: Distances of a segment to a point within this of the threshold go to GEOS (numpy's own
 #: rounding error is below 1e-13 on a table-sized board): the verdict is GEOS's.

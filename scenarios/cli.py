@@ -2,8 +2,8 @@
 
 Each sub-command lives in its own module of :mod:`scenarios.commands` with a
 ``register(subparsers)`` function; they are discovered, so adding a command touches nothing
-else. Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input (a located
-one-line message, never a traceback).
+else. Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input: one line
+``FILE: PLACE: message`` on stderr, nothing else there, never a traceback (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -11,18 +11,35 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import sys
+import threading
+import warnings
+from contextlib import contextmanager
 from typing import Optional, Sequence
 
 from tapeline import __version__
 from tapeline.board.errors import TapelineError
 
 from . import commands
+from .errors import ScenarioError
+
+
+class UsageError(Exception):
+    """A command line argparse cannot read (reported as one located line, exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line raises :class:`UsageError` instead of printing the usage
+    and a second line (the sub-commands' parsers are of this class too)."""
+
+    def error(self, message: str):
+        raise UsageError(message)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="tapeline",
         description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.",
     )
@@ -42,18 +59,123 @@ def emit(obj: dict, as_json: bool, human: str) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = args.func(args)
-    except TapelineError as e:
-        print(f"tapeline: error: {e}", file=sys.stderr)
+        args = parser().parse_args(argv)
+    except UsageError as e:
+        file = _file_argument(argv)
+        print(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}", file=sys.stderr)
         return 2
+    try:
+        with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)):
+            code = args.func(args)
+    except TapelineError as e:
+        return fail(args, e)
+    except OutOfTime as e:
+        return fail(args, TapelineError(f"gave up after {e.seconds:g} s of computing, the limit (TAPELINE_TIME_LIMIT)"))
     except BrokenPipeError:  # pragma: no cover - `tapeline ... | head`
         return 0
+    except (RecursionError, MemoryError) as e:  # limits should make these impossible
+        return fail(args, TapelineError(f"the input is too large to answer ({type(e).__name__})"))
+    except Exception as e:  # noqa: BLE001 - the contract: never a traceback
+        return fail(args, TapelineError(f"internal error, please report it: {type(e).__name__}: {str(e)[:300]}"))
     return int(code or 0)
 
 
+def _file_argument(argv: Sequence[str]) -> Optional[str]:
+    """The FILE of a command line argparse refused: the first word after the command that
+    names a file, else the word right after the command."""
+    words = [w for w in argv if not w.startswith("-")][1:]
+    return next((w for w in words if os.path.isfile(w)), words[0] if words else None)
+
+
+def fail(args, e: TapelineError) -> int:
+    """Print ``e`` as the one line ``FILE: PLACE: message`` on stderr; exit status 2."""
+    file = getattr(args, "file", None)
+    if isinstance(e, ScenarioError) or getattr(e, "file", None) or file is None:
+        line = str(e)  # it names its file itself (a ScenarioError, cliutil's ArgumentError)
+    elif e.location:
+        line = f"{file}: {e}"
+    else:
+        line = f"{file}: {args.command}: {e}"
+    print(" ".join(line.split()) if "\n" in line else line, file=sys.stderr)
+    return 2
+
+
+@contextmanager
+def quiet_numerics():
+    """numpy's floating-point warnings and Python's numeric warnings stay off stderr: every
+    verdict that reaches the user is checked where it is made, not by a warning."""
+    import numpy as np
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+#: CPU seconds one command may spend before it gives up with exit status 2 (a bound on every
+#: question, whatever the file asks; the environment variable TAPELINE_TIME_LIMIT changes it,
+#: 0 switches it off).
+TIME_LIMIT = 15.0
+#: Address space a ``tapeline`` process may take (bytes; TAPELINE_MEMORY_LIMIT, 0: none): an
+#: allocation past it is a MemoryError, reported as one line, instead of the machine swapping.
+MEMORY_LIMIT = 3 * 2**30
+
+
+class OutOfTime(BaseException):
+    """Raised in the main thread when the time limit passes (a BaseException, so that no
+    ``except Exception`` on the way can swallow it)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise :class:`OutOfTime` once the process has spent ``seconds`` more CPU time (user and
+    system; not wall time, so a busy machine does not cut a question short)."""
+    import signal
+
+    if not seconds or seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise OutOfTime(seconds)
+
+    old = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def limit_memory(limit: float) -> None:
+    """Cap this process's address space at ``limit`` bytes (soft limit; where supported)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        want = int(limit)
+        if want > 0 and (hard == resource.RLIM_INFINITY or want < hard) and (soft == resource.RLIM_INFINITY or want < soft):
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not every platform
+        pass
+
+
 def run() -> None:  # console-script entry point
+    limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
     sys.exit(main())
 
 

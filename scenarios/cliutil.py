@@ -6,7 +6,9 @@ the state after the file's action N, 0-based, ``-1`` after the last, replayed wi
 dice). A command added later gets both by calling the two functions; nothing else changes.
 
 Ids given on the command line are looked up with :func:`model` and :func:`unit`: an unknown id
-is an :class:`ArgumentError` naming the file, the argument and the closest existing ids.
+is an :class:`ArgumentError` naming the file, the argument and the closest existing ids. A
+number a user types is read by a bounded type (:func:`int_in`, :func:`number_in`, :func:`xy`),
+so argparse refuses what is out of range with the same one-line message (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -22,20 +24,24 @@ from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 
 from .load import Loaded, read
+from .schema import MAX_INCHES
 
 
 class ArgumentError(TapelineError):
     """A command's argument does not fit the file: ``FILE: PLACE: message``.
 
-    ``place`` names the argument (``argument A``, ``--unit``, ``--after``).
+    ``place`` names the argument (``argument A``, ``--unit``, ``--after``). ``file`` may be
+    ``None`` where it is not at hand (a value parsed before the file is read): the command line
+    adds it.
     """
 
-    def __init__(self, file: str, place: str, message: str):
+    def __init__(self, file: Optional[str], place: str, message: str):
         self.file, self.place, self.message = file, place, message
-        super().__init__(str(self))
+        self.location = place
+        super().__init__(message)
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.place}: {self.message}"
+        return f"{self.file}: {self.place}: {self.message}" if self.file else f"{self.place}: {self.message}"
 
 
 def add_file(p: argparse.ArgumentParser, json_flag: bool = True, after: bool = True) -> None:
@@ -119,6 +125,44 @@ def unit(loaded: Loaded, ident: str, place: str = "arguments") -> str:
     return ident
 
 
+def pair(loaded: Loaded, args) -> tuple[str, str]:
+    """The two different models ``A B`` of ``measure`` and ``los``."""
+    a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
+    if a == b:
+        raise ArgumentError(loaded.file, "argument B", f"A and B are the same model ({a}): name two different models")
+    return a, b
+
+
+def int_in(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({lo} to {hi})")
+        return v
+
+    return parse
+
+
+def number_in(lo: float, hi: float):
+    """An argparse type: a finite number from ``lo`` to ``hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({lo:g} to {hi:g})")
+        return v
+
+    return parse
+
+
 def answer(command: str, obj: dict) -> dict:
     """The JSON object a command prints: ``obj`` passed through the command's typed answer
     (:mod:`tapeline.scenarios.results`), so the command line and the Python API give the same
@@ -134,14 +178,16 @@ def deprecated(message: str) -> None:
 
 
 def xy(text: str, flag: str) -> tuple[float, float]:
-    """A point given on the command line as ``X,Y`` (two finite numbers)."""
+    """A point given on the command line as ``X,Y``: two finite numbers within the format's
+    coordinate limit (inches), or an :class:`ArgumentError` naming ``flag``."""
+    coord = number_in(-MAX_INCHES, MAX_INCHES)
     try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise IllegalAction("arguments", f"{flag} wants X,Y (two numbers), not {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise IllegalAction("arguments", f"{flag} {text!r}: coordinates must be finite")
-    return (x, y)
+        parts = str(text).split(",")
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"wants X,Y (two numbers), not {str(text)[:40]!r}")
+        return coord(parts[0]), coord(parts[1])
+    except argparse.ArgumentTypeError as e:
+        raise ArgumentError(None, flag, str(e)) from None
 
 
 def fmt(x: float) -> str:

@@ -1,4 +1,4 @@
-"""Located errors for scenario files and command lines."""
+"""Located errors for scenario files."""
 
 from __future__ import annotations
 
@@ -30,12 +30,3 @@ class ScenarioError(TapelineError):
         more = len(self.problems) - 1
         return first + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
 
-
-class ArgumentError(TapelineError):
-    """A command-line argument that does not fit the file: ``option`` names it (``--target``,
-    ``A``), and is the error's location."""
-
-    def __init__(self, option: str, message: str):
-        self.option = option
-        self.location = option
-        super().__init__(message)

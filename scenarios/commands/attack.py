@@ -10,14 +10,16 @@ unit's Batch.
 
 from __future__ import annotations
 
-from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft.casualties import priority_reading
 from tapeline.rules.starcraft.odds import attack_odds
 from tapeline.rules.starcraft.ranged import Modifiers, batch_spec, batch_target
 from tapeline.rules.starcraft.targeting import check_target
 
 from ..cli import emit
-from ..cliutil import add_file, answer, fmt, load, unit
+from ..cliutil import ArgumentError, add_file, answer, fmt, int_in, load, unit
+
+#: The command line's bounds of each modifier (the same as a shoot action's Batch).
+BOUNDS = {"hit": (-6, 6), "precision": (0, 100), "critical_hit": (0, 100), "tough": (0, 100), "dodge": (0, 100)}
 
 
 def register(sub) -> None:
@@ -27,21 +29,19 @@ def register(sub) -> None:
     p.add_argument("--weapon", required=True, action="append", help="weapon (repeat for several Batches)")
     p.add_argument("--target", required=True, help="target unit id")
     p.add_argument("--also", action="append", default=[], metavar="UNIT:WEAPON", help="another unit's Batch at the same target")
-    p.add_argument("--hit", type=int, default=0, help="Hit modifier (+X easier)")
-    p.add_argument("--precision", type=int, default=0, help="extra PRECISION (X)")
-    p.add_argument("--critical-hit", type=int, default=0, help="extra CRITICAL HIT (X)")
-    p.add_argument("--tough", type=int, default=0, help="TOUGH (X) of the target")
-    p.add_argument("--dodge", type=int, default=0, help="DODGE (X) of the target")
+    p.add_argument("--hit", type=int_in(*BOUNDS["hit"]), default=0, help="Hit modifier (+X easier)")
+    p.add_argument("--precision", type=int_in(*BOUNDS["precision"]), default=0, help="extra PRECISION (X)")
+    p.add_argument("--critical-hit", type=int_in(*BOUNDS["critical_hit"]), default=0, help="extra CRITICAL HIT (X)")
+    p.add_argument("--tough", type=int_in(*BOUNDS["tough"]), default=0, help="TOUGH (X) of the target")
+    p.add_argument("--dodge", type=int_in(*BOUNDS["dodge"]), default=0, help="DODGE (X) of the target")
     p.add_argument("--evade", action="store_true", help="an ability grants the target an Evade roll")
     p.set_defaults(func=run)
 
 
-def _mods(args) -> Modifiers:
-    for name in ("precision", "critical_hit", "tough", "dodge"):
-        if getattr(args, name) < 0:
-            raise IllegalAction("arguments", f"--{name.replace('_', '-')} must not be negative")
-    if not -6 <= args.hit <= 6:
-        raise IllegalAction("arguments", "--hit must be between -6 and 6")
+def _mods(file: str, args) -> Modifiers:
+    for name, (lo, hi) in BOUNDS.items():  # argparse bounds them too; the Python API comes here
+        if getattr(args, name) not in range(lo, hi + 1):
+            raise ArgumentError(file, f"--{name.replace('_', '-')}", f"{getattr(args, name)} is out of range ({lo} to {hi})")
     return Modifiers(hit=args.hit, precision=args.precision, critical_hit=args.critical_hit,
                      tough=args.tough, dodge=args.dodge, grant_evade=args.evade)
 
@@ -56,15 +56,15 @@ def query(loaded, args) -> dict:
     """The JSON answer: ``args.unit`` firing ``args.weapon`` (one Batch each) at ``args.target``."""
     st = loaded.state
     if st.system != "starcraft":
-        raise IllegalAction("arguments", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
+        raise ArgumentError(loaded.file, "--unit", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
     target = unit(loaded, args.target, "--target")
     orders = [(unit(loaded, args.unit, "--unit"), w) for w in args.weapon]
     for a in args.also:
         if ":" not in a:
-            raise IllegalAction("arguments", f"--also takes UNIT:WEAPON, got {a!r}")
+            raise ArgumentError(loaded.file, "--also", f"takes UNIT:WEAPON, got {a!r}")
         u, w = a.split(":", 1)
         orders.append((unit(loaded, u, "--also"), w))
-    mods = _mods(args)
+    mods = _mods(loaded.file, args)
     settings = st.settings
     batches, info = [], []
     for u, w in orders:

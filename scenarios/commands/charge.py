@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .. import charging
 from ..cli import emit
-from ..cliutil import ArgumentError, add_file, answer, deprecated, fmt, load, model, unit
-from tapeline.rules.errors import IllegalAction
+from ..cliutil import ArgumentError, add_file, answer, deprecated, fmt, int_in, load, model, unit
+from ..schema import MAX_CHARGE_MODIFIER
 
 
 def register(sub) -> None:
@@ -21,8 +21,8 @@ def register(sub) -> None:
                    help="charging unit id, the older spelling of --unit (deprecated)")
     p.add_argument("--target", action="append", required=True, metavar="T", help="declared target unit (repeat for several)")
     p.add_argument("--leader", metavar="M", help="Leading Model (default: the one with the shortest route)")
-    p.add_argument("--roll", type=int, metavar="N", help="the charge roll's result (the die kept); resolves the charge")
-    p.add_argument("--modifier", type=int, default=0, metavar="K", help="added to the charge distance (Concussive Shells: -2)")
+    p.add_argument("--roll", type=int_in(1, 6), metavar="N", help="the charge roll's result (the die kept); resolves the charge")
+    p.add_argument("--modifier", type=int_in(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER), default=0, metavar="K", help="added to the charge distance (Concussive Shells: -2)")
     p.add_argument("--target-model", action="append", default=[], metavar="T=M", help="nominate target model M of unit T")
     p.set_defaults(func=run)
 
@@ -55,16 +55,24 @@ def query(loaded, args, name=None) -> dict:
     u = unit(loaded, name, "--unit")
     targets = [unit(loaded, t, "--target") for t in args.target]
     leader = model(loaded, args.leader, "--leader") if args.leader else None
+    if leader is not None and st.figure(leader).unit != u:
+        raise ArgumentError(loaded.file, "--leader", f"{leader} is not a model of {u}")
+    if not -MAX_CHARGE_MODIFIER <= args.modifier <= MAX_CHARGE_MODIFIER:
+        raise ArgumentError(loaded.file, "--modifier", f"{args.modifier} is out of range (-{MAX_CHARGE_MODIFIER} to {MAX_CHARGE_MODIFIER})")
     tm = {}
     for item in args.target_model:
         if "=" not in item:
-            raise IllegalAction("arguments", f"--target-model wants T=M, not {item!r}")
+            raise ArgumentError(loaded.file, "--target-model", f"wants T=M, not {item!r}")
         t, m = item.split("=", 1)
-        tm[unit(loaded, t, "--target-model")] = model(loaded, m, "--target-model")
+        if unit(loaded, t, "--target-model") not in targets:
+            raise ArgumentError(loaded.file, "--target-model", f"{t} is not a declared target (--target)")
+        if st.figure(model(loaded, m, "--target-model")).unit != t:
+            raise ArgumentError(loaded.file, "--target-model", f"{m} is not a model of {t}")
+        tm[t] = m
     rc, out = charging.reach(st, u, targets, leader, args.modifier)
     if args.roll is not None:
-        if not 1 <= args.roll <= 6:
-            raise IllegalAction("arguments", f"--roll must be a die result 1..6, not {args.roll}")
+        if args.roll not in range(1, 7):
+            raise ArgumentError(loaded.file, "--roll", f"a die result 1..6, not {args.roll}")
         _new, res = charging.resolve(st, u, targets, [args.roll], leader, args.modifier, tm)
         out["success"] = res["success"]
         out["roll"] = res

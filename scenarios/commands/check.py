@@ -1,6 +1,11 @@
-"""``tapeline check FILE``: is the file valid? Lists every problem with its location."""
+"""``tapeline check FILE``: is the file valid? Lists every problem with its location.
+
+The answer (valid or not, and every problem) is on stdout; an invalid file also gives the one
+error line every command gives on stderr, and exit status 2."""
 
 from __future__ import annotations
+
+import sys
 
 from ..cli import emit
 from ..cliutil import add_file
@@ -21,6 +26,7 @@ def run(args) -> int:
         errors = [{"location": loc, "message": msg} for loc, msg in e.problems]
         human = "\n".join(f"{e.file}: {loc}: {msg}" for loc, msg in e.problems)
         emit({"valid": False, "errors": errors}, args.json, human)
+        print(e, file=sys.stderr)
         return 2
     s = loaded.state
     n_models = len(s.figures)

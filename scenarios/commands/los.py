@@ -10,7 +10,7 @@ from __future__ import annotations
 from tapeline.rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_pair, answer, fmt, load, model
+from ..cliutil import add_pair, answer, fmt, load, pair
 
 
 def register(sub) -> None:
@@ -26,7 +26,7 @@ def sight(loaded, a: str, b: str):
 
 def query(loaded, args) -> dict:
     """The JSON answer for models ``args.a`` and ``args.b``."""
-    a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
+    a, b = pair(loaded, args)
     return {"a": a, "b": b} | sight(loaded, a, b).as_dict()
 
 

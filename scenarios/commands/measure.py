@@ -6,7 +6,7 @@ from tapeline.board import measure
 from tapeline.rules.systems import system
 
 from ..cli import emit
-from ..cliutil import add_pair, answer, fmt, load, model
+from ..cliutil import add_pair, answer, fmt, load, pair
 
 
 def register(sub) -> None:
@@ -17,7 +17,7 @@ def register(sub) -> None:
 
 def query(loaded, args) -> dict:
     """The JSON answer for models ``args.a`` and ``args.b``."""
-    a, b = model(loaded, args.a, "argument A"), model(loaded, args.b, "argument B")
+    a, b = pair(loaded, args)
     st = loaded.state
     fa, fb = st.figure(a), st.figure(b)
     g = measure.gap(fa, fb)

@@ -8,10 +8,10 @@ import math
 
 from tapeline.board.pathcheck import check_end, check_path
 from tapeline.rules.charge_geometry import MoveRules, space_for
-from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
-from ..cliutil import add_file, answer, fmt, load, model, xy
+from ..cliutil import ArgumentError, add_file, answer, fmt, load, model, number_in, xy
+from ..schema import MAX_INCHES, MAX_LIST
 
 
 def register(sub) -> None:
@@ -19,7 +19,7 @@ def register(sub) -> None:
     add_file(p)
     p.add_argument("model", metavar="MODEL", help="the moving model (its centre follows the path)")
     p.add_argument("--via", action="append", required=True, metavar="X,Y", help="next point of the path (repeat)")
-    p.add_argument("--max", type=float, metavar="D", help="longest path allowed (inches)")
+    p.add_argument("--max", type=number_in(0, MAX_INCHES), metavar="D", help="longest path allowed (inches)")
     p.add_argument("--may-engage", action="store_true",
                    help="the move may end within 1\" of enemies (StarCraft: a Charge); default: it may not (Move, Run)")
     p.set_defaults(func=run)
@@ -47,8 +47,10 @@ def query(loaded, args) -> dict:
     """The JSON answer: is ``args.model``'s path through ``args.via`` legal (within ``args.max``)."""
     st = loaded.state
     m = model(loaded, args.model, "argument MODEL")
-    if args.max is not None and not (math.isfinite(args.max) and args.max >= 0):
-        raise IllegalAction("arguments", "--max must be a non-negative number")
+    if args.max is not None and not (isinstance(args.max, (int, float)) and math.isfinite(args.max) and 0 <= args.max <= MAX_INCHES):
+        raise ArgumentError(loaded.file, "--max", f"a length from 0 to {MAX_INCHES:g} inches, not {args.max!r}")
+    if len(args.via) > MAX_LIST:
+        raise ArgumentError(loaded.file, "--via", f"{len(args.via)} points; the limit is {MAX_LIST}")
     pts = [st.figure(m).at] + [xy(v, "--via") for v in args.via]
     rules = move_rules_for(st, m, args.may_engage)
     space = space_for(st, rules)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from tapeline.board.errors import TapelineError
 
 from .. import overlays
-from ..cliutil import add_file, load
+from ..cliutil import ArgumentError, add_file, load
 
 
 def register(sub) -> None:
@@ -30,9 +29,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.output != "-" and _same_file(args.output, args.file):
+        raise ArgumentError(args.file, "-o", f"{args.output} is the scenario file itself: writing the picture would overwrite it")
     if args.final:
         if args.after is not None and args.after != -1:
-            raise TapelineError(f"{args.file}: --final: --final is --after -1; give one or the other")
+            raise ArgumentError(args.file, "--final", "--final is --after -1; give one or the other")
         args.after = -1
     loaded = load(args)
     title = args.title if args.title is not None else (loaded.spec.name or os.path.basename(args.file))
@@ -44,6 +45,13 @@ def run(args) -> int:
         with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(svg)
     except OSError as e:
-        raise TapelineError(f"cannot write {args.output}: {e.strerror or e}") from None
+        raise ArgumentError(args.file, "-o", f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"wrote {args.output}")
     return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # the output does not exist yet (or cannot be looked at): not the input
+        return False

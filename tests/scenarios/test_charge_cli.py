@@ -45,7 +45,7 @@ def test_charge_human_output_states_the_roll_needed():
 ])
 def test_charge_bad_input_exits_2_without_traceback(args):
     code, out, err = cli("charge", ROACHES, *args)
-    assert code == 2 and "Traceback" not in err and err.startswith("tapeline: error:")
+    assert code == 2 and "Traceback" not in err and err.startswith(f"{ROACHES}: ") and err.count("\n") == 1
 
 
 def test_path_command_legal_and_first_violation():
