@@ -32,8 +32,8 @@ class UnknownId(IllegalAction, KeyError):
     """A model or unit id the state does not hold (a ``KeyError`` too, for callers that look
     ids up and handle the miss)."""
 
-    def __init__(self, kind: str, ident: str, why: str = ""):
+    def __init__(self, kind: str, ident: str):
         self.kind, self.ident = kind, ident
-        super().__init__("ids", f"no {kind} {ident!r} on the table{why}")
+        super().__init__("ids", f"no {kind} {ident!r} in the file")
 
     __str__ = IllegalAction.__str__

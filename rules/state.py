@@ -84,17 +84,25 @@ class GameState:
     def has_unit(self, unit_id: str) -> bool:
         return unit_id in self._unit_index
 
+    def figure(self, model_id: str) -> Figure:
+        """The model ``model_id`` (where it stands, or stood when it was removed);
+        :class:`UnknownId` (a ``KeyError``) when the file has no such model."""
+        try:
+            return self.figures[model_id]
+        except (KeyError, TypeError):
+            raise UnknownId("model", model_id) from None
+
     @cached_property
     def _on_table(self) -> frozenset:
         return frozenset(m for u in self.units for m in u.models)
 
-    def figure(self, model_id: str) -> Figure:
-        """The model ``model_id`` on the table; :class:`UnknownId` (a ``KeyError``) when it is
-        not there (never was, or was removed)."""
-        if model_id in self._on_table:
-            return self.figures[model_id]
-        gone = next((u.id for u in self.units if model_id in u.removed), None)
-        raise UnknownId("model", model_id, f" (removed from {gone})" if gone else "")
+    def on_table(self, model_id: str) -> bool:
+        """Is ``model_id`` on the table (not removed as a casualty)?"""
+        return model_id in self._on_table
+
+    def removed_from(self, model_id: str) -> Optional[str]:
+        """The unit a removed model belonged to (``None`` if it was not removed)."""
+        return next((u.id for u in self.units if model_id in u.removed), None)
 
     def unit_of(self, model_id: str) -> UnitState:
         return self.unit(self.figure(model_id).unit)

@@ -66,6 +66,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         file = _file_argument(argv)
         print(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}", file=sys.stderr)
         return 2
+    from .cliutil import NOTES
+
+    NOTES.clear()
     try:
         with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)):
             code = args.func(args)
@@ -79,6 +82,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return fail(args, TapelineError(f"the input is too large to answer ({type(e).__name__})"))
     except Exception as e:  # noqa: BLE001 - the contract: never a traceback
         return fail(args, TapelineError(f"internal error, please report it: {type(e).__name__}: {str(e)[:300]}"))
+    for note in NOTES:
+        print(note, file=sys.stderr)
     return int(code or 0)
 
 

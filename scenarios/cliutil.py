@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
-import sys
 from dataclasses import replace
 from typing import Iterable, Optional
 
@@ -172,9 +171,14 @@ def answer(command: str, obj: dict) -> dict:
     return result(command, obj).as_json()
 
 
+#: Deprecation notes of the running command, printed on standard error once it has answered
+#: (a failing command prints its one error line and nothing else).
+NOTES: list[str] = []
+
+
 def deprecated(message: str) -> None:
     """A deprecation note on standard error (the answer on standard output is unchanged)."""
-    print(f"tapeline: note: {message}", file=sys.stderr)
+    NOTES.append(f"tapeline: note: {message}")
 
 
 def xy(text: str, flag: str) -> tuple[float, float]:

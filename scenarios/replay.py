@@ -23,6 +23,7 @@ from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import system
 
+from . import validate
 from .load import Loaded
 from .vocab import ReplayContext
 
@@ -62,6 +63,7 @@ def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[in
     last = len(actions) - 1 if upto is None else upto
     for i, act in enumerate(actions[: last + 1]):
         ctx.index = i
+        _standing(act, state, "actions", i)
         try:
             new_state, evs = _activation(state, act, ctx)
         except IllegalAction as e:
@@ -86,6 +88,14 @@ def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, l
     success = bool(outcome.get("charge", {}).get("success", True))
     new, more = hooks.after(new, act.unit, kind, success)
     return new, list(evs) + more
+
+
+def _standing(entry, state: GameState, section: str, index: int) -> None:
+    """Refuse an entry naming a model removed by now, at the reference's place."""
+    for field, message in validate.removed_problems(entry, state):
+        err = IllegalAction("ids", message, index if section == "actions" else None)
+        err.location = validate.located(section, index, field)
+        raise err
 
 
 def resolve_after(loaded: Loaded, n: int) -> int:
@@ -129,6 +139,7 @@ def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Rep
             k = pending.pop(0)
             e = spec.expect[k]
             ctx.index = None
+            _standing(e, state, "expect", k)
             try:
                 ok, detail = e.check(state, ctx)
             except TapelineError as err:  # it cannot be evaluated on this state: say where

@@ -6,14 +6,20 @@ Every action and expectation model says what it names, and the checks here need 
 * ``refs()`` yields ``(field, kind, ident)`` or ``(field, kind, ident, within)``: ``field`` is
   the dotted place inside the entry (``targets.0``, ``batches.1.weapon``), ``kind`` a key of
   :data:`KINDS`, ``within`` narrows it (a model *of unit* ``within``, a weapon *of unit*
-  ``within``, an action *of word* ``within``). Built-in kinds: ``model``, ``unit``,
-  ``terrain``, ``weapon``, ``action``; a module may add its own with :func:`kind`.
+  ``within``, an action *of word* ``within``). Built-in kinds: ``model`` (a model that must be
+  on the table when the entry is resolved or checked), ``casualty`` (a model of the file that
+  may have been removed by then: a casualty list), ``unit``, ``terrain``, ``weapon``,
+  ``action``; a module may add its own with :func:`kind`.
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
 
 Besides, an entry's ``after:`` must name an existing action (or ``-1``) and an ``action``
 reference must be resolved by then. Each problem is located
 ``actions[3].targets[0]`` / ``expect[2].after``, the same way as a schema error.
+
+What only the dice decide is checked while replaying, from the same ``refs()``:
+:func:`removed_problems` finds the ``model`` references to models removed by then (a gap to a
+dead model is an error at its place, never a silent measurement of where it fell).
 """
 
 from __future__ import annotations
@@ -63,6 +69,11 @@ def _model(ctx: Static, ident, within, entry) -> Optional[str]:
     if within is not None and ctx.state.has_unit(within) and fig.unit != within:
         return f"model {ident!r} is not in unit {within!r} (it is in {fig.unit!r})"
     return None
+
+
+@kind("casualty")
+def _casualty(ctx: Static, ident, within, entry) -> Optional[str]:
+    return _model(ctx, ident, within, entry)
 
 
 @kind("unit")
@@ -137,6 +148,24 @@ def entry_problems(ctx: Static, entry) -> Iterable[tuple[str, str]]:
             yield from own(ctx) or ()
         except TapelineError as e:  # a rule refused on the initial state: the entry's own place
             yield "", getattr(e, "message", None) or str(e)
+
+
+def removed_problems(entry, state: GameState) -> list[tuple[str, str]]:
+    """(field, message) for each ``model`` reference of ``entry`` to a model no longer on the
+    table of ``state`` (removed as a casualty)."""
+    out = []
+    for ref in entry.refs() if hasattr(entry, "refs") else ():
+        if ref[1] == "model" and ref[2] in state.figures and not state.on_table(ref[2]):
+            out.append((ref[0], f"model {ref[2]!r} is no longer on the table (removed from {state.removed_from(ref[2])})"))
+    return out
+
+
+def located(section: str, index: int, field: str) -> str:
+    """``actions[3].targets[0]`` for ``("actions", 3, "targets.0")``."""
+    out = f"{section}[{index}]"
+    for p in _path(field):
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
 
 
 def _path(field: str) -> tuple:

@@ -26,7 +26,7 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, model_validator
 
-from ..schema import Flag, Id
+from ..schema import ActionIndex, Flag, Id
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -148,10 +148,15 @@ class Glory(ExpectBase):
     ``disgraced``."""
 
     expect: Literal["glory"]
-    action: Annotated[int, Field(strict=True, ge=0)]
+    action: ActionIndex
     points: Optional[Points] = None
     slain: Optional[Annotated[list[Id], Field(max_length=2)]] = None
     disgraced: Optional[Id] = None
+
+    def refs(self):
+        return ([("action", "action", self.action, "challenge")]
+                + [(f"slain.{i}", "casualty", m) for i, m in enumerate(self.slain or ())]
+                + ([("disgraced", "casualty", self.disgraced)] if self.disgraced else []))
 
     def check(self, state, ctx):
         got = (ctx.results.get(self.action) or {}).get("challenge")

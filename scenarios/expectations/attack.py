@@ -87,7 +87,7 @@ class Casualties(ExpectBase):
     def refs(self):
         return (([("unit", "unit", self.unit)] if self.unit else [])
                 + ([("action", "action", self.action, BATCH_ACTIONS)] if self.action is not None else [])
-                + [(f"models.{i}", "model", m, self.unit) for i, m in enumerate(self.models or ())])
+                + [(f"models.{i}", "casualty", m, self.unit) for i, m in enumerate(self.models or ())])
 
     def check(self, state, ctx):
         if self.unit is not None:

@@ -70,7 +70,7 @@ class Charged(ExpectBase):
     removed: Optional[IdList] = None
 
     def refs(self):
-        return [("action", "action", self.action, "charge")] + [(f"removed.{i}", "model", m) for i, m in enumerate(self.removed or ())]
+        return [("action", "action", self.action, "charge")] + [(f"removed.{i}", "casualty", m) for i, m in enumerate(self.removed or ())]
 
     def check(self, state, ctx):
         got = (ctx.results.get(self.action) or {}).get("charge")

@@ -19,7 +19,7 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, model_validator
 
-from ..schema import XY, Id
+from ..schema import XY, Flag, Id, NonNeg
 from ..vocab import expectation
 from .common import ExpectBase
 
@@ -71,7 +71,7 @@ class Locked(ExpectBase):
 
     expect: Literal["locked"]
     unit: Id
-    value: Optional[bool] = None
+    value: Optional[Flag] = None
     with_: Optional[Ids] = Field(None, alias="with")
 
     model_config = {"populate_by_name": True, "extra": "forbid"}
@@ -99,8 +99,8 @@ class Position(ExpectBase):
     expect: Literal["position"]
     model: Id
     at: Optional[XY] = None
-    tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-6
-    removed: Optional[bool] = None
+    tol: NonNeg = 1e-6
+    removed: Optional[Flag] = None
 
     @model_validator(mode="after")
     def _some(self):
@@ -108,8 +108,8 @@ class Position(ExpectBase):
             raise ValueError("give at or removed")
         return self
 
-    def refs(self):
-        return [("model", "model", self.model)]
+    def refs(self):  # a model removed by then is what ``removed: true`` asks about
+        return [("model", "casualty", self.model)]
 
     def check(self, state, ctx):
         unit = state.figure(self.model).unit

@@ -110,7 +110,7 @@ def test_unknown_model_names_the_closest_and_the_place(write):
     f = write(TWO)
     code, out, err = cli("measure", f, "m1", "z11")
     assert code == 2
-    assert err.strip() == f"tapeline: error: {f}: argument B: no model 'z11'; closest: z1"
+    assert err == f"{f}: argument B: no model 'z11'; closest: z1\n"
     code, out, err = cli("los", f, "M10", "z1")
     assert code == 2 and "argument A" in err and "closest: m10" in err
 

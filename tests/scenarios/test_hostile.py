@@ -166,10 +166,11 @@ def test_yaml_12_scalars():
 
 
 @pytest.mark.parametrize("args, where", [
-    (("charge", "{f}", "z", "--target", "t", "--modifier", "100000000000000000000"), "--modifier"),
-    (("charge", "{f}", "z", "--target", "t", "--modifier", "9" * 5000), "--modifier"),
-    (("charge", "{f}", "z", "--target", "t", "--roll", "7"), "--roll"),
-    (("charge", "{f}", "z", "--target", "t", "--target-model", "z=z1"), "--target-model"),
+    (("charge", "{f}", "--unit", "z", "--target", "t", "--modifier", "100000000000000000000"), "--modifier"),
+    (("charge", "{f}", "--unit", "z", "--target", "t", "--modifier", "9" * 5000), "--modifier"),
+    (("charge", "{f}", "--unit", "z", "--target", "t", "--roll", "7"), "--roll"),
+    (("charge", "{f}", "--unit", "z", "--target", "t", "--target-model", "z=z1"), "--target-model"),
+    (("charge", "{f}", "--unit", "z", "--target", "t", "--leader", "m1"), "--leader"),
     (("charge", "{f}", "z", "--target", "t", "--leader", "m1"), "--leader"),
     (("path", "{f}", "m1", "--via", "1e309,3"), "--via"),
     (("path", "{f}", "m1", "--via", "3,4", "--max", "nan"), "--max"),
@@ -178,7 +179,8 @@ def test_yaml_12_scalars():
     (("los", "{f}", "z1", "z1"), "B"),
     (("measure", "{f}", "m1", "nobody"), "B"),
     (("attack", "{f}", "--unit", "t", "--weapon", "laser-cannon", "--target", "z"), "attack"),
-    (("charge", "{f}", "z"), "arguments"),
+    (("charge", "{f}", "--unit", "z"), "arguments"),
+    (("measure", "{f}", "m1", "z1", "--after", "3"), "--after"),
 ])
 def test_bad_command_lines(put, args, where):
     p = put(BASE)
@@ -209,7 +211,7 @@ def test_expectation_on_a_removed_model_names_file_and_expectation(put):
     p = put(BASE + "dice: {rolls: [6, 6, 6, 6, 6, 6, 6, 6, 6, 6]}\nactions:\n"
             "  - {action: shoot, unit: t, batches: [{weapon: c-14-rifle, target: z}]}\n"
             "expect:\n  - {expect: casualties, unit: z, count: 1, after: 0}\n  - {expect: gap, a: m1, b: z1, at_least: 0}\n")
-    line = refused(cli("replay", p), p, "expect[1]: ")
+    line = refused(cli("replay", p), p, "expect[1].b: ")
     assert "z1" in line and "removed" in line
 
 
