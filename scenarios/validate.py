@@ -8,8 +8,8 @@ Every action and expectation model says what it names, and the checks here need 
   :data:`KINDS`, ``within`` narrows it (a model *of unit* ``within``, a weapon *of unit*
   ``within``, an action *of word* ``within``). Built-in kinds: ``model`` (a model that must be
   on the table when the entry is resolved or checked), ``casualty`` (a model of the file that
-  may have been removed by then: a casualty list), ``unit``, ``terrain``, ``weapon``,
-  ``action``; a module may add its own with :func:`kind`.
+  may have been removed by then: a casualty list), ``unit``, ``side``, ``terrain``,
+  ``weapon``, ``action``; a module may add its own with :func:`kind`.
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
 
@@ -79,6 +79,12 @@ def _casualty(ctx: Static, ident, within, entry) -> Optional[str]:
 @kind("unit")
 def _unit(ctx: Static, ident, within, entry) -> Optional[str]:
     return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}"
+
+
+@kind("side")
+def _side(ctx: Static, ident, within, entry) -> Optional[str]:
+    sides = sorted({u.side for u in ctx.state.units})
+    return None if ident in sides else f"no side {ident!r} (the file's sides: {', '.join(sides) or 'none'})"
 
 
 @kind("terrain")

@@ -51,7 +51,8 @@ class Phase(Strict):
     reserves: Annotated[list[Id], Field(max_length=200)] = []
 
     def refs(self):
-        return [(f"reserves.{i}", "unit", u) for i, u in enumerate(self.reserves)]
+        return ([(f"reserves.{i}", "unit", u) for i, u in enumerate(self.reserves)]
+                + [(f, "side", getattr(self, f)) for f in ("first_player", "starts") if getattr(self, f) is not None])
 
     def apply(self, state, ctx):
         _starcraft(state, "phase")
@@ -64,6 +65,9 @@ class Pass(Strict):
 
     action: Literal["pass"]
     side: Id
+
+    def refs(self):
+        return [("side", "side", self.side)]
 
     def apply(self, state, ctx):
         _starcraft(state, "pass")

@@ -35,11 +35,11 @@ from tapeline.rules.starcraft import melee
 from tapeline.rules.starcraft.ranks import ranks
 from tapeline.rules.starcraft.targeting import engaged_with
 
-from ..schema import Id
+from ..schema import ActionIndex, Id
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
-Index = Annotated[int, Field(strict=True, ge=0)]
+Index = ActionIndex
 FIGHT_VALUES = Literal["dice", "hits", "surge", "moved_by_surge", "saved", "evaded", "damage_dice", "damage",
                        "kills", "marker"]
 
@@ -64,7 +64,8 @@ class CloseCombatExpect(ExpectBase, Numeric):
         return self
 
     def refs(self):
-        return [("target", "unit", self.target)] + [("casualties", "model", m) for m in self.casualties or ()]
+        return ([("action", "action", self.action), ("target", "unit", self.target)]
+                + [(f"casualties.{i}", "casualty", m) for i, m in enumerate(self.casualties or ())])
 
     def check(self, state, ctx):
         f = _fight(ctx, self.action)
@@ -90,7 +91,7 @@ class CloseCombatExpect(ExpectBase, Numeric):
 class FightDice(ExpectBase):
     expect: Literal["fight_dice"]
     unit: Id
-    dice: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0)]], Field(max_length=20)]
+    dice: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100_000)]], Field(max_length=20)]
     surge_to: Optional[Id] = None
     assign: Annotated[dict[Id, Id], Field(max_length=200)] = {}
 
@@ -164,7 +165,11 @@ class Round(ExpectBase):
     turn: Optional[Id] = None
     first_player: Optional[Id] = None
     passed: Optional[Annotated[list[Id], Field(max_length=2)]] = None
-    number: Optional[Annotated[int, Field(strict=True, ge=1)]] = None
+    number: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
+
+    def refs(self):
+        return ([(f, "side", getattr(self, f)) for f in ("turn", "first_player") if getattr(self, f) is not None]
+                + [(f"passed.{i}", "side", s) for i, s in enumerate(self.passed or ())])
 
     def check(self, state, ctx):
         rs = getattr(state, "round", None)

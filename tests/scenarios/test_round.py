@@ -20,10 +20,13 @@ def test_whole_round_example_holds():
 
 
 def _variant(tmp_path, old: str, new: str, name="v.yaml"):
+    """The example with one change to its actions, and without its expectations (they name
+    actions by index: a shifted list would make the loader refuse them before the replay)."""
     text = ROUND.read_text()
     assert old in text
+    text = text.replace(old, new, 1)
     p = tmp_path / name
-    p.write_text(text.replace(old, new, 1))
+    p.write_text(text[: text.index("\nexpect:") + 1] if "\nexpect:" in text else text)
     return p
 
 
