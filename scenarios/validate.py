@@ -8,7 +8,7 @@ Every action and expectation model says what it names, and the checks here need 
   :data:`KINDS`, ``within`` narrows it (a model *of unit* ``within``, a weapon *of unit*
   ``within``, an action *of word* ``within``). Built-in kinds: ``model`` (a model that must be
   on the table when the entry is resolved or checked), ``casualty`` (a model of the file that
-  may have been removed by then: a casualty list), ``unit``, ``side``, ``terrain``,
+  may have been removed by then: a casualty list), ``unit``, ``unit_or_model``, ``side``, ``terrain``,
   ``weapon``, ``action``; a module may add its own with :func:`kind`.
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
@@ -79,6 +79,13 @@ def _casualty(ctx: Static, ident, within, entry) -> Optional[str]:
 @kind("unit")
 def _unit(ctx: Static, ident, within, entry) -> Optional[str]:
     return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}"
+
+
+@kind("unit_or_model")
+def _unit_or_model(ctx: Static, ident, within, entry) -> Optional[str]:
+    if ctx.state.has_unit(ident) or ident in ctx.state.figures:
+        return None
+    return f"no unit or model with id {ident!r}"
 
 
 @kind("side")

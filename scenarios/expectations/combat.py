@@ -35,7 +35,7 @@ from tapeline.rules.starcraft import melee
 from tapeline.rules.starcraft.ranks import ranks
 from tapeline.rules.starcraft.targeting import engaged_with
 
-from ..schema import ActionIndex, Id
+from ..schema import ActionIndex, Flag, Id
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -130,7 +130,7 @@ class UnitEngaged(ExpectBase):
     expect: Literal["unit_engaged"]
     unit: Id
     with_: Optional[Id] = Field(default=None, alias="with")
-    value: bool = True
+    value: Flag = True
 
     def refs(self):
         return [("unit", "unit", self.unit)] + ([("with", "unit", self.with_)] if self.with_ else [])

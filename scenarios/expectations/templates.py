@@ -32,7 +32,7 @@ from pydantic import Field, model_validator
 from tapeline.board.templates import coverage, place, shape_table
 from tapeline.rules.errors import IllegalAction
 
-from ..schema import XY, Id, Strict
+from ..schema import XY, Flag, Id, IdMap, NonNeg, Strict
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -99,7 +99,7 @@ class BatchWant(Strict):
     unit: Id
     dice: Optional[Annotated[int, Field(strict=True, ge=0, le=1000)]] = None
     surge: Optional[Annotated[int, Field(strict=True, ge=0, le=1000)]] = None
-    primary: Optional[bool] = None
+    primary: Optional[Flag] = None
 
 
 @expectation
@@ -113,14 +113,14 @@ class TemplateAttack(ExpectBase):
     model: Optional[Id] = None
     at: Optional[XY] = None
     on: Optional[Id] = None
-    affected: Optional[dict[Id, Ids]] = None
-    excluded: Optional[dict[Id, Id]] = None
+    affected: Optional[IdMap(Ids)] = None
+    excluded: Optional[IdMap(Id, 2000)] = None
     batches: Optional[Annotated[list[BatchWant], Field(max_length=500)]] = None
     target_point: Optional[XY] = None
-    tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-6
+    tol: NonNeg = 1e-6
 
     def refs(self):
-        out = [("unit", "unit", self.unit)]
+        out = [("unit", "unit", self.unit), ("weapon", "weapon", self.weapon, self.unit)]
         out += [(k, "model", getattr(self, k)) for k in ("target", "model") if getattr(self, k)]
         out += [("on", "terrain", self.on)] if self.on else []
         out += [(f"affected.{u}", "unit", u) for u in self.affected or {}]

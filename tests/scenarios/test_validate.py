@@ -42,3 +42,17 @@ def test_every_action_and_expectation_declares_its_references(name, cls):
 def test_every_reference_kind_is_registered():
     for kind in ("model", "unit", "terrain", "weapon", "action"):
         assert kind in validate.KINDS
+
+
+def _lax(node) -> int:
+    if isinstance(node, dict):
+        own = node.get("type") in ("bool", "int", "float", "str") and not node.get("strict")
+        return int(own) + sum(_lax(v) for v in node.values())
+    if isinstance(node, list):
+        return sum(_lax(v) for v in node)
+    return 0
+
+
+def test_every_number_flag_and_text_a_user_writes_is_strict():
+    """No "3" for 3, no 1 for true, no 2.0 for a whole number, anywhere in the file."""
+    assert _lax(scenario_model().__pydantic_core_schema__) == 0
