@@ -244,3 +244,19 @@ def roll_pools(steps: list[Step], dice: Dice, start: Pools = Pools()) -> tuple[P
         p = step.then(p, outcome)
         log.append(StepLog(step.purpose, values, outcome, p))
     return p, log
+
+
+def roll_logged(steps: list[Step], dice: Dice, start: Pools = Pools(), **tags) -> tuple[Pools, list[StepLog], list[dict]]:
+    """:func:`roll_pools`, and the dice's roll events of these steps, each with its step's
+    ``outcome`` (and ``tags``, e.g. the target of a split Batch) — what the event log shows."""
+    dice.take_events()
+    pools, log = roll_pools(steps, dice, start)
+    rolls = iter(dice.take_events())
+    events = []
+    for entry in log:
+        if entry.values:
+            ev = next(rolls)
+            ev["outcome"] = entry.outcome
+            ev.update(tags)
+            events.append(ev)
+    return pools, log, events

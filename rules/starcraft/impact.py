@@ -17,17 +17,17 @@ Recorded dice order: per charged unit in declaration order, its IMPACT dice then
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
-from .attack import BatchSpec, roll_pools
+from .attack import BatchSpec, roll_logged
 from .casualties import priority_reading, remove
 from .catalogue import make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .ranged import _setting, casualty_order, default_pick
+from .ranged import BatchResult, _setting, casualty_order, default_pick
 from .ranks import Ranks, ranks
 
 RULE = "§11 IMPACT"
@@ -118,24 +118,8 @@ def odds(state: GameState, imp: Impact, settings=None) -> dict[str, AttackOdds]:
     return out
 
 
-@dataclass
-class ImpactResult:
-    target: str
-    dice: int
-    hits: int
-    saved: int
-    damage: int
-    total_damage: int = 0
-    kills: int = 0
-    casualties: list = field(default_factory=list)
-    marker: int = 0
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
 def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping[str, Sequence[str]]] = None,
-            settings=None) -> tuple[GameState, list[dict], list[ImpactResult]]:
+            settings=None) -> tuple[GameState, list[dict], list[BatchResult]]:
     """Roll the IMPACT dice and remove casualties, charged unit by charged unit."""
     choices = dict(choices or {})
     for t in choices:
@@ -147,19 +131,14 @@ def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping
     strict = bool(_setting(settings, "strict_choices", False))
     for t in imp.targets:
         sp = spec(state, imp, t)
-        dice.take_events()
-        pools, log = roll_pools(sp.steps(), dice)
-        rolls = iter(dice.take_events())
-        for entry in log:
-            if entry.values:
-                ev = next(rolls)
-                ev["outcome"], ev["target"] = entry.outcome, t
-                events.append(ev)
+        pools, _, rolled = roll_logged(sp.steps(), dice, target=t)
+        events += rolled
         rm = remove(st, t, pools.damage, st.unit(t).models, True, choices.get(t),
                     lambda s_, opts, t=t: default_pick(s_, opts, imp.models_at(t), settings), strict)
         st = rm.state
-        results.append(ImpactResult(t, sp.dice, pools.hits, pools.hits - pools.damage, pools.damage, rm.total,
-                                    rm.alloc.kills, list(rm.taken), rm.alloc.marker))
+        results.append(BatchResult("impact", t, imp.models_at(t), sp.dice, pools.hits, None, 0, pools.hits - pools.damage,
+                                   None, pools.damage, pools.damage, rm.total, rm.alloc.kills, list(rm.taken),
+                                   rm.alloc.marker, rm.alloc.discarded))
         events.append({"type": "casualties", "unit": t, "models": list(rm.taken), "damage": pools.damage,
                        "total_damage": rm.total, "marker": rm.alloc.marker, "discarded": rm.alloc.discarded,
                        "shielded": rm.shielded, "priority_range": priority_reading(state)})

@@ -22,8 +22,9 @@ Declaring (:func:`declare`), every choice checked against the rules (an
 * the **Surge Die** goes to one declared target, never split (§8.8.1); default: the first
   target receiving dice that has the weapon's Surge Type tag, else the first receiving dice;
 * attacks split between units are **one Batch** per weapon profile; PRECISION (X) may be
-  assigned to one target or split (FAQ): ``precision: {target: n}``, default all of it on the
-  Surge target (else the first target receiving dice).
+  assigned to one target or split (FAQ): ``precision: {target: n}`` (the file's
+  ``precision_split``), default all of it on the Surge target (else the first target receiving
+  dice).
 
 Evade in melee only when something grants it (HIDDEN or BURROWED: Evade against every attack;
 the ability ``combat-shield``; ``grant_evade``), never for being Engaged.
@@ -34,17 +35,17 @@ then the Surge Die, then each target's Armour dice and Evade dice in turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
-from .attack import BatchSpec, Pools, modified, roll_pools, surge_die_step
+from .attack import BatchSpec, Pools, modified, roll_logged, surge_die_step
 from .casualties import priority_reading, remove
 from .catalogue import Weapon, key, make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .ranged import Modifiers, _setting, casualty_order, default_pick, pool_spec
+from .ranged import BatchResult, Modifiers, _setting, casualty_order, default_pick, pool_spec
 from .ranks import Ranks, ranks
 
 RULE = "§8.8.1 Close Combat Attack"
@@ -245,6 +246,14 @@ def part_spec(state: GameState, cc: CloseCombat, b: MeleeBatch, p: Part, mods: M
     return pool_spec(state, w, p.target, groups, surge, bool(cc.evade.get(p.target)), mods, p.precision)
 
 
+def _cap(cc: CloseCombat, target: str, mods: Modifiers) -> Optional[int]:
+    """CONCENTRATED FIRE (X) at ``target``: the file's, else a weapon keyword of a Batch hitting it."""
+    if mods.concentrated_fire is not None:
+        return int(mods.concentrated_fire)
+    kws = [b.weapon.kw("concentrated_fire") for b in cc.batches if any(p.target == target for p in b.parts)]
+    return next((int(k) for k in kws if k), None)
+
+
 # --- exact odds -------------------------------------------------------------------------------
 
 
@@ -256,7 +265,7 @@ def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), setti
         tu = state.unit(t)
         prof = make_profile(tu.profile or tu.id, tu.stats)
         order = casualty_order(state, t, tu.models, True, cc.models_at(t), settings)
-        tgt = BatchTarget(order, int(prof.hp or 1), int(prof.shield or 0), None)
+        tgt = BatchTarget(order, int(prof.hp or 1), int(prof.shield or 0), _cap(cc, t, mods))
         pairs = [(part_spec(state, cc, b, p, mods), tgt) for b in cc.batches for p in b.parts if p.target == t]
         out[t] = attack_odds(pairs, marker=tu.damage, removed_before=len(tu.removed))
     return out
@@ -265,41 +274,8 @@ def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), setti
 # --- rolling ----------------------------------------------------------------------------------
 
 
-@dataclass
-class PartResult:
-    weapon: str
-    target: str
-    models: list
-    attack_dice: int
-    hits: int
-    surge: Optional[int]
-    moved_by_surge: int
-    saved: int
-    evaded: Optional[int]
-    damage_dice: int
-    damage: int
-    total_damage: int = 0
-    kills: int = 0
-    casualties: list = field(default_factory=list)
-    marker: int = 0
-    discarded: int = 0
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-def _log_events(dice: Dice, log, events: list, batch: int, target: str) -> None:
-    rolls = iter(dice.take_events())
-    for entry in log:
-        if entry.values:
-            ev = next(rolls)
-            ev["outcome"] = entry.outcome
-            ev["batch"], ev["target"] = batch, target
-            events.append(ev)
-
-
 def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Modifiers(),
-            choices: Optional[Mapping[str, Sequence[str]]] = None, settings=None) -> tuple[GameState, list[dict], list[PartResult]]:
+            choices: Optional[Mapping[str, Sequence[str]]] = None, settings=None) -> tuple[GameState, list[dict], list[BatchResult]]:
     """Roll the declared Close Combat Attack and remove casualties (§8.8.1 steps 3–4)."""
     choices = dict(choices or {})
     for t in choices:
@@ -311,42 +287,41 @@ def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Mod
         "dice": cc.dice(), "surge_to": cc.surge_to, "evade": {t: list(v) for t, v in cc.evade.items() if v},
         "casualty_priority_range": priority_reading(state),
     }]
-    results: list[PartResult] = []
+    results: list[BatchResult] = []
     damage_at: dict[str, int] = {t: 0 for t in cc.targets}
-    dice.take_events()
     for bi, b in enumerate(cc.batches):
         specs = [part_spec(state, cc, b, p, mods) for p in b.parts]
         pools: list[Pools] = []
         for p, spec in zip(b.parts, specs):          # every target's attack dice first
-            steps = [s for s in spec.steps() if s.purpose.startswith("to hit")]
-            pl, log = roll_pools(steps, dice)
-            _log_events(dice, log, events, bi, p.target)
+            pl, _, rolled = roll_logged([s for s in spec.steps() if s.purpose.startswith("to hit")], dice,
+                                        batch=bi, target=p.target)
+            events += rolled
             pools.append(pl)
         surge_value = None
         if b.weapon.surge_dice:                       # one Surge Die per Batch, to one target
-            pl, log = roll_pools([surge_die_step(b.weapon.surge_dice)], dice)
-            _log_events(dice, log, events, bi, b.surge_to or "")
+            pl, _, rolled = roll_logged([surge_die_step(b.weapon.surge_dice)], dice, batch=bi, target=b.surge_to or "")
+            events += rolled
             surge_value = pl.surge
         for k, (p, spec) in enumerate(zip(b.parts, specs)):
-            rest = [s for s in spec.steps() if not s.purpose.startswith("to hit") and not s.purpose.startswith("surge die")]
+            rest = [s for s in spec.steps() if not s.purpose.startswith(("to hit", "surge die"))]
             start = pools[k]
             if b.surge_to == p.target and surge_value is not None:
-                start = Pools(start.attack, start.hits, surge_value, start.armour, start.damage)
-            pl, log = roll_pools(rest, dice, start)
-            _log_events(dice, log, events, bi, p.target)
+                start = replace(start, surge=surge_value)
+            pl, log, rolled = roll_logged(rest, dice, start, batch=bi, target=p.target)
+            events += rolled
             by = {e.purpose: e for e in log}
             after_surge = by["resolve surge"].pools
             saved = after_surge.armour - (by["armour"].pools.damage - after_surge.damage)
-            r = PartResult(b.weapon.key, p.target, list(p.models), p.dice, pl.hits,
-                           surge_value if b.surge_to == p.target else None, after_surge.damage, saved,
-                           by["evade"].outcome if spec.evade is not None else None, pl.damage, pl.damage * spec.damage)
-            results.append(r)
-            damage_at[p.target] += r.damage
+            results.append(BatchResult(b.weapon.key, p.target, list(p.models), p.dice, pl.hits,
+                                       surge_value if b.surge_to == p.target else None, after_surge.damage, saved,
+                                       by["evade"].outcome if spec.evade is not None else None, pl.damage,
+                                       pl.damage * spec.damage, 0, 0, [], 0, 0))
+            damage_at[p.target] += pl.damage * spec.damage
     st = state
     strict = bool(_setting(settings, "strict_choices", False))
     for t in cc.targets:
         rm = remove(st, t, damage_at[t], st.unit(t).models, True, choices.get(t),
-                    lambda s_, opts, t=t: default_pick(s_, opts, cc.models_at(t), settings), strict)
+                    lambda s_, opts, t=t: default_pick(s_, opts, cc.models_at(t), settings), strict, _cap(cc, t, mods))
         st = rm.state
         last = [r for r in results if r.target == t][-1]
         last.total_damage, last.kills, last.casualties = rm.total, rm.alloc.kills, list(rm.taken)

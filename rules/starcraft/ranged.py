@@ -25,7 +25,7 @@ from tapeline.board.measure import gap_matrix
 
 from ..dice import Dice
 from ..state import GameState
-from .attack import BatchSpec, modified, roll_pools
+from .attack import BatchSpec, modified, roll_logged
 from .casualties import legal_casualties, priority_reading, remove
 from .catalogue import make_profile
 from .odds import BatchTarget
@@ -204,16 +204,9 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
     } | ({"surge": spec.surge_fixed} if spec.surge_fixed is not None else {})]
     if tg.target_engaged:
         events[0]["casualty_priority_range"] = priority_reading(state)
-    dice.take_events()
-    pools, log = roll_pools(spec.steps(), dice)
-    rolls = iter(dice.take_events())
-    by = {}
-    for entry in log:
-        if entry.values:
-            ev = next(rolls)
-            ev["outcome"] = entry.outcome
-            events.append(ev)
-        by[entry.purpose.split(" (")[0]] = entry
+    pools, log, rolled = roll_logged(spec.steps(), dice)
+    events += rolled
+    by = {entry.purpose.split(" (")[0]: entry for entry in log}
     rm = remove(state, tg.target, pools.damage * spec.damage, tg.removable, tg.target_engaged, choices,
                 lambda st_, opts: default_pick(st_, opts, tg.firing, settings),
                 bool(_setting(settings, "strict_choices", False)), concentrated_fire(tg, mods))

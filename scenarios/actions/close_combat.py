@@ -8,7 +8,7 @@ actions:
     assign: {z5: marauders}          # optional: the unit a striking model attacks
     weapons: {z1: claws}             # optional: the Combat weapon a model uses
     surge_to: marauders              # optional: the one target the Surge Die goes to
-    precision: {marauders: 2}        # optional: how PRECISION is split between targets
+    precision_split: {marauders: 2}  # optional: how PRECISION is split between targets
     casualties: {marauders: [mr]}    # optional: the defenders' choices, in order, each checked
   - action: impact
     unit: zealots                    # right after its successful charge
@@ -18,8 +18,8 @@ actions:
 
 ``close_combat`` declares and rolls the unit's Close Combat Attack (rules/starcraft/melee.py);
 ``targets`` optionally limits it to some of the units it is Engaged with. Batch modifiers as
-for ``shoot`` (``hit``, ``armour``, ``evade``, ``extra_dice``, ``precision_bonus``, ``tough``,
-``dodge``, ``grant_evade``). After casualties, every unit of the fight with no model left
+for ``shoot`` (``hit``, ``armour``, ``evade``, ``extra_dice``, ``precision`` (extra PRECISION),
+``critical_hit``, ``tough``, ``dodge``, ``concentrated_fire``, ``grant_evade``). After casualties, every unit of the fight with no model left
 within 1" of an enemy is Unengaged at once (event ``unengaged``). In a Combat phase
 (``phase`` action) it is the unit's activation and must be its turn.
 
@@ -36,13 +36,10 @@ from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft import impact, melee
-from tapeline.rules.starcraft.ranged import Modifiers
 
-from ..schema import Flag, Id, Strict
+from ..schema import Id, Strict
 from ..vocab import action
-
-SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
-Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+from .shoot import Count, PoolModifiers
 Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
 
 
@@ -60,7 +57,7 @@ def _choice_refs(prefix: str, choices: dict) -> list:
 
 
 @action
-class CloseCombat(Strict):
+class CloseCombat(PoolModifiers):
     """The Close Combat Attack of ``unit`` (§8.8.1 steps 2–5)."""
 
     activation: ClassVar[str] = "fight"
@@ -70,16 +67,8 @@ class CloseCombat(Strict):
     assign: Annotated[dict[Id, Id], Field(max_length=200)] = {}
     weapons: Annotated[dict[Id, Id], Field(max_length=200)] = {}
     surge_to: Optional[Union[Id, Annotated[list[Id], Field(min_length=1, max_length=20)]]] = None
-    precision: Annotated[dict[Id, Count], Field(max_length=20)] = {}
+    precision_split: Annotated[dict[Id, Count], Field(max_length=20)] = {}
     casualties: Choices = {}
-    hit: SmallInt = 0
-    armour: SmallInt = 0
-    evade: SmallInt = 0
-    extra_dice: Annotated[int, Field(strict=True, ge=-100, le=100)] = 0
-    precision_bonus: Count = 0
-    tough: Count = 0
-    dodge: Count = 0
-    grant_evade: Flag = False
 
     def refs(self):
         out = [("unit", "unit", self.unit)]
@@ -88,18 +77,14 @@ class CloseCombat(Strict):
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
         surge = [self.surge_to] if isinstance(self.surge_to, str) else list(self.surge_to or ())
         out += [("surge_to", "unit", t) for t in surge]
-        out += [(f"precision.{t}", "unit", t) for t in self.precision]
+        out += [(f"precision_split.{t}", "unit", t) for t in self.precision_split]
         return out + _choice_refs("casualties", self.casualties)
-
-    def modifiers(self) -> Modifiers:
-        return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision_bonus,
-                         0, self.tough, self.dodge, None, self.grant_evade)
 
     def apply(self, state, ctx):
         _starcraft(state, "close_combat")
         mods = self.modifiers()
         cc = melee.declare(state, self.unit, self.targets, self.assign, self.weapons, self.surge_to,
-                           self.precision or None, mods)
+                           self.precision_split or None, mods)
         new, events, results = melee.resolve(state, cc, ctx.dice, mods, self.casualties, ctx.settings)
         freed = melee.unengaged_after(state, new, (self.unit,) + cc.targets)
         if freed:

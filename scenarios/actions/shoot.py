@@ -53,14 +53,10 @@ SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 
-class BatchOrder(Strict):
-    weapon: Id
-    target: Optional[Id] = None
-    models: Optional[IdList] = None
-    at: Optional[XY] = None
-    model: Optional[Id] = None
-    on: Optional[Id] = None
-    casualties: IdList = []
+class PoolModifiers(Strict):
+    """Per-Batch modifiers from abilities the file names (shared by ``shoot`` and
+    ``close_combat``): target-number modifiers (+X easier) and keyword bonuses."""
+
     hit: SmallInt = 0
     armour: SmallInt = 0
     evade: SmallInt = 0
@@ -75,6 +71,16 @@ class BatchOrder(Strict):
     def modifiers(self) -> Modifiers:
         return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision,
                          self.critical_hit, self.tough, self.dodge, self.concentrated_fire, self.grant_evade)
+
+
+class BatchOrder(PoolModifiers):
+    weapon: Id
+    target: Optional[Id] = None
+    models: Optional[IdList] = None
+    at: Optional[XY] = None
+    model: Optional[Id] = None
+    on: Optional[Id] = None
+    casualties: IdList = []
 
 
 @action

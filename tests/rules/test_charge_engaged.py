@@ -84,6 +84,8 @@ def _brute_force(st, rc, target_ids, walls_ok=True) -> float:
             for k in range(360):
                 a = k * math.pi / 180
                 p = (t.x + R * math.cos(a), t.y + R * math.sin(a))
+                if math.dist(lead.at, p) >= best:
+                    continue                 # no path is shorter than the straight line
                 if any(shapely.distance(shapely.Point(p), pc.footprint) < r - 1e-9 for pc in st.table.pieces):
                     continue
                 moved = lead.moved(*p)
