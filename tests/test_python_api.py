@@ -37,7 +37,7 @@ def test_import_tapeline_is_light():
     ("measure", ("c2", "zb1"), {}, ("measure", SHOW, "c2", "zb1")),
     ("los", ("a6", "za5"), {}, ("los", SHOW, "a6", "za5")),
     ("los", ("c2", "zb1"), {}, ("los", SHOW, "c2", "zb1")),
-    ("charge", ("roaches", ["marines-bravo"]), {}, ("charge", SHOW, "--unit", "roaches", "--target", "marines-bravo")),
+    ("charge", ("roaches", ["marines"]), {}, ("charge", ROACHES, "--unit", "roaches", "--target", "marines")),
     ("path", ("mr4", [(20, 16), (22, 12)]), {"max": 9.5}, ("path", SHOW, "mr4", "--via", "20,16", "--via", "22,12", "--max", "9.5")),
     ("attack", ("marines-alpha", "c-14-rifle", "zerglings-a"), {},
      ("attack", SHOW, "--unit", "marines-alpha", "--weapon", "c-14-rifle", "--target", "zerglings-a")),
