@@ -531,7 +531,8 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
             out.append(swatch.swatch_svg(x, y - 9))
         elif swatch:
             out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4)))
-        out.append(f'<text class="legend" x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
+        key = f' data-legend="{escape(swatch.cls, {chr(34): "&quot;"})}"' if isinstance(swatch, Style) else ""
+        out.append(f'<text class="legend"{key} x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
         x += w
     return out, y - y0 + 18
 

@@ -141,3 +141,30 @@ def test_legend_fits_the_picture_width():
     for t in root.iter(f"{{{NS['s']}}}text"):
         if t.get("class") == "legend":
             assert float(t.get("x")) < width
+
+
+OVERLAY_CASES = [
+    (SHOW, ("--los", "c2", "zb1")),
+    (SHOW, ("--los", "a6", "za5")),
+    (EXAMPLES / "charge-roaches-7in.yaml", ("--charge", "roaches", "--target", "marines")),
+    (EXAMPLES / "template-siege-tank.yaml", ("--template", "siege-tank", "crucio-shock-cannon", "z1")),
+    (EXAMPLES / "template-40k-blast.yaml", ("--template", "blast", "--at", "12,12")),
+    (EXAMPLES / "fight-zerglings-two-units.yaml", ("--ranks", "zerglings")),
+]
+
+
+def test_every_class_an_overlay_draws_is_in_the_legend():
+    """Whatever overlay module drew it (sight lines, charges, templates, ranks ...): each class
+    used inside the picture's layers has its own legend entry."""
+    for file, args in OVERLAY_CASES:
+        code, out, err = cli("render", file, *args, "-o", "-")
+        assert code == 0, (args, err)
+        root = ET.fromstring(out)
+        used = set()
+        for g in root.iter(f"{{{NS['s']}}}g"):
+            if g.get("class") == "layer":
+                for el in g.iter():
+                    used.update((el.get("class") or "").split())
+        used -= {"label", "layer"}
+        keys = {t.get("data-legend") for t in root.iter(f"{{{NS['s']}}}text") if t.get("data-legend")}
+        assert used and used <= keys, (args, used - keys)
