@@ -47,7 +47,7 @@ def answer(loaded, args) -> tuple[dict, str]:
     out = {
         "system": "starcraft",
         "unit": u,
-        "fighters": {u: cc.ranks.strikers},
+        "fighters": {u: list(cc.assign)},
         "fighting_rank": cc.ranks.fighting_rank,
         "supporting_rank": cc.ranks.supporting_rank,
         "assign": dict(cc.assign),

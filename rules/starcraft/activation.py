@@ -165,6 +165,8 @@ def before(state: GameState, unit_id: str, kind: str) -> GameState:
     if unit_id == rs.active:
         if kind == "close_ranks":
             raise IllegalAction("§8.8.1 Close Ranks", f"{unit_id} has already Closed Ranks in this activation")
+        if kind == "hold":
+            raise IllegalAction(R_COMBAT, f"{unit_id} has Closed Ranks (no longer BURROWED): its Close Combat Attack follows")
         return state
     if not rs.markers.get(unit_id):
         raise IllegalAction(R_COMBAT, f"{unit_id} has already fought this phase" if unit_id in _fought(rs, state) else

@@ -203,13 +203,13 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     for t in target_models or {}:
         if t not in rc.targets:
             raise IllegalAction(RULE, f"a model is nominated in {t}, which is not a declared target ({', '.join(rc.targets)})")
+    lead = state.figure(rc.leader)
+    nominees = nominated(state, rc.targets, rc.end, target_models, lead)   # checked even if the charge fails
     result = rc.odds.dice.result(rolls)
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)
     if not ok:
-        return state, ChargeOutcome(rc, result, tuple(rolls), False)
-    lead = state.figure(rc.leader)
-    nominees = nominated(state, rc.targets, rc.end, target_models, lead)
+        return state, ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
     noms = [state.figure(m) for m in nominees.values()]
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
     extra: dict = {}
@@ -279,5 +279,6 @@ def nominated(state: GameState, targets: Sequence[str], end, target_models: Opti
                                     "(High Ground and Ground Level never engage; Mid Ground only beside a shared Access Point)")
             out[t] = m
         else:
-            out[t] = min(engageable(state, t, mover), key=lambda f: (math.dist(f.at, end), f.id)).id
+            options = engageable(state, t, mover) or state.figures_of(t)
+            out[t] = options[0].id if end is None else min(options, key=lambda f: (math.dist(f.at, end), f.id)).id
     return out

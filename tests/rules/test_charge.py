@@ -272,3 +272,9 @@ def test_unnamed_targets_get_the_nearest_model():
     L = _two_targets()
     _, out = charge.resolve(L.state, "roaches", ["marines", "medics"], [6], leader="r1", target_models={"medics": "d1"})
     assert out.target_models == {"marines": "m1", "medics": "d1"}
+
+
+def test_nominees_are_checked_even_when_the_charge_fails():
+    L = _two_targets()
+    with pytest.raises(IllegalAction, match="not a model of target medics"):
+        charge.resolve(L.state, "roaches", ["marines", "medics"], [1], leader="r2", target_models={"medics": "m1"})

@@ -27,7 +27,7 @@ def test_fight_choices():
     code, o = cli_json("fight", TWO, "--unit", "zerglings", "--assign", "z5=marines", "--surge-to", "marines")
     assert code == 0 and o["dice"] == {"marauders": 4, "marines": 6} and o["surge_to"] == "marines"
     code, o = cli_json("fight", TWO, "--unit", "zerglings", "--target", "marines")
-    assert code == 0 and o["dice"] == {"marines": 6} and o["fighters"] == {"zerglings": ["z1", "z2", "z3", "z4", "z5"]}
+    assert code == 0 and o["dice"] == {"marines": 6} and o["fighters"] == {"zerglings": ["z3", "z4", "z5"]}
     code, o = cli_json("fight", TWO, "--unit", "marauders")
     assert code == 0 and o["dice"] == {"zerglings": 2}          # one Marauder, Strike RoA 2
 
