@@ -11,16 +11,13 @@ answer's 4 decimals (standard error 5e-5 on the least certain probability).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from benchmarks.combat_mc import compare, mean, report, simulate
 from benchmarks.timing import best
 from tapeline.rules.heresy import melee
-from tapeline.rules.melee.strike import HIT, MISS
 from tapeline.scenarios.load import parse
 
-TARGET_SE = 5e-5
 R32 = 16 / 25.4
 
 
@@ -50,51 +47,9 @@ def exact(st, rnd, c):
 
 
 def monte_carlo(st, rnd, c, n: int, rng: np.random.Generator) -> dict:
-    """The round ``n`` times at once: per group every attack die, the hits' wound dice, then
-    each wound's save on the model the casualty order gives, with numpy."""
-    units = {u.id: i for i, u in enumerate(c.units)}
-    removed = np.zeros((len(c.units), n), dtype=np.int16)
-    damage = np.zeros((len(c.units), n), dtype=np.int16)
-    wounds = [np.array([d.wounds for d in u.order] + [1]) for u in c.units]
-    for step in c.steps:
-        begin = removed.copy()
-        for g in step.groups:
-            ui = units[g.unit]
-            pos = {d.id: k for k, d in enumerate(c.units[ui].order)}
-            per = np.array([a for _, a in g.dice])
-            where = np.array([pos[m] for m, _ in g.dice])
-            alive = where[None, :] >= begin[ui][:, None]
-            ndice = (alive * per[None, :]).sum(axis=1)
-            a = g.against[0]
-            ti = units[a.target]
-            kinds = len(a.kinds)
-            cnt = np.zeros((kinds, n), dtype=np.int32)
-            m = int(ndice.max()) if n else 0
-            if m == 0:
-                continue
-            hf = np.array(a.hit_faces)[rng.integers(0, 6, (n, m))]
-            hf[np.arange(m)[None, :] >= ndice[:, None]] = MISS
-            hits = (hf == HIT).sum(axis=1)
-            for k in range(kinds):
-                cnt[k] += (hf == 2 + k).sum(axis=1)
-            mh = int(hits.max())
-            if mh:
-                wf = np.array(a.wound_faces)[rng.integers(0, 6, (n, mh))]
-                wf[np.arange(mh)[None, :] >= hits[:, None]] = MISS
-                for k in range(kinds):
-                    cnt[k] += (wf == 2 + k).sum(axis=1)
-            order = c.units[ti].order
-            for k, kind in enumerate(a.kinds):
-                tn = np.array([(d.save_on(kind) or 7) for d in order] + [7])
-                for j in range(int(cnt[k].max())):
-                    act = (j < cnt[k]) & (removed[ti] < len(order))
-                    front = np.minimum(removed[ti], len(order))
-                    save = rng.integers(1, 7, n)
-                    unsaved = act & ~((save != 1) & (save >= tn[front]))
-                    damage[ti] += np.where(unsaved, max(1, kind.damage), 0).astype(np.int16)
-                    dead = unsaved & (damage[ti] >= wounds[ti][front])
-                    removed[ti] += dead
-                    damage[ti][dead] = 0
+    """The round ``n`` times at once (:func:`benchmarks.combat_mc.simulate`), then the Combat
+    Resolution Points."""
+    removed, _damage, units = simulate(c, n, rng)
     ka, kb = removed[units["a"]], removed[units["b"]]
     na, nb = 10 - ka, 10 - kb
     a_pts = kb + ((na > nb) & True)
@@ -108,48 +63,19 @@ def run() -> str:
     st, rnd, c = setup()
     t_exact, ex = best(lambda: exact(st, rnd, c), repeat=3)
     rng = np.random.default_rng(2025)
-    rows = []
-    for n in (1_000, 100_000, 400_000):
-        t, mc = best(lambda: monte_carlo(st, rnd, c, n, rng), repeat=1)
-        err = max(abs(mc["win"] - ex["win"]), abs(mc["draw"] - ex["draw"]),
-                  max(abs(mc[u][k] - (ex[u][k] if k < len(ex[u]) else 0.0)) for u in ("a", "b") for k in range(11)))
-        rows.append((n, t, err, mc))
-    probs = [ex["win"], ex["draw"]] + ex["a"] + ex["b"]
-    worst = max(p * (1 - p) for p in probs)
-    n_equal = int(math.ceil(worst / TARGET_SE ** 2))
-    per = rows[-1][1] / rows[-1][0]
-    t_equal = per * n_equal
-    ratio = t_equal / t_exact
-    big = rows[-1][3]
-    lines = [
+    cmp = compare({"win": ex["win"], "draw": ex["draw"], "a": ex["a"], "b": ex["b"]}, t_exact,
+                  lambda n: monte_carlo(st, rnd, c, n, rng))
+    big = cmp["rows"][-1][3]
+    return report(
         "## Horus Heresy: exact fight distribution vs Monte Carlo (`rules/heresy/melee.py`)",
-        "",
-        "Ten Legionaries (chainswords; a Sergeant with a power fist, W2) against ten traitors (chainswords;",
-        "a Champion with a lightning claw, W2 A3), Initiative steps 4 and 1. Exact: the shared engine's",
-        "joint distribution (`tapeline fight`). Peer: a vectorised numpy Monte Carlo of the same round",
-        "(same face tables, casualty orders and steps). Error: the largest deviation from the exact",
-        "P(loyalists win), P(draw) and every casualty probability of both units.",
-        "",
-        "| method | samples | time | max error |",
-        "|---|---:|---:|---:|",
-        f"| tapeline exact | — | {t_exact * 1e3:.1f} ms | 0 (float rounding) |",
-    ]
-    for n, t, err, _ in rows:
-        lines.append(f"| Monte Carlo | {n:,} | {t * 1e3:.0f} ms | {err:.4f} |")
-    lines += [
-        f"| Monte Carlo, extrapolated to ±{TARGET_SE:g} (4 decimals) | {n_equal:,} | {t_equal:.0f} s | ≈{TARGET_SE:g} |",
-        "",
-        "| | exact | Monte Carlo (400,000) |",
-        "|---|---:|---:|",
-        f"| P(loyalists win) | {ex['win']:.4f} | {big['win']:.4f} |",
-        f"| P(draw) | {ex['draw']:.4f} | {big['draw']:.4f} |",
-        f"| mean loyalist casualties | {sum(k * p for k, p in enumerate(ex['a'])):.4f} | {sum(k * p for k, p in enumerate(big['a'])):.4f} |",
-        f"| mean traitor casualties | {sum(k * p for k, p in enumerate(ex['b'])):.4f} | {sum(k * p for k, p in enumerate(big['b'])):.4f} |",
-        "",
-        f"Ratio at equal accuracy (4 decimals): Monte Carlo / exact = {ratio:,.0f}× "
-        f"({'the exact answer is faster' if ratio > 1 else 'Monte Carlo is faster'}).",
-    ]
-    return "\n".join(lines)
+        ["Ten Legionaries (chainswords; a Sergeant with a power fist, W2) against ten traitors (chainswords;",
+         "a Champion with a lightning claw, W2 A3), Initiative steps 4 and 1. Exact: the shared engine's",
+         "joint distribution (`tapeline fight`). Peer: a vectorised numpy Monte Carlo of the same round",
+         "(same face tables, casualty orders and steps). Error: the largest deviation from the exact",
+         "P(loyalists win), P(draw) and every casualty probability of both units."],
+        cmp,
+        [("P(loyalists win)", ex["win"], big["win"]), ("P(draw)", ex["draw"], big["draw"]),
+         ("mean loyalist casualties", mean(ex["a"]), mean(big["a"])), ("mean traitor casualties", mean(ex["b"]), mean(big["b"]))])
 
 
 if __name__ == "__main__":  # pragma: no cover
