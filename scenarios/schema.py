@@ -367,11 +367,11 @@ class Settings(Strict):
     # assaulting models with frag grenades, in the first step.
     c40k_frag_grenades: Literal["initiative", "simultaneous"] = "initiative"
     # 40k 3rd "Loser Checks Morale": the loser's Leadership test — "none": 2D6 ≤ Ld (the 1998
-    # seed); "per_wound": −1 Ld per wound the combat was lost by (trial rules / 4th edition).
+    # rules); "per_wound": −1 Ld per wound the combat was lost by (trial rules / 4th edition).
     c40k_morale_modifier: Literal["none", "per_wound"] = "none"
     # 40k 3rd "Advance" / "Sweeping Advance" after the loser falls back — "pursuit": the winner
     # advances 2D6" (halved through difficult terrain) and destroys the fleeing unit if it
-    # reaches it (the 1998 seed); "initiative": both roll D6 + Initiative, the loser is destroyed
+    # reaches it (the 1998 rules); "initiative": both roll D6 + Initiative, the loser is destroyed
     # if the winner's total is equal or higher, else it falls back (trial rules / 4th edition).
     c40k_sweeping_advance: Literal["pursuit", "initiative"] = "pursuit"
     # Template shapes (docs/templates.md): the defaults blast {diameter: 3}, large_blast

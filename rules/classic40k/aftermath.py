@@ -165,7 +165,7 @@ def _initiative_sweep(state: GameState, res: CombatResult, unit_id: str, dice: D
 def fall_back_move(state: GameState, unit_id: str, distance: float) -> tuple[GameState, list, str]:
     """Each model moves ``distance`` by its shortest route towards its own table edge (nearest
     the edge first), round impassable terrain and other models, not ending touching an enemy;
-    difficult terrain does not slow it (tapeline's reading: the seed gives no penalty)."""
+    difficult terrain does not slow it (tapeline's reading: the rules give no penalty)."""
     edge = home_edge(state, unit_id)
     line = edge_line(state, edge)
     enemies = [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]

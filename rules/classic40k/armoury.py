@@ -6,7 +6,7 @@ Combat Attacks"). A file may add profiles or override these under ``stats.melee_
   each hand) give +1 Attack.
 * ``power-weapon`` (``power-sword``, ``power-axe``): ignores armour saves.
 * ``power-fist`` (``power-claw``): doubles Strength to a maximum of 10, ignores armour saves,
-  always strikes last; its +1 Attack for two weapons needs a second fist (digest §B.4, marked
+  always strikes last; its +1 Attack for two weapons needs a second fist (§B.4, a reading marked
   uncertain there — override the profile's ``two_weapons`` to change it).
 * Kit: ``frag-grenades`` (defenders in cover lose their first strike against the unit),
   ``krak-grenades`` (no effect in close combat).

@@ -8,7 +8,7 @@
 * **Tiebreaker**: equal wounds — each side rolls a D6; the higher wins (a tiebreak win), equal
   rolls mean the combat is drawn.
 * **Morale**: every losing unit takes a Leadership test, 2D6 ≤ Ld (the unit's highest
-  Leadership, its leader's); setting ``c40k_morale_modifier``: ``none`` (the 1998 seed's plain
+  Leadership, its leader's); setting ``c40k_morale_modifier``: ``none`` (the 1998 rules' plain
   test, default) or ``per_wound`` (the trial rules / 4th edition: −1 Ld per wound the combat was
   lost by). A pass: the combat is drawn, fighting goes on next turn; a fail: the unit falls
   back 2D6".
