@@ -97,11 +97,9 @@ class CombatResult(ExpectBase):
         return [("unit", "unit", self.unit)]
 
     def check(self, state, ctx):
-        if state.system == "classic40k":
-            return self._check_40k(state)
-        got = (state.turn.get("resolutions") or {}).get(self.unit)
-        if got is None:
-            return False, f"{self.unit}'s combat has not been resolved"
+        got = self._record_40k(state) if state.system == "classic40k" else self._record_heresy(state)
+        if isinstance(got, str):
+            return False, got
         ok = True
         if self.winner is not None:
             ok &= got["winner"] == self.winner
@@ -111,35 +109,32 @@ class CombatResult(ExpectBase):
             ok &= all(got["points"].get(s) == v for s, v in self.points.items())
         if self.massacre is not None:
             ok &= got["massacre"] == self.massacre
+        if self.tiebreak is not None:
+            ok &= got.get("tiebreak", False) == self.tiebreak
         if self.panic is not None:
-            p = got.get("panic")
-            have = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
-            ok &= have == self.panic
-        return ok, f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
+            ok &= got["panic"] == self.panic
+        return ok, got["detail"]
 
-    def _check_40k(self, state):
+    def _record_heresy(self, state):
+        got = (state.turn.get("resolutions") or {}).get(self.unit)
+        if got is None:
+            return f"{self.unit}'s combat has not been resolved"
+        p = got.get("panic")
+        panic = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
+        detail = f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
+        return {"winner": got["winner"], "points": got["points"], "massacre": got["massacre"], "panic": panic, "detail": detail}
+
+    def _record_40k(self, state):
         got = (state.turn.get("c40k_combats") or {}).get(self.unit)
         if got is None:
-            return False, f"{self.unit} has fought no combat"
+            return f"{self.unit} has fought no combat"
         tests = got.get("morale") or {}
         test = tests.get(self.unit) or next(iter(tests.values()), None)
-        have_panic = "none" if test is None else ("passed" if test["passed"] else "failed")
-        ok = True
-        if self.winner is not None:
-            ok &= got["winner"] == self.winner
-        if self.draw is not None:
-            ok &= (got["winner"] is None) == self.draw
-        if self.points is not None:
-            ok &= all(got["wounds"].get(s) == v for s, v in self.points.items())
-        if self.massacre is not None:
-            ok &= bool(got["outright"] and got["winner"] is not None) == self.massacre
-        if self.tiebreak is not None:
-            ok &= bool(got["tiebreak"]) == self.tiebreak
-        if self.panic is not None:
-            ok &= have_panic == self.panic
-        return ok, (f"wounds inflicted {got['wounds']}, winner {got['winner'] or 'none (draw)'}"
-                    f"{' (tiebreaker ' + str(got['rolls']) + ')' if got['tiebreak'] else ''}, enemy destroyed {got['outright']}, "
-                    f"morale {have_panic}")
+        panic = "none" if test is None else ("passed" if test["passed"] else "failed")
+        detail = (f"wounds inflicted {got['wounds']}, winner {got['winner'] or 'none (draw)'}"
+                  f"{' (tiebreaker ' + str(got['rolls']) + ')' if got['tiebreak'] else ''}, enemy destroyed {got['outright']}, morale {panic}")
+        return {"winner": got["winner"], "points": got["wounds"], "massacre": bool(got["outright"] and got["winner"] is not None),
+                "tiebreak": bool(got["tiebreak"]), "panic": panic, "detail": detail}
 
 
 @expectation
