@@ -234,12 +234,16 @@ def advance(state: GameState, unit_id: str, dice: Dice, toward: Optional[Sequenc
             caught.append(m.fig.id)
     new = state
     events.append({"type": "advance", "unit": unit_id, "roll": int(roll), "caught_by": caught})
-    if caught:
+    if caught or not fled:
         for u in fled:
             gone = list(new.unit(u).models)
             new = new.without_models(u, gone)
             events.append({"type": "casualties", "unit": u, "models": gone, "why": "caught by the advance: destroyed"})
-        fresh = [f for e in new.enemies_of(unit_id) for f in new.figures_of(e.id)]
+        foes = [e.id for e in new.enemies_of(unit_id)]
+        fresh = [f for e in foes for f in new.figures_of(e)]
+        # the sweep may end in contact with any enemy: each model's rules with every enemy a target
+        sweep = {m.fig.id: m for m in _models(new, unit_id, foes, allowance=roll)}
+        rules = {mid: (sweep[mid].through_rules if allowance[mid] < roll else sweep[mid].clear_rules) for mid in rules}
         if toward is not None:
             target = Goal(shapes=(shapely.Point(*toward),))
         elif fresh:

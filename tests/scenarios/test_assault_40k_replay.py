@@ -131,3 +131,17 @@ def test_a_tiebreak_winner_may_only_consolidate(write):
     assert res["rolls"] == {"imperium": 5, "orks": 2} and res["margin"] == 0
     con = next(e for e in out["events"] if e["type"] == "consolidate")
     assert con["moves"] and all(m["length"] <= 3 + 1e-6 and m["path_check"] == "legal" for m in con["moves"])
+
+
+def test_sweeping_advance_into_a_fresh_enemy(write):
+    # Gretchin 7" beyond the fight; the Orks flee 2", the Marines roll 12: they catch the last
+    # Boy, sweep on their full roll and reach the Gretchin: a new assault next turn
+    grots = UNITS + "  - {id: grots, side: orks, base: 25, stats: {weapon_skill: 2, strength: 2, toughness: 2, initiative: 2, attacks: 1}, models: [{id: g1, at: [14, 27]}]}\n"
+    f = write(case(FIGHT + [6, 5, 1, 1, 6, 6], PRE + ["{action: morale, unit: orks}", "{action: advance, unit: marines}"], units=grots))
+    code, out = cli_json("replay", f)
+    assert code == 0
+    sw = next(e for e in out["events"] if e["type"] == "sweeping_advance")
+    assert sw["fresh_contact"] == ["grots"]
+    assert all(m["path_check"] == "legal" and m["length"] <= 12 + 1e-6 for m in sw["moves"])
+    marines = next(u for u in out["final"]["units"] if u["id"] == "marines")
+    assert "sweeping_advance" in marines["status"]
