@@ -30,6 +30,7 @@ the shadow construction (the end spot is still checked with the full rule).
 
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
 import shapely
@@ -87,9 +88,11 @@ def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (
     (x, y), rt = _light(target)
     out = []
     obstacles = [part for p in _walls_near(state, mover, target, r) for part in _convex_parts(p, target)] + list(extra)
+    # the disc of centres within 1" of the target, as a circumscribed 64-gon (never smaller)
+    reach = shapely.Point(x, y).buffer((r + rt + ENGAGEMENT_RANGE + 1e-6) / math.cos(math.pi / 64), quad_segs=16)
     for ob in obstacles:
         S = hidden_centres(ob, (x, y), rt, r - KNIFE_EDGE)
-        if S is not None:
+        if S is not None and shapely.intersects(S, reach):   # a shadow beyond 1" changes nothing
             out.append((S, 0.0, False))
     return tuple(out)
 
