@@ -10,9 +10,9 @@ from tapeline.board.measure import gap
 from tapeline.rules.classic40k.assault import assault_move, check_eligible
 from tapeline.rules.dice import RecordedDice
 from tapeline.rules.errors import IllegalAction
+from tests.c40k import BOY, D25, MARINE
 from tests.conftest import scenario
 
-D25 = 25 / 25.4
 
 
 def field_(marines, orks, terrain="[]", status="[]"):
@@ -25,9 +25,9 @@ def field_(marines, orks, terrain="[]", status="[]"):
         terrain: {terrain}
         units:
           - {{id: marines, side: imperium, base: 25, status: {status}, models: [{ms}],
-             stats: {{weapon_skill: 4, strength: 4, toughness: 4, initiative: 4, attacks: 1, save: 3, leadership: 8}}}}
+             stats: {{{MARINE}}}}}
           - {{id: orks, side: orks, base: 25, models: [{os_}],
-             stats: {{weapon_skill: 4, strength: 3, toughness: 4, initiative: 2, attacks: 2, save: 6, leadership: 7}}}}
+             stats: {{{BOY}}}}}
         """).state
 
 

@@ -11,6 +11,7 @@ from tapeline.rules.classic40k.fight import Choices, build_round
 from tapeline.rules.classic40k.odds import fight_answer
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.melee.charts import wound_chart
+from tests.c40k import BOY, D25, MARINE
 from tests.conftest import scenario
 
 D25 = 25 / 25.4  # a 25 mm base's diameter in inches
@@ -38,13 +39,13 @@ def duel(marine_wargear="[bolt-pistol, close-combat-weapon]", marine_extra="", o
           - id: marines
             side: imperium
             base: 25
-            stats: {{weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4, attacks: 1, leadership: 8, save: 3,
+            stats: {{{MARINE},
                     wargear: {marine_wargear} {marine_extra}}}
             models: [{{id: m1, at: [10, 10]}}]
           - id: orks
             side: orks
             base: 25
-            stats: {{weapon_skill: 4, strength: 3, toughness: 4, wounds: 1, initiative: 2, attacks: 2, leadership: 7, save: 6,
+            stats: {{{BOY},
                     wargear: [close-combat-weapon] {ork_extra}}}
             models: [{{id: o1, at: [{ork_at[0]}, {ork_at[1]}]}}]
         """).state
@@ -156,13 +157,13 @@ def brawl(extra_settings: str = "{}"):
           - id: marines
             side: imperium
             base: 25
-            stats: {{weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4, attacks: 1, leadership: 8, save: 3,
+            stats: {{{MARINE},
                     wargear: [bolt-pistol, close-combat-weapon]}}
             models: [{", ".join(f"{{id: m{i + 1}, at: [{10 + i}, 10]}}" for i in range(5))}]
           - id: orks
             side: orks
             base: 25
-            stats: {{weapon_skill: 4, strength: 3, toughness: 4, wounds: 1, initiative: 2, attacks: 2, leadership: 7, save: 6,
+            stats: {{{BOY},
                     wargear: [close-combat-weapon], models: {{nob: {{strength: 4, attacks: 3, wargear: [power-fist]}}}}}}
             models: [{boyz}, {{id: nob, at: [12.5, 12]}}]
         """).state
@@ -251,11 +252,11 @@ def test_multiple_combats_total_their_wounds():
         system: classic40k
         board: {{width: 24, height: 24}}
         units:
-          - {{id: a, side: imperium, base: 25, stats: {{weapon_skill: 4, strength: 4, toughness: 4, initiative: 4, attacks: 1, save: 3, leadership: 8}},
+          - {{id: a, side: imperium, base: 25, stats: {{{MARINE}}},
              models: [{{id: a1, at: [10, 10]}}]}}
-          - {{id: b, side: imperium, base: 25, stats: {{weapon_skill: 4, strength: 4, toughness: 4, initiative: 4, attacks: 1, save: 3, leadership: 8}},
+          - {{id: b, side: imperium, base: 25, stats: {{{MARINE}}},
              models: [{{id: b1, at: [{10 + 2 * D25}, 10]}}]}}
-          - {{id: o, side: orks, base: 25, stats: {{weapon_skill: 4, strength: 3, toughness: 4, initiative: 2, attacks: 2, save: 6, leadership: 7}},
+          - {{id: o, side: orks, base: 25, stats: {{{BOY}}},
              models: [{{id: o1, at: [{10 + D25}, 10]}}]}}
         """).state
     a = fight_answer(st, "a")

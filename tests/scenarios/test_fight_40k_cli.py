@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from tests.c40k import BOY, D25, MARINE
 from tests.conftest import cli, cli_json
 
-D25 = 25 / 25.4
 
 FILE = f"""
 tapeline: 1
@@ -14,13 +14,13 @@ units:
   - id: marines
     side: imperium
     base: 25
-    stats: {{weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4, attacks: 1, leadership: 8, save: 3,
+    stats: {{{MARINE},
             wargear: [bolt-pistol, close-combat-weapon]}}
     models: [{{id: m1, at: [10, 10]}}, {{id: m2, at: [11, 10]}}]
   - id: orks
     side: orks
     base: 25
-    stats: {{weapon_skill: 4, strength: 3, toughness: 4, wounds: 1, initiative: 2, attacks: 2, leadership: 7, save: 6,
+    stats: {{{BOY},
             wargear: [close-combat-weapon], models: {{nob: {{strength: 4, wargear: [power-fist]}}}}}}
     models: [{{id: o1, at: [10, {10 + D25}]}}, {{id: nob, at: [11, {10 + D25 + 1.5}]}}]
 """
