@@ -45,7 +45,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-import numpy as np
 
 from tapeline.board.table import Figure
 

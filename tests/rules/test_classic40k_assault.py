@@ -100,15 +100,15 @@ def test_given_moves_must_not_leave_contacts_out():
 
 
 def test_several_units_assaulted_at_once():
-    st = scenario(f"""
+    st = scenario("""
         tapeline: 1
         system: classic40k
-        board: {{width: 30, height: 24}}
+        board: {width: 30, height: 24}
         units:
-          - {{id: marines, side: imperium, base: 25, models: [{{id: m1, at: [10, 10]}}, {{id: m2, at: [12, 10]}}]}}
-          - {{id: orks, side: orks, base: 25, models: [{{id: o1, at: [10, 13]}}]}}
-          - {{id: grots, side: orks, base: 25, models: [{{id: g1, at: [12, 13.5]}}]}}
-          - {{id: far, side: orks, base: 25, models: [{{id: f1, at: [16, 13.5]}}]}}
+          - {id: marines, side: imperium, base: 25, models: [{id: m1, at: [10, 10]}, {id: m2, at: [12, 10]}]}
+          - {id: orks, side: orks, base: 25, models: [{id: o1, at: [10, 13]}]}
+          - {id: grots, side: orks, base: 25, models: [{id: g1, at: [12, 13.5]}]}
+          - {id: far, side: orks, base: 25, models: [{id: f1, at: [16, 13.5]}]}
         """).state
     new, am = assault_move(st, "marines", ["orks", "grots"])
     assert sorted(am.contacts) == ["m1", "m2"]

@@ -14,7 +14,6 @@ from tapeline.rules.melee.charts import wound_chart
 from tests.c40k import BOY, D25, MARINE
 from tests.conftest import scenario
 
-D25 = 25 / 25.4  # a 25 mm base's diameter in inches
 
 
 def test_derived_cases_1_to_3_charts():

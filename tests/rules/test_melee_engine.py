@@ -235,7 +235,6 @@ def test_dice_engine_reads_recorded_rolls():
 def test_loadout_and_file_weapons(write):
     from tapeline.rules.classic40k.armoury import WEAPONS
     from tapeline.rules.melee.loadout import armoury, model_line, wargear
-    from tests.conftest import cli
 
     st = _squad()
     u = st.unit("a")

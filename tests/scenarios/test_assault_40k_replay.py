@@ -3,8 +3,6 @@ combats and bad input (exit 2, the replay stopped with the state untouched)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tapeline.rules.classic40k.results import leadership_pass, morale_target
