@@ -118,7 +118,9 @@ def _human_roll(r: dict) -> str:
     if not r["success"]:
         return f"rolled {r['roll']}: the charge fails (no move)"
     s = f"rolled {r['roll']}: the charge succeeds; {r['leader']} ends at ({fmt(r['end'][0])}, {fmt(r['end'][1])})"
-    noms = r.get("target_models") or {None: r["target_model"]}
+    noms = r.get("target_models") or ({None: r["target_model"]} if r.get("target_model") else {})
+    if "in_contact" in r:  # Horus Heresy, 40k: every model's own move
+        s += f"; in base contact: {', '.join(r['in_contact']) or 'none'}"
     if r.get("contact"):
         s += f" in base contact with {', '.join(noms.values())}"
     elif r.get("end_gaps"):

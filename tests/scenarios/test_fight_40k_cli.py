@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.c40k import BOY, D25, MARINE
-from tests.conftest import cli, cli_json
+from tests.conftest import EXAMPLES, cli, cli_json
 
 
 FILE = f"""
@@ -49,3 +49,11 @@ def test_fight_bad_input(write):
                  ["--unit", "marines", "--surge-to", "orks"]):
         code, out, err = cli("fight", f, *args)
         assert code == 2 and "Traceback" not in err and err.strip().count("\n") == 0, (args, err)
+
+
+def test_charge_with_a_roll_answers_in_words():
+    # the 40k difficult-terrain example: a 5 (the highest of 2D6) covers the 4.5" route
+    code, text, err = cli("charge", EXAMPLES / "charge-40k-difficult.yaml", "--unit", "marines", "--target", "orks", "--roll", "5")
+    assert code == 0 and "the charge succeeds" in text and "in base contact: a2, a1" in text and "Traceback" not in err
+    code, text, err = cli("charge", EXAMPLES / "charge-40k-difficult.yaml", "--unit", "marines", "--target", "orks", "--roll", "4")
+    assert code == 0 and "fails" in text
