@@ -143,3 +143,23 @@ def test_random_small_cases_match_brute_force(seed):
     _valid(res, movers, targets, blockers)
     assert res.exhaustive
     assert len(res.spots) >= _brute(movers, targets, blockers, 2.0 if len(movers) == 3 else 4.0)
+
+
+def test_arc_subtraction_against_sampled_angles():
+    from tapeline.rules.contact_search import _subtract
+
+    rng = np.random.default_rng(5)
+    grid = np.linspace(0, 2 * math.pi, 3600, endpoint=False) + 1e-4
+
+    def inside(arcs, a):
+        return any((a - s) % (2 * math.pi) <= w for s, w in arcs)
+
+    for _ in range(200):
+        arcs = [(0.0, 2 * math.pi)] if rng.random() < 0.3 else [(rng.uniform(0, 6.3), rng.uniform(0.1, 4.0))]
+        cuts = [(rng.uniform(-7, 7), rng.uniform(0.05, 3.0)) for _ in range(rng.integers(1, 4))]
+        got = _subtract(arcs, cuts)
+        for a in grid[::7]:
+            want = inside(arcs, a) and not any(0 < (a - s) % (2 * math.pi) < w for s, w in cuts)
+            near_edge = any(min(abs(((a - x + math.pi) % (2 * math.pi)) - math.pi) for x in (s, s + w)) < 1e-6 for s, w in arcs + cuts)
+            if not near_edge:
+                assert inside(got, a) == want
