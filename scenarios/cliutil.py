@@ -23,6 +23,7 @@ from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 
 from .load import Loaded, read
+from .suggest import closest
 from .schema import MAX_INCHES
 
 
@@ -81,16 +82,6 @@ def advance(loaded: Loaded, after: Optional[int]) -> Loaded:
         where = f"actions[{e.index}]" if e.index is not None else "actions"
         raise ArgumentError(loaded.file, where, f"{e.message} ({e.rule}); replayed for --after {after}") from None
     return replace(loaded, state=state)
-
-
-def closest(ident: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` known ids closest to ``ident`` (by spelling), best first."""
-    known = list(known)
-    best = difflib.get_close_matches(ident, known, n=n, cutoff=0.5)
-    if not best:  # a different case or a prefix: m1 for M1, marines for marine
-        low = ident.lower()
-        best = [k for k in known if k.lower() == low or k.lower().startswith(low) or low.startswith(k.lower())][:n]
-    return best
 
 
 def unknown(kind: str, ident: str, known: Iterable[str]) -> str:

@@ -32,6 +32,7 @@ from tapeline.rules.state import GameState, UnitState, frozen_map
 from . import validate, yamlio
 from .errors import ScenarioError
 from .schema import MAX_MODELS, MAX_VERTICES, scenario_model
+from .suggest import hint
 from .systemdata import SYSTEM_DATA
 
 
@@ -180,7 +181,7 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
     pieces = []
     for i, t in enumerate(spec.terrain):
         if t.on is not None and t.on not in ids:
-            probs.add(("terrain", i, "on"), f"no terrain piece with id {t.on!r}")
+            probs.add(("terrain", i, "on"), f"no terrain piece with id {t.on!r}" + hint(t.on, ids))
         if t.on == t.id:
             probs.add(("terrain", i, "on"), "a piece cannot stand on itself")
         kw = dict(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits))
@@ -253,7 +254,8 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
             if mid not in own_ids:
                 probs.add(("units", i, "stats", "models", mid), f"{mid!r} is not a model of unit {u.id!r}")
         if u.leader is not None and u.leader not in {m.id for m in u.models}:
-            probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}")
+            probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}"
+                      + hint(u.leader, [m.id for m in u.models]))
         if sysdata.check_unit is not None:
             for path, msg in sysdata.check_unit(u):
                 probs.add(("units", i) + tuple(path), msg)
@@ -263,7 +265,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
                 probs.add(("units", i, "models", j, "base"), "no base size: give base here, on the unit, or a profile")
                 continue
             if m.on is not None and m.on not in terrain_ids:
-                probs.add(("units", i, "models", j, "on"), f"no terrain piece with id {m.on!r}")
+                probs.add(("units", i, "models", j, "on"), f"no terrain piece with id {m.on!r}" + hint(m.on, terrain_ids))
                 continue
             try:
                 base = _base(tuple(size) if isinstance(size, (list, tuple)) else size, m.facing)

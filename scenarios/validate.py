@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterable, Optional
 from tapeline.board.errors import TapelineError
 from tapeline.rules.state import GameState
 
+from .suggest import hint
+
 Problem = tuple[tuple, str]
 
 
@@ -65,7 +67,7 @@ def kind(name: str):
 def _model(ctx: Static, ident, within, entry) -> Optional[str]:
     fig = ctx.state.figures.get(ident)
     if fig is None:
-        return f"no model with id {ident!r}"
+        return f"no model with id {ident!r}" + hint(ident, ctx.state.figures)
     if within is not None and ctx.state.has_unit(within) and fig.unit != within:
         return f"model {ident!r} is not in unit {within!r} (it is in {fig.unit!r})"
     return None
@@ -78,14 +80,14 @@ def _casualty(ctx: Static, ident, within, entry) -> Optional[str]:
 
 @kind("unit")
 def _unit(ctx: Static, ident, within, entry) -> Optional[str]:
-    return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}"
+    return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}" + hint(ident, [u.id for u in ctx.state.units])
 
 
 @kind("unit_or_model")
 def _unit_or_model(ctx: Static, ident, within, entry) -> Optional[str]:
     if ctx.state.has_unit(ident) or ident in ctx.state.figures:
         return None
-    return f"no unit or model with id {ident!r}"
+    return f"no unit or model with id {ident!r}" + hint(ident, [*(u.id for u in ctx.state.units), *ctx.state.figures])
 
 
 @kind("side")
@@ -96,7 +98,7 @@ def _side(ctx: Static, ident, within, entry) -> Optional[str]:
 
 @kind("terrain")
 def _terrain(ctx: Static, ident, within, entry) -> Optional[str]:
-    return None if ident in ctx.state.table.by_id else f"no terrain piece with id {ident!r}"
+    return None if ident in ctx.state.table.by_id else f"no terrain piece with id {ident!r}" + hint(ident, ctx.state.table.by_id)
 
 
 @kind("weapon")

@@ -141,3 +141,25 @@ def test_render_after_and_final(tmp_path):
     assert a.read_bytes() == b.read_bytes()
     code, out, err = cli("render", ROACHES, "--final", "--after", "0", "-o", b)
     assert code == 2
+
+
+def test_unknown_ids_in_the_file_name_the_closest(write):
+    f = write(TWO.replace("to: [8, 5]", "to: [8, 5]}\n  - {action: place, model: z11, to: [9, 5]")
+              + "expect:\n  - {expect: gap, a: m1, b: zz1, equals: 1}\n")
+    code, out = cli_json("check", f)
+    assert code == 2
+    found = {e["location"].split(" ")[0]: e["message"] for e in out["errors"]}
+    assert found["actions[1].model"] == "no model with id 'z11'; closest: z1"
+    assert found["expect[0].b"] == "no model with id 'zz1'; closest: z1"
+    hill = TWO.replace("board: {width: 24, height: 24}",
+                       "board: {width: 24, height: 24}\nterrain:\n  - {id: hill, footprint: {rect: [2, 12, 6, 6]}, size: 3}")
+    code, out = cli_json("check", write(hill.replace("{id: m10, at: [5, 8]}", "{id: m10, at: [5, 14], on: hil}")))
+    assert code == 2 and out["errors"][0]["message"] == "no terrain piece with id 'hil'; closest: hill"
+
+
+def test_suggest_doctests():
+    import doctest
+
+    from tapeline.scenarios import suggest
+
+    assert doctest.testmod(suggest).failed == 0
