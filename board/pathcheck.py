@@ -7,6 +7,8 @@ is reported with where it happens and what causes it:
 
 * ``off_table``: the centre comes closer to the table edge than the space allows;
 * ``crosses_terrain``: the path runs into a terrain obstacle's footprint;
+* ``changes_level``: the path crosses the edge between two levels away from an Access Point
+  (a wall of :mod:`board.levels`), located where it crosses;
 * ``through_model``: the centre passes through another model's base;
 * ``gap``: the path squeezes past an obstacle closer than the clearance (through a gap
   narrower than the Gap Clearance, or too close to a base);
@@ -157,11 +159,14 @@ def _first_on_segment(space: Space, i: int, pts: np.ndarray, cum: np.ndarray) ->
             else:
                 t = _enter_region(a, b, o.core if hits_core else shapely.buffer(o.core, o.grow, quad_segs=64))
             t = 0.0 if t is None else t
-            kind = ("through_model" if o.kind == "model" else "crosses_terrain") if hits_core else "gap"
-            if hits_core:
-                detail = f"{'passes through' if o.kind == 'model' else 'crosses'} {o.kind} {o.id}"
+            kind = {"model": "through_model", "level": "changes_level"}.get(o.kind, "crosses_terrain") if hits_core else "gap"
+            what = f"the edge of {o.id}" if o.kind == "level" else f"{o.kind} {o.id}"
+            if hits_core and o.kind == "level":
+                detail = f"changes level across the edge of {o.id} away from any Access Point"
+            elif hits_core:
+                detail = f"{'passes through' if o.kind == 'model' else 'crosses'} {what}"
             else:
-                detail = f"passes {d - inner:.6g}\" from {o.kind} {o.id}: closer than the clearance {space.rho:g}\" (a gap narrower than the Gap Clearance)"
+                detail = f"passes {d - inner:.6g}\" from {what}: closer than the clearance {space.rho:g}\" (a gap narrower than the Gap Clearance)"
             cands.append((t, kind, detail, o.id))
     te = _enter_box(a, b, space.box, TOL)
     if te is not None:

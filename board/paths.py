@@ -323,7 +323,7 @@ class Reach:
         x0, y0, x1, y1 = region.box
         bx0, by0, bx1, by1 = self.space.box
         region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
-                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)))
+                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)), region.inside)
         pts, dirs = region.anchors()
         C = self.space.circles
         ak, aa = [], []
@@ -363,24 +363,35 @@ class Reach:
         last graph node on the way: among that node's projections on every piece of the
         outline and the outline's vertices (docs/geometry.md §4).
         """
-        if region.contains([self.start])[0]:
-            return Path(self.start, (), 0.0)
-        # The region as far as the centre can be there at all: minus the grown obstacles, inside
-        # the space's box. Their outlines join the candidate set (an end spot pressed against
-        # an obstacle lies on one).
-        # Several starts on one space often share a region (a unit's candidate Leading Models):
-        # what depends on the region and the space alone is worked out once.
+        return self.to_regions([region])[0]
+
+    def to_regions(self, regions: Sequence[Region]) -> tuple[Optional[Path], Optional[int]]:
+        """The shortest path to any point of any of ``regions`` and the index of the region it
+        ends in (ties: the first); ``(None, None)`` if none is reachable. One graph and one
+        Dijkstra serve them all (a goal on several levels: one region per level)."""
+        for i, region in enumerate(regions):
+            if region.contains([self.start])[0]:
+                return Path(self.start, (), 0.0), i
+        # Each region as far as the centre can be there at all: minus the grown obstacles,
+        # inside the space's box. Their outlines join the candidate set (an end spot pressed
+        # against an obstacle lies on one). Several starts on one space often share a region
+        # (a unit's candidate Leading Models): what depends on the region and the space alone
+        # is worked out once.
         done = self.space.memo.setdefault("regions", [])
-        hit = next((v for r, v in done if r == region), None)
-        if hit is None:
-            hit = self._region_anchors(region)
-            done.append((region, hit))
-        region, anchors = hit
-        verts = region.vertices
-        G = self._graph([], anchors)
+        prepared, anchors = [], []
+        for region in regions:
+            hit = next((v for r, v in done if r == region), None)
+            if hit is None:
+                hit = self._region_anchors(region)
+                done.append((region, hit))
+            prepared.append(hit[0])
+            if hit[1] is not None:
+                anchors.append(hit[1])
+        anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
+        G = self._graph([], anchor)
         dist, prev = _dijkstra(G.adj, ("S",))
-        bx0, by0, bx1, by1 = region.bounds
-        best, best_end, best_node = math.inf, None, None
+        boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
+        best, best_end, best_node, best_region = math.inf, None, None, None
         order = sorted(dist, key=dist.get)
         # Nodes in order of distance, a chunk at a time: every candidate end of a chunk is
         # tested in one vectorised call; stop once a chunk's nearest node cannot beat the best.
@@ -388,51 +399,59 @@ class Reach:
             chunk = order[lo:lo + _CHUNK]
             if dist[chunk[0]] >= best - 1e-12:
                 break
-            froms, cands, costs, nodes, must_test = [], [], [], [], []
+            froms, cands, costs, nodes, must_test, owner = [], [], [], [], [], []
             for nd in chunk:
                 d = dist[nd]
                 v = np.array(G.pos[nd], dtype=float)
-                lb = math.hypot(max(bx0 - v[0], 0, v[0] - bx1), max(by0 - v[1], 0, v[1] - by1))
-                if d + lb >= best - 1e-12:
-                    continue
-                proj = region.projections(v)
-                c = np.concatenate([v[None, :], verts, proj]) if len(verts) or len(proj) else v[None, :]
-                test = np.zeros(len(c), dtype=bool)
-                test[0] = True  # the node itself must lie in the region
-                test[1 + len(verts):] = True  # projections too; outline vertices already do
-                cost = d + np.hypot(*(c - v).T)
-                keep = cost < best - 1e-12
-                froms.append(np.repeat(v[None, :], keep.sum(), axis=0))
-                cands.append(c[keep]), costs.append(cost[keep]), must_test.append(test[keep])
-                nodes.extend([nd] * int(keep.sum()))
+                lbs = np.hypot(np.maximum.reduce([boxes[:, 0] - v[0], np.zeros(len(boxes)), v[0] - boxes[:, 2]]),
+                               np.maximum.reduce([boxes[:, 1] - v[1], np.zeros(len(boxes)), v[1] - boxes[:, 3]]))
+                for ri, region in enumerate(prepared):
+                    if d + lbs[ri] >= best - 1e-12:
+                        continue
+                    verts = region.vertices
+                    proj = region.projections(v)
+                    c = np.concatenate([v[None, :], verts, proj]) if len(verts) or len(proj) else v[None, :]
+                    test = np.zeros(len(c), dtype=bool)
+                    test[0] = True  # the node itself must lie in the region
+                    test[1 + len(verts):] = True  # projections too; outline vertices already do
+                    cost = d + np.hypot(*(c - v).T)
+                    keep = cost < best - 1e-12
+                    k = int(keep.sum())
+                    froms.append(np.repeat(v[None, :], k, axis=0))
+                    cands.append(c[keep]), costs.append(cost[keep]), must_test.append(test[keep])
+                    nodes.extend([nd] * k)
+                    owner.append(np.full(k, ri))
             if not nodes:
                 continue
-            froms, cands, costs, must_test = map(np.concatenate, (froms, cands, costs, must_test))
-            inside = np.ones(len(cands), dtype=bool)
-            if must_test.any():
-                inside[must_test] = region.contains(cands[must_test])
-            idx = np.nonzero(inside)[0]
-            idx = idx[np.argsort(costs[idx], kind="stable")]
-            if not len(idx):
-                continue
-            # The cheapest clear leg wins: test legs in cost order, a growing batch at a time.
-            lo_, size = 0, 16
-            while lo_ < len(idx):
-                part = idx[lo_:lo_ + size]
+            froms, cands, costs, must_test, owner = map(np.concatenate, (froms, cands, costs, must_test, owner))
+            order_ = np.lexsort((owner, costs))
+            # The cheapest candidate inside its region with a clear leg wins: test in cost
+            # order, a growing batch at a time (membership, then the leg), up to the first.
+            lo_, size = 0, 64
+            while lo_ < len(order_):
+                part = order_[lo_:lo_ + size]
+                lo_, size = lo_ + size, size * 4
+                inside = np.ones(len(part), dtype=bool)
+                for ri in np.unique(owner[part]).tolist():
+                    sel = must_test[part] & (owner[part] == ri)
+                    if sel.any():
+                        inside[sel] = prepared[ri].contains(cands[part][sel])
+                part = part[inside]
+                if not len(part):
+                    continue
                 hit = np.nonzero(self.space.clear_segments(froms[part], cands[part]))[0]
                 if len(hit):
                     j = part[hit[0]]
                     if costs[j] < best - 1e-12:
-                        best, best_end, best_node = float(costs[j]), tuple(map(float, cands[j])), nodes[j]
+                        best, best_end, best_node, best_region = float(costs[j]), tuple(map(float, cands[j])), nodes[j], int(owner[j])
                     break
-                lo_, size = lo_ + size, size * 4
         if best_node is None:
-            return None
+            return None, None
         legs = self._legs(G, _route(prev, best_node))
         last = legs[-1].b if legs else self.start
         if math.dist(last, best_end) > 0:
             legs.append(Leg("line", tuple(last), best_end))
-        return Path(self.start, tuple(legs), best)
+        return Path(self.start, tuple(legs), best), best_region
 
 
 @dataclass

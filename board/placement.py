@@ -16,6 +16,11 @@ optimum). A model with no legal spot in coherency is set as close as possible wi
 reported out of coherency; with no linked legal spot at all it is reported unplaced (StarCraft
 §4.4: removed as a casualty).
 
+With levels (:mod:`board.levels`), a spot is on the level its centre's cell belongs to, the
+footprints it may not overlap are those of that level (``pieces_on(level)``), and the chosen
+level is reported (:attr:`Placement.on`); links crossing the edges between levels away from an
+Access Point are ``link_clear``'s to refuse (they are walls of the link space).
+
 Bases are handled as discs (an oval as the disc of its longest semi-axis: conservative).
 """
 
@@ -45,6 +50,7 @@ class Placement:
     tiers: dict = field(default_factory=dict)       # id -> "A" | "B" | "C"
     out_of_coherency: tuple = ()
     unplaced: dict = field(default_factory=dict)    # id -> reason
+    on: dict = field(default_factory=dict)          # id -> level it stands on (with levels)
 
 
 def _ring(c, R, step_deg: float) -> np.ndarray:
@@ -67,12 +73,16 @@ def place_around(
     max_move: Optional[float] = None,
     stay: Sequence[Figure] = (),
     support_contact: bool = False,
+    levels=None,
+    pieces_on: Optional[Callable] = None,
 ) -> Placement:
     """Set ``movers`` around ``leader`` (already at its end spot); see the module notes.
 
     ``link_max``: a link also needs an edge-to-edge gap of at most this (chain coherency, e.g.
     2"); ``max_move``: a model may end at most this far (centre displacement) from where it
-    stands — a necessary condition for a move of that length.
+    stands — a necessary condition for a move of that length; ``levels`` /
+    ``pieces_on(level)``: a spot's footprints to avoid are those of its level (instead of
+    ``pieces``).
 
     ``stay``: models of the unit that do not move (pinned): they block like any base and count
     as already set for links. ``support_contact``: tier **B** is base contact with a model of
@@ -86,8 +96,14 @@ def place_around(
     tr = np.array([_radius(f) for f in targets])
     kc = np.array([f.at for f, _ in keep_away], dtype=float).reshape(-1, 2)
     kr = np.array([_radius(f) + d for f, d in keep_away])
-    polys = [p.footprint for p in pieces]
-    ptree = shapely.STRtree(polys) if polys else None
+    trees: dict = {}
+
+    def tree_of(level):
+        if level not in trees:
+            polys = np.array([p.footprint for p in (pieces if levels is None else pieces_on(level))], dtype=object)
+            trees[level] = (shapely.STRtree(polys), polys) if len(polys) else None
+        return trees[level]
+
     lr = _radius(leader)
     placed = [(leader.at, lr)] + [(f.at, _radius(f)) for f in stay]
 
@@ -97,7 +113,7 @@ def place_around(
         return bool((np.hypot(*(tc - np.asarray(c)).T) - tr - rad).min() <= contact_range + TOUCH)
 
     supports = [(c, rad) for c, rad in placed if near_target(c, rad)]
-    pos, tiers, out, unplaced = {}, {}, [], {}
+    pos, tiers, out, unplaced, on = {}, {}, [], {}, {}
     for m in movers:
         r = _radius(m)
         circles = [(x, y, r + pr + _EPS) for (x, y), pr in placed]
@@ -116,19 +132,24 @@ def place_around(
         if len(kc):
             d = np.linalg.norm(P[:, None, :] - kc[None, :, :], axis=2) - kr[None, :] - r
             ok &= d.min(axis=1) > TOUCH
-        if ptree is not None and ok.any():
-            idx = np.nonzero(ok)[0]
-            gi, pi = ptree.query(shapely.points(P[idx]), predicate="dwithin", distance=r)
+        lv = np.array(levels.surface_at(P), dtype=object) if levels is not None else np.full(len(P), None, dtype=object)
+        for level in set(lv[ok].tolist()) if ok.any() else ():
+            tp = tree_of(level)
+            if tp is None:
+                continue
+            idx = np.nonzero(ok & np.array([x == level for x in lv.tolist()], dtype=bool))[0]
+            gi, pi = tp[0].query(shapely.points(P[idx]), predicate="dwithin", distance=r)
             if len(gi):
-                dd = shapely.distance(shapely.points(P[idx][gi]), np.array(polys, dtype=object)[pi])
+                dd = shapely.distance(shapely.points(P[idx][gi]), tp[1][pi])
                 bad = np.unique(gi[dd < r - TOUCH])
                 ok[idx[bad]] = False
-        P = P[ok]
+        P, lv = P[ok], lv[ok]
         if not len(P):
             unplaced[m.id] = "no legal spot: every spot overlaps a base or terrain, leaves the table or comes too near an enemy"
             continue
         if max_move is not None:
-            P = P[np.hypot(*(P - np.array(m.at)).T) <= max_move + TOUCH]
+            near = np.hypot(*(P - np.array(m.at)).T) <= max_move + TOUCH
+            P, lv = P[near], lv[near]
         pc = np.array([p for p, _ in placed], dtype=float)
         prad = np.array([pr for _, pr in placed])
         link = np.ones((len(P), len(pc)), dtype=bool)
@@ -139,7 +160,7 @@ def place_around(
             b = np.tile(pc, (len(P), 1))
             link &= np.asarray(link_clear(a, b), dtype=bool).reshape(len(P), len(pc))
         linked = link.any(axis=1)
-        P = P[linked]
+        P, lv = P[linked], lv[linked]
         if not len(P):
             unplaced[m.id] = "no legal spot with a clear coherency link to the models already set"
             continue
@@ -157,7 +178,7 @@ def place_around(
         else:
             tier = np.full(len(P), 2)
         if wholly.any():
-            P, dl, tier = P[wholly], dl[wholly], tier[wholly]
+            P, dl, tier, lv = P[wholly], dl[wholly], tier[wholly], lv[wholly]
         else:
             out.append(m.id)
             tier = np.full(len(P), 2)
@@ -165,7 +186,8 @@ def place_around(
         x, y = float(P[k, 0]), float(P[k, 1])
         pos[m.id] = (x, y)
         tiers[m.id] = "ABC"[int(tier[k])]
+        on[m.id] = lv[k]
         placed.append(((x, y), r))
         if near_target((x, y), r):
             supports.append(((x, y), r))
-    return Placement(pos, tiers, tuple(out), unplaced)
+    return Placement(pos, tiers, tuple(out), unplaced, on)

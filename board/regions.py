@@ -13,6 +13,11 @@ these is a distance constraint to a *core* (a base's centre point or a footprint
   shadow of a wall"
 * ``far``:  ``dist(p, core) ≥ R``  (no overlap with a base: ``R = r + ro``; terrain: ``R = r``)
 * ``box``: ``x0 ≤ x ≤ x1, y0 ≤ y ≤ y1`` (wholly on the table: the table shrunk by ``r``)
+* ``inside``: ``p`` inside a polygon, at least ``R`` from its outline (the base wholly on one
+  level: its cell, :mod:`board.levels`, with ``R = r``)
+
+A core may also be a line (a wall between two levels): ``dist(p, line)`` is measured to it
+from either side.
 
 The region's outline is made of circle arcs (around point cores and around polygon corners)
 and straight pieces (offset polygon edges, the box): :meth:`Region.primitives`. The points of
@@ -54,6 +59,7 @@ class Region:
     near: tuple = ()   # (((core, R), ...), ...): within R of some core of every group
     far: tuple = ()    # ((core, R), ...): at least R from every core
     box: tuple = (-math.inf, -math.inf, math.inf, math.inf)
+    inside: tuple = ()  # ((polygon, R), ...): inside each polygon, at least R from its outline
 
     # --- membership -------------------------------------------------------------------------
 
@@ -73,6 +79,9 @@ class Region:
         s = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
         for group in self.near:
             s = np.minimum(s, np.max([_member_slack(geoms, m) for m in group], axis=0))
+        for poly, R, edge in self._inside_arrays:
+            d = shapely.distance(geoms, edge)
+            s = np.minimum(s, np.where(shapely.intersects(poly, geoms), d - R, -d - R))
         cores, R, tree = self._far_arrays
         if cores is not None and len(pts):
             gi, ci = tree.query(geoms, predicate="dwithin", distance=float(R.max()) + 1e-9)
@@ -80,6 +89,10 @@ class Region:
                 d = shapely.distance(geoms[gi], cores[ci]) - R[ci]
                 np.minimum.at(s, gi, d)
         return s
+
+    @cached_property
+    def _inside_arrays(self):
+        return [(poly, R, shapely.boundary(poly)) for poly, R in self.inside]
 
     def contains(self, pts) -> np.ndarray:
         return self.slack(pts) >= -SLACK
@@ -95,6 +108,9 @@ class Region:
             a, b = bb[:, 0].min(), bb[:, 1].min()
             c, d = bb[:, 2].max(), bb[:, 3].max()
             x0, y0, x1, y1 = max(x0, a), max(y0, b), min(x1, c), min(y1, d)
+        for poly, R in self.inside:
+            a, b, c, d = shapely.bounds(poly)
+            x0, y0, x1, y1 = max(x0, a + R), max(y0, b + R), min(x1, c - R), min(y1, d - R)
         return (x0, y0, x1, y1)
 
     @cached_property
@@ -110,21 +126,26 @@ class Region:
         relevant += [(c, R) for group in self.near for m in group for c, R, _ in (m[2] if len(m) > 2 else ())]
         relevant += [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
         for core, R in relevant:
-            if shapely.get_type_id(core) == 0:
+            kind = shapely.get_type_id(core)
+            if kind == 0:
                 x, y = shapely.get_coordinates(core)[0]
                 circles.append((x, y, R))
-                continue
-            for ring in ccw_rings(core):
-                n = len(ring)
-                for i in range(n):
-                    p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
-                    e1, e2 = v - p, q - v
-                    if e1[0] * e2[1] - e1[1] * e2[0] > 1e-15:
-                        circles.append((v[0], v[1], R))
-                    L = math.hypot(*e2)
-                    if L > 0:
-                        nx_, ny_ = e2[1] / L, -e2[0] / L
-                        lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + R))
+            elif kind in (3, 6):
+                for ring in ccw_rings(core):
+                    _ring_pieces(ring, R, circles, lines, outward=True)
+            else:  # a line: both sides, a circle at every vertex
+                for part in shapely.get_parts(core):
+                    xy = shapely.get_coordinates(part)
+                    circles.extend((x, y, R) for x, y in xy)
+                    for v, w in zip(xy[:-1], xy[1:]):
+                        L = math.hypot(*(w - v))
+                        if L > 0:
+                            nx_, ny_ = (w[1] - v[1]) / L, -(w[0] - v[0]) / L
+                            lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + R))
+                            lines.append((-nx_, -ny_, -(nx_ * v[0] + ny_ * v[1]) + R))
+        for poly, R in self.inside:
+            for ring in _interior_left_rings(poly):
+                _ring_pieces(ring, R, circles, lines, outward=False)
         bx0, by0, bx1, by1 = self.box
         for n_, c in (((1, 0), bx0), ((0, 1), by0), ((1, 0), bx1), ((0, 1), by1)):
             if math.isfinite(c):
@@ -190,6 +211,34 @@ def _member_slack(geoms, member) -> np.ndarray:
                 d = np.where(d > 0, d, -shapely.distance(geoms, shapely.boundary(c2)))
             s = np.minimum(s, d - R2)
     return s
+
+
+def _interior_left_rings(geom):
+    """Every ring of a polygon's outline (holes too), oriented with the interior on the left."""
+    for poly in shapely.get_parts(geom):
+        ext = np.asarray(poly.exterior.coords)[:-1]
+        yield ext if poly.exterior.is_ccw else ext[::-1]
+        for hole in poly.interiors:
+            h = np.asarray(hole.coords)[:-1]
+            yield h[::-1] if hole.is_ccw else h
+
+
+def _ring_pieces(ring, R, circles, lines, outward: bool) -> None:
+    """The outline pieces of "at least R outside" (``outward``) or "at least R inside" a ring
+    with its interior on the left: its edges offset by R, and circles round the corners that
+    bulge that way (convex corners outside, reflex corners inside)."""
+    n = len(ring)
+    sign = 1.0 if outward else -1.0
+    for i in range(n):
+        p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
+        e1, e2 = v - p, q - v
+        cross = e1[0] * e2[1] - e1[1] * e2[0]
+        if sign * cross > 1e-15:
+            circles.append((v[0], v[1], R))
+        L = math.hypot(*e2)
+        if L > 0:
+            nx_, ny_ = e2[1] / L, -e2[0] / L  # outward normal (interior on the left)
+            lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + sign * R))
 
 
 def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:

@@ -65,6 +65,7 @@ text { font-family: DejaVu Sans, Verdana, Arial, sans-serif; }
 .terrain { stroke: #3b2f20; stroke-width: 0.05; }
 .terrain.grass { stroke: #4d7a31; }
 .terrain.access { stroke: #c08a00; stroke-width: 0.07; stroke-dasharray: 0.25 0.15; }
+.door { fill: none; stroke: #f2b705; stroke-width: 0.22; stroke-linecap: butt; }
 .hatch { fill: none; stroke: #4d7a31; stroke-width: 0.04; }
 .model { stroke: #111; stroke-width: 0.04; fill-opacity: 0.9; }
 .leader { fill: none; stroke: #f2b705; stroke-width: 0.12; }
@@ -396,7 +397,26 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         x, y = placer.place(p, max(len(p.id), len(info)))
         labels.append(svg_label(x, y + 0.3, p.id, "tlabel"))
         labels.append(svg_label(x, y - 0.3, info, "tlabel"))
+    if ("access",) in keys:
+        shapes += _doors(table, keys)
     return shapes, labels, keys
+
+
+def _doors(table: Table, keys: set) -> list[str]:
+    """Where the Access Points join two levels (:mod:`board.levels`): a thick gold line each."""
+    from .levels import levels_of
+
+    try:
+        doors = levels_of(table).doors
+    except GeometryError:
+        return []
+    out = []
+    for d in doors:
+        for part in shapely.get_parts(d.line):
+            out.append(svg_polyline(shapely.get_coordinates(part), "door", data_door=d.via)[:-2]
+                       + f"><title>{escape(d.via)}: joins {escape(d.a or 'the ground')} and {escape(d.b or 'the ground')}</title></polyline>")
+            keys.add(("door",))
+    return out
 
 
 class _LabelPlacer:
@@ -513,6 +533,8 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
             items.append((f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{GRASS}" stroke="#4d7a31" stroke-width="0.6"/>', "grass"))
     if ("access",) in keys:
         items.append(('<rect x="{x}" y="{y}" width="14" height="10" fill="none" stroke="#c08a00" stroke-width="1.4" stroke-dasharray="3 2"/>', "access point"))
+    if ("door",) in keys:
+        items.append((f'<line x1="{{x}}" y1="{{cy}}" x2="{{x14}}" y2="{{cy}}" stroke="{LEADER}" stroke-width="4"/>', "where it joins two levels"))
     for side, colour in sides.items():
         items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5.5" fill="{colour}" stroke="#111" stroke-width="0.8"/>', escape(side)))
     if has_leader:
@@ -530,7 +552,7 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
         if isinstance(swatch, Style):
             out.append(swatch.swatch_svg(x, y - 9))
         elif swatch:
-            out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4)))
+            out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4), x14=_f(x + 14)))
         key = f' data-legend="{escape(swatch.cls, {chr(34): "&quot;"})}"' if isinstance(swatch, Style) else ""
         out.append(f'<text class="legend"{key} x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
         x += w

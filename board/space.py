@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 import numpy as np
 import shapely
 
-from .plane import ccw_rings
+from .plane import corner_arcs, outline_edges
 
 #: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
 #: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
@@ -212,19 +212,9 @@ class Space:
                 cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
                 lo.append(0.0), span.append(2 * math.pi), rest.append(None)
                 continue
-            for ring in ccw_rings(o.core):
-                n = len(ring)
-                for i in range(n):
-                    p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
-                    e1, e2 = v - p, q - v
-                    cross = e1[0] * e2[1] - e1[1] * e2[0]
-                    if cross <= 1e-15:
-                        continue  # concave or flat: a shortest path never wraps it
-                    a1 = math.atan2(-e1[0], e1[1])  # outward normal of p→v (CCW ring)
-                    a2 = math.atan2(-e2[0], e2[1])
-                    cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
-                    lo.append(a1), span.append((a2 - a1) % (2 * math.pi))
-                    rest.append((ring, i))
+            for v, a, span_, where in corner_arcs(o.core):
+                cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
+                lo.append(a), span.append(span_), rest.append(where)
         return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
 
     def arcs_clear(self, ks, a0s, sweeps) -> np.ndarray:
@@ -316,22 +306,18 @@ class Circles:
     own: np.ndarray
     lo: np.ndarray
     span: np.ndarray
-    rest: list  # per circle: None (round obstacle) or (ring, corner index)
+    rest: list  # per circle: None (round obstacle) or (outline, corner index, closed)
     _rest_geoms: dict = field(default_factory=dict, compare=False, repr=False)
 
     def rest_of(self, k: int):
-        """The rest of a corner's polygon outline (every edge but the two at the corner), as
+        """The rest of a corner's outline (every edge but the one or two at the corner), as
         one MultiLineString built on first use; ``None`` for a round obstacle."""
         k = int(k)
         if self.rest[k] is None:
             return None
         if k not in self._rest_geoms:
-            ring, i = self.rest[k]
-            n = len(ring)
-            edges = np.stack([ring, np.roll(ring, -1, axis=0)], axis=1)
-            keep = np.ones(n, dtype=bool)
-            keep[[(i - 1) % n, i]] = False
-            self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges[keep])) if keep.any() else None
+            edges = outline_edges(*self.rest[k])
+            self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges)) if len(edges) else None
         return self._rest_geoms[k]
 
     def rest_array(self, ks) -> np.ndarray:

@@ -49,6 +49,18 @@ def circle_polygon(x: float, y: float, r: float, quad_segs: int = CIRCLE_QUAD_SE
 
 
 @dataclass(frozen=True)
+class Join:
+    """An Access Point's join, as the file states it: it joins level ``a`` to level ``b``
+    (piece ids; ``None`` is the ground) along ``at`` — a polyline lying on the edge between
+    the two levels — or, without ``at``, wherever that edge lies within the Access Point's
+    footprint (:mod:`board.levels`)."""
+
+    a: Optional[str]
+    b: Optional[str]
+    at: Optional[tuple] = None
+
+
+@dataclass(frozen=True)
 class Piece:
     """One terrain piece.
 
@@ -63,6 +75,9 @@ class Piece:
     on: Optional[str] = None
     traits: frozenset = field(default_factory=frozenset)
     circle: Optional[tuple] = None
+    #: Where this Access Point joins two levels (:class:`Join`); empty: as its footprint
+    #: touches them (:func:`board.levels.inferred_joins`).
+    joins: tuple = ()
 
     @staticmethod
     def rect(id: str, x: float, y: float, w: float, h: float, **kw) -> "Piece":
