@@ -6,17 +6,25 @@ A system decides *what* counts (clearance, which pieces and models block the pat
 spot must avoid, how near the targets it must end) in a :class:`MoveRules`; this module turns
 that into a :class:`board.space.Space` and a :class:`board.regions.Region` and asks
 :mod:`board.paths` for exact shortest paths (docs/geometry.md §3).
+
+**Levels.** When the rules give :attr:`MoveRules.levels` (:mod:`board.levels`), the space is
+layered: the edges between levels are walls, the Access Points doors, so the same search
+climbs and descends. An end spot's rules then depend on the level it is on
+(:meth:`MoveRules.end_pieces_on`), and a goal is one region per level
+(:func:`end_regions`; :func:`plan` and :func:`best_plan` take several regions and report the
+level reached, :attr:`Plan.level`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 import shapely
 
 from tapeline.board.bases import RoundBase
 from tapeline.board.errors import GeometryError
+from tapeline.board.levels import Levels
 from tapeline.board.paths import Path, Reach
 from tapeline.board.regions import Region
 from tapeline.board.space import Space, figure_obstacle, oval_polygon_outside, piece_obstacle
@@ -36,6 +44,31 @@ class MoveRules:
     end_figures: tuple = ()          # bases the base may not end overlapping
     keep_away: tuple = ()            # ((figure, distance), ...): may not end within distance
     notes: tuple = field(default_factory=tuple)
+    levels: Optional[Levels] = None  # the levels and their Access Points (None: one plane)
+    end_pieces_by_level: tuple = ()  # ((level, pieces), ...): end_pieces for an end on that level
+
+    def end_pieces_on(self, level: Optional[str]) -> tuple:
+        """The footprints a base ending on ``level`` (a piece id; ``None`` the ground) may not
+        overlap (:attr:`end_pieces` where the rules name no level)."""
+        for lv, pieces in self.end_pieces_by_level:
+            if lv == level:
+                return pieces
+        return self.end_pieces
+
+    def level_at(self, x: float, y: float) -> Optional[str]:
+        """The level a centre at ``(x, y)`` stands on (``None``: the ground, or no levels)."""
+        return None if self.levels is None else self.levels.surface_at([(x, y)])[0]
+
+    def end_check(self, table, fig: Figure):
+        """``end_check(x, y)`` for :func:`board.pathcheck.check_path`: the end rules for
+        ``fig`` set at ``(x, y)`` on the level there."""
+        from tapeline.board.pathcheck import check_end
+
+        def check(x: float, y: float):
+            lv = self.level_at(x, y)
+            return check_end(table, fig.moved(x, y, lv), self.end_figures, self.end_pieces_on(lv), self.keep_away)
+
+        return check
 
 
 def radius(fig: Figure) -> float:
@@ -44,8 +77,12 @@ def radius(fig: Figure) -> float:
 
 
 def space_for(state, rules: MoveRules) -> Space:
+    """The moving centre's configuration space: path pieces, path figures and (with levels)
+    the walls between levels, grown by the clearance."""
     obs = [piece_obstacle(p, rules.rho) for p in rules.path_pieces]
     obs += [figure_obstacle(f, rules.rho) for f in rules.path_figures]
+    if rules.levels is not None:
+        obs += rules.levels.obstacles(rules.rho)
     return Space(state.table.width, state.table.height, rules.rho, obs, edge=rules.edge)
 
 
@@ -80,15 +117,24 @@ def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple:
     return tuple(out)
 
 
-def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple]) -> Region:
+_HERE = object()
+
+
+def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], level=_HERE, wholly: bool = False) -> Region:
     """Legal end spots for ``mover``'s centre: ``groups`` (near constraints) plus no overlap,
-    keep-away and wholly on the table."""
+    keep-away and wholly on the table.
+
+    With levels: on ``level`` (default: the level the mover stands on now), its centre in
+    that level's cell — and with ``wholly`` its whole base on it (§8.5.3: a base straddling
+    two levels counts as the lower one)."""
     r = radius(mover)
+    if level is _HERE:
+        level = rules.level_at(mover.x, mover.y)
     far = []
     for f in rules.end_figures:
         core, R = _base_core(f, 0.0)
         far.append((core, R + r))
-    for p in rules.end_pieces:
+    for p in rules.end_pieces_on(level):
         if p.circle is not None:
             x, y, pr = p.circle
             far.append((shapely.Point(x, y), pr + r))
@@ -98,7 +144,18 @@ def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple]) 
         core, R = _base_core(f, dist + 2 * TOUCH)
         far.append((core, R + r))
     W, H = state.table.width, state.table.height
-    return Region(near=tuple(groups), far=tuple(far), box=(r, r, W - r, H - r))
+    inside = ()
+    if rules.levels is not None and level is not None:
+        inside = ((rules.levels.cells[level], r if wholly else 0.0),)
+    return Region(near=tuple(groups), far=tuple(far), box=(r, r, W - r, H - r), inside=inside)
+
+
+def end_regions(state, mover: Figure, rules: MoveRules, goals: Callable, wholly: bool = True) -> list[tuple]:
+    """``(level, region)`` for every level (the ground first, then each surface) and every way
+    ``goals(level)`` offers of ending there: a list of near-constraint lists (empty: no end
+    spot on that level)."""
+    levels = [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
+    return [(lv, end_region(state, mover, rules, groups, lv, wholly)) for lv in levels for groups in goals(lv)]
 
 
 @dataclass(frozen=True)
@@ -109,41 +166,53 @@ class Plan:
     path: Optional[Path]
     reach: Optional[Reach] = None
     space: Optional[Space] = None
+    level: Optional[str] = None  # the level the path ends on (a piece id; None the ground)
 
     @property
     def distance(self) -> Optional[float]:
         return None if self.path is None else self.path.length
 
 
+Regions = Union[Region, Sequence[Region]]
+
+
 def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space: Optional[Space] = None,
-         region: Optional[Region] = None) -> Plan:
+         region: Optional[Regions] = None) -> Plan:
     """``mover``'s shortest path to its end region (``space`` / ``region``: already built for
-    these rules, e.g. shared by a unit's models)."""
+    these rules, e.g. shared by a unit's models; ``region`` may be several regions — one per
+    level — the path ending in the nearest)."""
     space = space_for(state, rules) if space is None else space
     try:
         reach = Reach(space, mover.at)
     except GeometryError:
         return Plan(mover.id, None, None, space)
     region = end_region(state, mover, rules, groups) if region is None else region
-    return Plan(mover.id, reach.to_region(region), reach, space)
+    regions = [region] if isinstance(region, Region) else list(region)
+    path, _ = reach.to_regions(regions)
+    level = None if path is None else rules.level_at(*path.end)
+    return Plan(mover.id, path, reach, space, level)
 
 
 def _space_key(rules: MoveRules) -> tuple:
     """What :func:`space_for` reads from the rules: equal keys, identical spaces."""
-    return (rules.rho, rules.edge, rules.path_pieces, rules.path_figures)
+    return (rules.rho, rules.edge, rules.path_pieces, rules.path_figures, rules.levels)
 
 
-def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable) -> Plan:
+def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable,
+              regions_of: Optional[Callable] = None) -> Plan:
     """The model with the shortest path (ties: file order). Models are tried nearest first
     and skipped once their straight-line lower bound cannot beat the best. Models whose rules
-    give the same configuration space share it (and so its tangent graph and arc verdicts)."""
+    give the same configuration space share it (and so its tangent graph and arc verdicts).
+
+    ``regions_of(f)``, when given, replaces ``end_region(..., groups_of(f))``: the regions
+    (e.g. one per level) ``f`` may end in."""
     best: Optional[Plan] = None
     scored = []
     for f in movers:
         rules = rules_of(f)
-        reg = end_region(state, f, rules, groups_of(f))
-        lb = float(-min(reg.slack([f.at])[0], 0.0)) if reg.near else 0.0
-        scored.append((lb, f, rules, reg))
+        regs = list(regions_of(f)) if regions_of is not None else [end_region(state, f, rules, groups_of(f))]
+        lbs = [float(-min(reg.slack([f.at])[0], 0.0)) if reg.near else 0.0 for reg in regs]
+        scored.append((min(lbs) if lbs else 0.0, f, rules, regs))
     spaces: list = []  # (key, space)
     for lb, f, rules, reg in sorted(scored, key=lambda t: t[0]):
         if best is not None and best.path is not None and lb >= best.path.length - 1e-12:
@@ -153,7 +222,10 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
         if space is None:
             space = space_for(state, rules)
             spaces.append((key, space))
-        p = plan(state, f, rules, groups_of(f), space, reg)
+        if not reg:
+            p = Plan(f.id, None, None, space)
+        else:
+            p = plan(state, f, rules, (), space, reg)
         if p.path is not None and (best is None or best.path is None or p.path.length < best.path.length - 1e-12):
             best = p
         elif best is None:
@@ -163,13 +235,15 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
 
 def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple],
                    nominated: Figure | Sequence[Figure] | Callable, budget: float, band: float, steps: int = 24,
-                   any_of: bool = False) -> tuple[Path, float]:
+                   any_of: bool = False, goal_at: Optional[Callable] = None) -> tuple[Path, float]:
     """The end spot nearest the ``nominated`` model(s) (base contact with every one when the
     budget allows, else as close as possible within ``band``: the largest gap to them as small
     as possible; with ``any_of``, the gap to the nearest of them) reachable within ``budget``
     inches: bisection on the allowed gap ``k ∈ [0, band]`` (to ``band / 2**steps``), each step
     an exact region search. ``nominated`` may instead be a function ``k -> groups`` giving the
-    near groups for gap ``k`` (a system's own conditions, e.g. StarCraft's §7.2 shadows).
+    near groups for gap ``k`` (a system's own conditions, e.g. StarCraft's §7.2 shadows);
+    ``goal_at``, a function ``k -> regions``, replaces the whole goal (e.g. one region per
+    level: :func:`end_regions`).
 
     Returns the path and the gap ``k`` achieved; raises :class:`GeometryError` when no spot
     within ``band`` can be reached at all.
@@ -185,6 +259,8 @@ def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups:
             return (tuple(cores),) if any_of else tuple((c,) for c in cores)
 
     def path_at(k: float):
+        if goal_at is not None:
+            return reach.to_regions(list(goal_at(k)))[0]
         reg = end_region(state, mover, rules, tuple(groups) + tuple(near_at(k)))
         return reach.to_region(reg)
 

@@ -22,9 +22,10 @@ import shapely
 
 from tapeline.board.bases import OvalBase, RoundBase
 from tapeline.board.errors import GeometryError
+from tapeline.board.levels import GROUND_NAME, LevelError, Levels
 from tapeline.board.measure import gap_matrix, region_gap
 from tapeline.board.table import Figure, Table
-from tapeline.board.terrain import Piece
+from tapeline.board.terrain import Join, Piece
 from tapeline.board.units import TOUCH
 from tapeline.rules.dice import Dice, RecordedDice, SeededDice
 from tapeline.rules.state import GameState, UnitState, frozen_map
@@ -184,7 +185,7 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
             probs.add(("terrain", i, "on"), f"no terrain piece with id {t.on!r}" + hint(t.on, ids))
         if t.on == t.id:
             probs.add(("terrain", i, "on"), "a piece cannot stand on itself")
-        kw = dict(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits))
+        kw = dict(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits), joins=_joins(t, i, ids, probs))
         fp = t.footprint
         try:
             if fp.rect is not None:
@@ -215,6 +216,40 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
     return pieces
 
 
+def _joins(t, i: int, ids: list[str], probs: _Problems) -> tuple:
+    """A piece's ``joins`` as :class:`board.terrain.Join` values (``ground`` is the ground)."""
+    if t.joins is None:
+        return ()
+    if "access_point" not in t.traits:
+        probs.add(("terrain", i, "joins"), "only an Access Point joins levels: add the trait access_point")
+        return ()
+    out = []
+    for j, js in enumerate(t.joins):
+        names = []
+        for k, name in enumerate(js.levels):
+            if name == GROUND_NAME:
+                names.append(None)
+            elif name in ids:
+                names.append(name)
+            else:
+                probs.add(("terrain", i, "joins", j, "levels", k), f"no terrain piece with id {name!r} (or {GROUND_NAME!r} for the ground)")
+        if len(names) == 2:
+            out.append(Join(names[0], names[1], tuple(tuple(p) for p in js.at) if js.at else None))
+    return tuple(out)
+
+
+def _check_levels(spec, table: Table, probs: _Problems) -> None:
+    """Every ``joins`` entry names two levels that share an edge where it says (a located
+    error otherwise)."""
+    if not any(p.has("access_point") for p in table.pieces):
+        return
+    try:
+        Levels(table)
+    except LevelError as e:
+        i = next(k for k, t in enumerate(spec.terrain) if t.id == e.piece)
+        probs.add(("terrain", i, "joins", e.index), e.message)
+
+
 def _base(size, facing: float):
     if isinstance(size, tuple):
         return OvalBase(size[0], size[1], facing)
@@ -225,6 +260,8 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     """Check the static part's references and geometry and make the initial state."""
     pieces = _pieces(spec, probs)
     table = Table(spec.board.width, spec.board.height, tuple(pieces))
+    if not probs.items:
+        _check_levels(spec, table, probs)
     sysdata = SYSTEM_DATA[spec.system]
     terrain_ids = {t.id for t in spec.terrain}
     unit_ids = [u.id for u in spec.units]

@@ -117,6 +117,15 @@ class Footprint(Strict):
         return self
 
 
+class JoinSpec(Strict):
+    """Where an Access Point joins two levels (docs/scenario-format.md, "Levels and Access
+    Points"): ``levels`` names them (``ground`` or terrain ids); ``at`` is the door, a polyline
+    on the edge between them (default: that edge wherever it lies within the Access Point)."""
+
+    levels: tuple[Id, Id]
+    at: Optional[Bounded(XY, 100, 2)] = None
+
+
 class TerrainSpec(Strict):
     id: Id
     footprint: Footprint
@@ -124,6 +133,8 @@ class TerrainSpec(Strict):
     height: NonNeg = 0.0
     on: Optional[Id] = None
     traits: Bounded(TRAIT) = []
+    # Extension of the fixed static part: where an Access Point joins two levels.
+    joins: Optional[Bounded(JoinSpec, 20, 1)] = None
 
 
 BaseSize = Union[BaseMM, tuple[BaseMM, BaseMM]]

@@ -11,7 +11,11 @@
    1" of every declared target unit, overlapping nothing, wholly on the table, not within 1" of
    an undeclared enemy unit. For a round base moved by translation, "wholly within D of its
    start along the path" is the centre's path length ≤ D (the path reference point is the
-   base's centre: setting ``path_reference``).
+   base's centre: setting ``path_reference``). The path climbs and descends through Access
+   Points only (§8.5.3), so the goal is built for every level the Leading Model may end on,
+   with its whole base on it, Engaged with every target from there (§7.2: High Ground and
+   Ground Level never engage, Mid Ground another level only beside a shared Access Point;
+   :mod:`rules.starcraft.charge_goal`).
 4. The Leading Model is set in base contact with the nominated target model (one per target
    unit; with several, in contact with every one if the roll allows, else the spot that
    minimises the largest gap to them) if the rolled distance allows, else as close as possible
@@ -34,7 +38,7 @@ from tapeline.board.placement import place_around
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from ..charge_geometry import Plan, best_plan, closest_within
+from ..charge_geometry import MoveRules, Plan, best_plan, closest_within, end_regions
 from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
@@ -42,8 +46,8 @@ from .catalogue import make_profile
 from . import charge_goal as goal
 from .elevation import Level, level
 from .engagement import units_engaged
-from .movement import (ENGAGEMENT_RANGE, coherency_radius, grass_crossed, grass_ended_on, link_space, move_rules,
-                       without_grass)
+from .movement import (ENGAGEMENT_RANGE, coherency_radius, end_pieces_on, grass_crossed, grass_ended_on, link_space,
+                       move_rules, without_grass)
 
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
@@ -99,14 +103,37 @@ class ChargeOutcome:
     end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
 
 
-def engageable(state: GameState, target: str, mover: Optional[Figure] = None) -> list[Figure]:
-    """The target unit's models a charger can engage from its level (§7.2: High Ground and
-    Ground Level never engage; Mid Ground and another level only beside a shared Access
-    Point). Charge paths run on the level the charger stands on (they do not climb); without
-    a ``mover``, from Ground Level."""
+def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on=goal.HERE) -> list[Figure]:
+    """The target unit's models a charger can engage from level ``on`` (a piece id, ``None``
+    the ground; default: the level it stands on) (§7.2: High Ground and Ground Level never
+    engage; Mid Ground and another level only beside a shared Access Point); without a
+    ``mover``, from Ground Level."""
     if mover is None:
         return [f for f in state.figures_of(target) if level(state.table, f) != Level.HIGH]
-    return goal.engageable(state, mover, target)
+    return goal.engageable(state, mover, target, on)
+
+
+def end_levels(rules: MoveRules) -> list:
+    """The levels a move under ``rules`` may end on: the ground, then every surface."""
+    return [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
+
+
+def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Figure, rules: Optional[MoveRules] = None,
+                 extra: Optional[dict] = None, nominees: Sequence[Figure] = (), k: Optional[float] = None) -> list:
+    """``(level, region)``: where ``fig`` of ``unit_id`` may end a Charge at ``targets`` — for
+    each level, its whole base on it, Engaged with a model of every target from there
+    (:mod:`rules.starcraft.charge_goal`); with ``nominees``, also within ``k`` of each."""
+    if rules is None:
+        undeclared = [e.id for e in state.enemies_of(unit_id) if e.id not in targets and not e.flying]
+        rules = move_rules(state, unit_id, fig, keep_away_from=undeclared)
+    extra = {} if extra is None else extra
+
+    def goals(lv) -> list:
+        groups = [goal.group(state, fig, t, extra, on=lv) for t in targets]
+        groups += [tuple(goal.members(state, fig, nf, k + 1e-9, extra.get(nf.id, ()), on=lv)) for nf in nominees]
+        return [groups] if all(groups) else []
+
+    return end_regions(state, fig, rules, goals)
 
 
 def charge_dice(state: GameState, unit_id: str):
@@ -160,38 +187,57 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         notes.append("Concussive Shells: DEBUFF Speed (2)")
     figs = state.figures_of(unit_id) if leader is None else [state.figure(leader)]
 
+    rules_cache: dict = {}
+
     def rules_of(f):
-        return move_rules(state, unit_id, f, keep_away_from=undeclared)
+        if f.id not in rules_cache:
+            rules_cache[f.id] = move_rules(state, unit_id, f, keep_away_from=undeclared)
+        return rules_cache[f.id]
 
     extra: dict = {}
 
-    def groups_of(f):
-        return [goal.group(state, f, t, extra) for t in targets]
+    def regions_of(f):
+        return [reg for _, reg in goal_regions(state, unit_id, targets, f, rules_of(f), extra)]
 
-    out_of_reach = [t for t in targets if not engageable(state, t, figs[0])]
-    if out_of_reach:
-        notes.append(
-            f"no model of {', '.join(out_of_reach)} can be engaged from {level(state.table, figs[0]).label}: "
-            "High Ground and Ground Level never engage, Mid Ground and another level only beside a shared "
-            "Access Point (§7.2), and charge paths do not climb"
-        )
-        plan = Plan(figs[0].id, None)
-    else:
-        plan = _engaging_plan(state, figs, targets, rules_of, groups_of, extra)
+    plan = _engaging_plan(state, figs, targets, rules_of, regions_of, extra)
+    if plan.path is None:
+        notes += _unreachable_notes(state, rules_of(figs[0]), targets)
     sp = speed(state, unit_id)
     odds = charge_odds(plan.distance, sp + mod, charge_dice(state, unit_id))
     grass = tuple(grass_crossed(state, plan.path.points())) if plan.path is not None else ()
     return ChargeReach(unit_id, targets, plan.leader, sp, mod, plan, odds, grass, tuple(notes))
 
 
-def _engaging_plan(state, figs, targets, rules_of, groups_of, extra: dict) -> Plan:
+def _engaging_plan(state, figs, targets, rules_of, regions_of, extra: dict) -> Plan:
     """The shortest plan whose end spot the full §7.2 rule confirms Engaged with every target
     (:func:`rules.starcraft.charge_goal.verify` adds shadows and the search runs again)."""
     for _ in range(MAX_VERIFY_ROUNDS):
-        plan = best_plan(state, figs, rules_of, groups_of)
-        if plan.path is None or goal.verify(state, state.figure(plan.leader), plan.path.end, targets, extra):
+        plan = best_plan(state, figs, rules_of, None, regions_of)
+        if plan.path is None or goal.verify(state, state.figure(plan.leader), plan.path.end, targets, extra, plan.level):
             return plan
     raise GeometryError(f"no end spot Engaged with {', '.join(targets)} settled after {MAX_VERIFY_ROUNDS} searches")
+
+
+def _unreachable_notes(state: GameState, rules: MoveRules, targets: Sequence[str]) -> list[str]:
+    """Why no end spot may be the levels' doing: a target standing wholly on High Ground (or
+    Mid Ground) is engaged only from its own level (or beside an Access Point), reached only
+    through Access Points (§7.2, §8.5.3)."""
+    out = []
+    lv = rules.levels
+    for t in targets:
+        figs = state.figures_of(t)
+        levels = {level(state.table, f) for f in figs}
+        if Level.GROUND in levels:
+            continue
+        tops = sorted({p.id for f in figs for p in state.table.stack(f.on)[:1]})
+        open_ = [s for s in tops if lv is not None and any(s in (d.a, d.b) for d in lv.doors)]
+        where = ", ".join(tops) or "terrain"
+        label = " and ".join(sorted(x.label for x in levels))
+        how = (f"reached only through an Access Point ({', '.join(sorted({d.via for d in lv.doors if {d.a, d.b} & set(open_)}))})"
+               if open_ else f"and no Access Point leads onto {where}")
+        out.append(f"{t} stands on {label} ({where}): a charger must end on that level or beside a shared Access Point "
+                   f"to engage it (§7.2), {how}")
+    return out
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
@@ -204,33 +250,32 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
         if t not in rc.targets:
             raise IllegalAction(RULE, f"a model is nominated in {t}, which is not a declared target ({', '.join(rc.targets)})")
     lead = state.figure(rc.leader)
-    nominees = nominated(state, rc.targets, rc.end, target_models, lead)   # checked even if the charge fails
+    rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
+    # checked even if the charge fails
+    nominees = nominated(state, rc.targets, rc.end, target_models, lead, rc.plan.level, end_levels(rules))
     result = rc.odds.dice.result(rolls)
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)
     if not ok:
         return state, ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
     noms = [state.figure(m) for m in nominees.values()]
-    rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
     extra: dict = {}
     path, k = rc.plan.path, None
     try:
         for _ in range(MAX_VERIFY_ROUNDS):
-            groups = [goal.group(state, lead, t, extra) for t in rc.targets]
+            def goal_at(k: float, extra=extra) -> list:
+                return [reg for _, reg in goal_regions(state, unit_id, rc.targets, lead, rules, extra, noms, k)]
 
-            def near_at(k: float, extra=extra) -> tuple:
-                return tuple(tuple(goal.members(state, lead, nf, k + 1e-9, extra.get(nf.id, ()))) for nf in noms)
-
-            p2, k = closest_within(rc.plan.reach, state, lead, rules, groups, near_at, budget, ENGAGEMENT_RANGE)
+            p2, k = closest_within(rc.plan.reach, state, lead, rules, (), noms, budget, ENGAGEMENT_RANGE, goal_at=goal_at)
             if p2.length > budget + TOUCH:
                 break
-            if goal.verify(state, lead, p2.end, rc.targets, extra):
+            if goal.verify(state, lead, p2.end, rc.targets, extra, rules.level_at(*p2.end)):
                 path = p2
                 break
     except GeometryError:  # the nominated models cannot be approached within budget: keep the shortest spot
         k = None
     end = path.end
-    moved = lead.moved(end[0], end[1], None)
+    moved = lead.moved(end[0], end[1], rules.level_at(*end))
     new = state.with_figures([moved])
     end_gaps = {m: gap(moved, state.figure(m)) for m in nominees.values()}
     end_gap = max(end_gaps.values())
@@ -242,8 +287,9 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     pieces = [p for p in state.table.pieces if not p.has("grass")]
     lspace = link_space(state, unit_id, rc.targets)
     pl = place_around(moved, rest, state.table, others, pieces, tfigs, keep, coherency_radius(state.unit(unit_id)),
-                      lspace.clear_segments, ENGAGEMENT_RANGE)
-    new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in rest if f.id in pl.positions])
+                      lspace.clear_segments, ENGAGEMENT_RANGE, levels=rules.levels,
+                      pieces_on=lambda lv: end_pieces_on(state.table, lv))
+    new = new.with_figures([f.moved(*pl.positions[f.id], pl.on.get(f.id)) for f in rest if f.id in pl.positions])
     if pl.unplaced:
         new = new.without_models(unit_id, list(pl.unplaced))
     pts = path.points()
@@ -255,11 +301,12 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
 
 
 def nominated(state: GameState, targets: Sequence[str], end, target_models: Optional[dict] = None,
-              mover: Optional[Figure] = None) -> dict[str, str]:
+              mover: Optional[Figure] = None, on=goal.HERE, levels: Sequence = ()) -> dict[str, str]:
     """One nominated model per declared target unit (§8.7.7 step 2), each checked: a key that is
     not a declared target, a model not of that unit (or not on the table), or one the charger
-    cannot engage (High Ground from Ground Level, §7.2) is an :class:`IllegalAction`. A target
-    without a nomination gets its engageable model nearest ``end`` (the shortest end spot)."""
+    cannot engage from any of ``levels`` it may end on (default: only where it stands; High
+    Ground from Ground Level, §7.2) is an :class:`IllegalAction`. A target without a nomination
+    gets the model nearest ``end`` (the shortest end spot) it can engage from level ``on``."""
     tm = dict(target_models or {})
     for t in tm:
         if t not in targets:
@@ -274,11 +321,11 @@ def nominated(state: GameState, targets: Sequence[str], end, target_models: Opti
                                     + "; nominate one model of each target unit")
             if m not in state.unit(t).models:
                 raise IllegalAction(RULE, f"{m} of {t} is no longer on the table")
-            if mover is not None and m not in {f.id for f in engageable(state, t, mover)}:
+            if mover is not None and not any(m in {f.id for f in engageable(state, t, mover, lv)} for lv in (levels or [goal.HERE])):
                 raise IllegalAction("§7.2 Engagement", f"{m} of {t} cannot be engaged from where {mover.id} charges "
                                     "(High Ground and Ground Level never engage; Mid Ground only beside a shared Access Point)")
             out[t] = m
         else:
-            options = engageable(state, t, mover) or state.figures_of(t)
+            options = engageable(state, t, mover, on) or state.figures_of(t)
             out[t] = options[0].id if end is None else min(options, key=lambda f: (math.dist(f.at, end), f.id)).id
     return out

@@ -14,7 +14,9 @@ apply to the end spot as to any other pair of models. For the Leading Model (a d
 * **levels**: High Ground and Ground Level never engage (such target models offer no spot); a
   Mid Ground model and one on another level engage only if both are within 1" of the same
   Access Point: the centre must then also be within ``r + 1`` of such a piece's footprint that
-  the target is within 1" of (one member per piece).
+  the target is within 1" of (one member per piece). The charger's level is the one it ends
+  on (``on``: a charge climbs and descends through Access Points, so the goal is built for
+  each level it may end on, its whole base on it); by default the one it stands on.
 
 These are per-model conditions of the goal region (:class:`board.regions.Region` members with
 conditions of their own), so the shortest-path search stays exact. What the per-piece shadows
@@ -43,8 +45,18 @@ from tapeline.board.table import Figure
 
 from ..charge_geometry import near_group, radius
 from ..state import GameState
-from .elevation import Level, level
+from .elevation import Level, level, level_of_surface
 from .engagement import ENGAGEMENT_RANGE, engaged, separating_terrain
+
+#: ``on`` left out: the level the mover stands on now.
+HERE = object()
+
+
+def _standing(state: GameState, mover: Figure, on) -> tuple:
+    """(the mover's level, the ids of the pieces it stands on) when it ends on ``on``."""
+    if on is HERE:
+        return level(state.table, mover), {p.id for p in state.table.stack(mover.on)}
+    return level_of_surface(state.table, on), {p.id for p in state.table.stack(on)}
 
 
 def _light(f: Figure) -> tuple[tuple[float, float], float]:
@@ -65,10 +77,10 @@ def _convex_parts(piece, fig: Figure) -> list:
     return list(shapely.get_parts(shapely.constrained_delaunay_triangles(fp)))
 
 
-def _walls_near(state: GameState, mover: Figure, target: Figure, r: float) -> list:
+def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HERE) -> list:
     """Size 2+ pieces that could stand between the two bases at any end spot within 1"."""
     (x, y), rt = _light(target)
-    own = {p.id for p in state.table.stack(mover.on)} | {p.id for p in state.table.stack(target.on)}
+    own = _standing(state, mover, on)[1] | {p.id for p in state.table.stack(target.on)}
     zone = shapely.Point(x, y).buffer(rt + ENGAGEMENT_RANGE + 2 * r + 1e-6)
     return [p for p in state.table.pieces_hit(zone) if p.size >= 2 and p.id not in own]
 
@@ -81,13 +93,13 @@ def _walls_near(state: GameState, mover: Figure, target: Figure, r: float) -> li
 KNIFE_EDGE = 2e-5
 
 
-def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = ()) -> tuple:
+def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (), on=HERE) -> tuple:
     """The polygons the mover's centre must stay out of to engage ``target`` across no Size 2+
     terrain; ``extra``: more convex obstacles (from :func:`verify`)."""
     r = radius(mover)
     (x, y), rt = _light(target)
     out = []
-    obstacles = [part for p in _walls_near(state, mover, target, r) for part in _convex_parts(p, target)] + list(extra)
+    obstacles = [part for p in _walls_near(state, mover, target, r, on) for part in _convex_parts(p, target)] + list(extra)
     # the disc of centres within 1" of the target, as a circumscribed 64-gon (never smaller)
     reach = shapely.Point(x, y).buffer((r + rt + ENGAGEMENT_RANGE + 1e-6) / math.cos(math.pi / 64), quad_segs=16)
     for ob in obstacles:
@@ -98,38 +110,41 @@ def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (
 
 
 def members(state: GameState, mover: Figure, target: Figure, reach: float = ENGAGEMENT_RANGE,
-            extra: Sequence = ()) -> list[tuple]:
+            extra: Sequence = (), on=HERE) -> list[tuple]:
     """The goal-region members for "within ``reach`` of ``target`` and Engaged with it" (§7.2)
-    for the mover standing on its present level: none when the levels never engage."""
-    lm, lt = level(state.table, mover), level(state.table, target)
+    for the mover ending on level ``on`` (default: the level it stands on): none when the
+    levels never engage."""
+    lm, lt = _standing(state, mover, on)[0], level(state.table, target)
     if {lm, lt} == {Level.HIGH, Level.GROUND}:
         return []
     r = radius(mover)
     (core, R), = near_group(r, [target], reach)
-    cond = shadows(state, mover, target, extra)
+    cond = shadows(state, mover, target, extra, on)
     if lm == lt or Level.MID not in (lm, lt):
         return [(core, R, cond)]
     aps = [p for p in state.table.pieces if p.has("access_point") and within(target, p.footprint, ENGAGEMENT_RANGE).ok]
     return [(core, R, cond + ((p.footprint, r + ENGAGEMENT_RANGE, True),)) for p in aps]
 
 
-def engageable(state: GameState, mover: Figure, target_unit: str) -> list[Figure]:
-    """The target unit's models the mover could engage from its level (§7.2)."""
-    return [f for f in state.figures_of(target_unit) if members(state, mover, f)]
+def engageable(state: GameState, mover: Figure, target_unit: str, on=HERE) -> list[Figure]:
+    """The target unit's models the mover could engage from level ``on`` (§7.2)."""
+    return [f for f in state.figures_of(target_unit) if members(state, mover, f, on=on)]
 
 
-def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None) -> tuple:
-    """One near group of the goal region: Engaged with some model of ``target_unit``."""
+def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None, on=HERE) -> tuple:
+    """One near group of the goal region: Engaged with some model of ``target_unit`` from
+    level ``on``."""
     extra = extra or {}
-    return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ())))
+    return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ()), on=on))
 
 
-def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: dict) -> bool:
-    """Check an end spot with the full §7.2 rule; when a target unit is engaged by no model
-    only because several pieces separate them together, add those pieces' hull to ``extra``
-    (per target model) and answer ``False`` (search again). Raises :class:`GeometryError`
-    when a failure cannot be turned into a shadow."""
-    moved = mover.moved(end[0], end[1], None)
+def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: dict,
+           on: Optional[str] = None) -> bool:
+    """Check an end spot (the mover standing there on ``on``) with the full §7.2 rule; when a
+    target unit is engaged by no model only because several pieces separate them together, add
+    those pieces' hull to ``extra`` (per target model) and answer ``False`` (search again).
+    Raises :class:`GeometryError` when a failure cannot be turned into a shadow."""
+    moved = mover.moved(end[0], end[1], on)
     st = state.with_figures([moved])
     ok = True
     for t in targets:

@@ -32,6 +32,12 @@ def _level_of_size(size: int) -> Level:
     return Level.MID if size <= 2 else Level.HIGH
 
 
+def level_of_surface(table: Table, surface) -> Level:
+    """The elevation of a centre standing on ``surface`` (a piece id; ``None`` the ground) with
+    its whole base (§8.5.3): by the Effective Size of the stack under it."""
+    return Level.GROUND if surface is None else _level_of_size(table.stack_size(surface))
+
+
 def standing_piece(table: Table, fig: Figure):
     """The piece the model stands on when its whole base is on it, else ``None``.
 

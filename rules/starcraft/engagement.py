@@ -43,6 +43,24 @@ def separating_terrain(state: GameState, fa: Figure, fb: Figure) -> list[str]:
     return [p.id for p in walls]
 
 
+def level_block(state: GameState, fa: Figure, fb: Figure) -> str | None:
+    """Why the two models' elevation levels keep them from engaging (§7.2), or ``None``:
+    High Ground and Ground Level never engage; Mid Ground engages another level only when
+    both models are within 1" of the same Access Point piece."""
+    la, lb = level(state.table, fa), level(state.table, fb)
+    if {la, lb} == {Level.HIGH, Level.GROUND}:
+        return f"{la.label} cannot engage {lb.label} (§7.2)"
+    if la != lb and Level.MID in (la, lb) and not shared_access_points(state, fa, fb):
+        return f"{la.label} and {lb.label} engage only beside a shared Access Point (§7.2)"
+    return None
+
+
+def shared_access_points(state: GameState, fa: Figure, fb: Figure) -> list[str]:
+    """Access Point pieces both models are within 1" of."""
+    return [p.id for p in state.table.pieces
+            if p.has("access_point") and within(fa, p.footprint, ENGAGEMENT_RANGE).ok and within(fb, p.footprint, ENGAGEMENT_RANGE).ok]
+
+
 def engaged(state: GameState, a: str, b: str) -> Engagement:
     """Do models ``a`` and ``b`` engage each other (§7.2)?"""
     fa, fb = state.figure(a), state.figure(b)
@@ -54,20 +72,9 @@ def engaged(state: GameState, a: str, b: str) -> Engagement:
         return Engagement(False, in_range, None, in_range.explain('within 1"'))
     if ua.flying or ub.flying:
         return Engagement(False, in_range, "flying", "Flying models never engage (§7.2)")
-    la, lb = level(state.table, fa), level(state.table, fb)
-    if {la, lb} == {Level.HIGH, Level.GROUND}:
-        return Engagement(False, in_range, "elevation", f"{la.label} cannot engage {lb.label} (§7.2)")
-    if la != lb and Level.MID in (la, lb):
-        shared = [
-            p.id
-            for p in state.table.pieces
-            if p.has("access_point") and within(fa, p.footprint, 1).ok and within(fb, p.footprint, 1).ok
-        ]
-        if not shared:
-            return Engagement(
-                False, in_range, "elevation",
-                f"{la.label} and {lb.label} engage only beside a shared Access Point (§7.2)",
-            )
+    why = level_block(state, fa, fb)
+    if why is not None:
+        return Engagement(False, in_range, "elevation", why)
     walls = separating_terrain(state, fa, fb)
     if walls:
         return Engagement(False, in_range, "terrain", f"Size 2+ terrain between them: {', '.join(walls)} (§7.2)")

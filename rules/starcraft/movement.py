@@ -11,6 +11,13 @@ coherency (§4.3–4.6, §8.5.2–8.5.3).
 * **End spot** (§8.5.3, §7.1 table): no overlap with any base, with impassable terrain, or with
   Size 0/1 footprints (Grass excepted: ending on it removes it); wholly on the table; not within
   1" of an enemy Ground unit (Move, Run; a Charge only of undeclared ones).
+* **Levels** (§8.5.3): elevation changes only through an Access Point. The path runs in the
+  layered space of :mod:`board.levels` — the table's surfaces (Size 1+ pieces that are
+  standable, Access Points, joined by one, or that the mover stands on) are levels whose
+  edges are walls except where an Access Point joins two of them — so it climbs and descends
+  through Access Points only. An end spot on a level may overlap the pieces it stands on
+  and any lower piece (a base may hang over a drop), never a piece reaching as high or
+  higher (Effective Size), Grass excepted.
 * **Coherency** (§4.4): wholly within 3" (Squadron: 4") of the Leading Model, linked through
   the unit's own models; a link crosses no terrain (setting ``coherency_link_terrain``:
   ``impassable`` by default, or ``all``), no other unit's model (enemies being charged or
@@ -27,6 +34,7 @@ from typing import Optional, Sequence
 import shapely
 
 from tapeline.board.coherency import leader_coherency
+from tapeline.board.levels import Levels, levels_of
 from tapeline.board.measure import region_gap
 from tapeline.board.space import Space, figure_obstacle, piece_obstacle
 from tapeline.board.table import Figure
@@ -66,6 +74,22 @@ def _ground(u: UnitState) -> bool:
     return not u.flying
 
 
+def levels_for(state: GameState, fig: Optional[Figure] = None) -> Levels:
+    """The table's levels (§8.5.3; :mod:`board.levels`) as ``fig`` moving sees them: the
+    pieces it stands on are levels too (it leaves them only through an Access Point)."""
+    own = [p.id for p in state.table.stack(fig.on) if p.size >= 1] if fig is not None else []
+    return levels_of(state.table, own)
+
+
+def end_pieces_on(table, level: Optional[str], keep: frozenset = frozenset()) -> tuple:
+    """Footprints a base ending on ``level`` may not overlap (§8.5.3, §7.1 table): every piece
+    as high as that level or higher (Effective Size) that it does not stand on, Grass
+    excepted (ending on Grass removes it); ``keep``: more pieces it may overlap."""
+    own = {p.id for p in table.stack(level)} | keep
+    h = table.stack_size(level)
+    return tuple(p for p in table.pieces if p.id not in own and not p.has("grass") and table.stack_size(p.id) >= h)
+
+
 def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Optional[Sequence[str]] = None) -> MoveRules:
     """The path and end-spot rules for ``fig`` of ``unit_id`` moving (§8.5.2–8.5.3).
 
@@ -75,9 +99,12 @@ def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Opti
     unit = state.unit(unit_id)
     rho = clearance(unit)
     table = state.table
-    own = {p.id for p in table.stack(fig.on)}
-    path_pieces = tuple(p for p in table.pieces if p.id not in own and impassable(p))
-    end_pieces = tuple(p for p in table.pieces if p.id not in own and not p.has("grass"))
+    own = frozenset(p.id for p in table.stack(fig.on))
+    lv = levels_for(state, fig)
+    here = lv.surface_at([fig.at])[0]
+    path_pieces = tuple(p for p in table.pieces if p.id not in own and p.id not in lv.cells and impassable(p))
+    by_level = tuple((level, end_pieces_on(table, level, own if level == here else frozenset())) for level in lv.cells)
+    end_pieces = dict(by_level)[here]
     others = [u for u in state.units if u.id != unit_id and u.models]
     path_figs = tuple(f for u in others if (_ground(u) == _ground(unit)) for f in state.figures_of(u.id))
     end_figs = tuple(f for u in others for f in state.figures_of(u.id))
@@ -85,7 +112,7 @@ def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Opti
         keep_away_from = [u.id for u in state.enemies_of(unit_id) if _ground(u)]
     keep = tuple((f, ENGAGEMENT_RANGE) for uid in keep_away_from for f in state.figures_of(uid))
     edge = radius(fig) if state.settings.get("edge_clearance", "clearance") == "base" else rho
-    return MoveRules(rho, edge, path_pieces, path_figs, end_pieces, end_figs, keep)
+    return MoveRules(rho, edge, path_pieces, path_figs, end_pieces, end_figs, keep, levels=lv, end_pieces_by_level=by_level)
 
 
 def grass_crossed(state: GameState, points) -> list[str]:
@@ -100,16 +127,18 @@ def grass_crossed(state: GameState, points) -> list[str]:
 
 def link_space(state: GameState, unit_id: str, passable_units: Sequence[str] = ()) -> Space:
     """The space a Coherency Link must be clear in (§4.4): the Leading Model's clearance, the
-    terrain a link may not cross, other units' models except ``passable_units`` (enemies the
-    unit is charging or engaged with)."""
+    terrain a link may not cross (and the edges between levels away from Access Points),
+    other units' models except ``passable_units`` (enemies the unit is charging or engaged
+    with)."""
     unit = state.unit(unit_id)
     rho = clearance(unit)
     table = state.table
     if unit.flying:
         return Space(table.width, table.height, 0.0, [], edge=0.0)
     mode = state.settings.get("coherency_link_terrain", "impassable")
-    pieces = [p for p in table.pieces if (impassable(p) if mode == "impassable" else True)]
-    obs = [piece_obstacle(p, rho) for p in pieces]
+    lv = levels_for(state)
+    pieces = [p for p in table.pieces if p.id not in lv.cells and (impassable(p) if mode == "impassable" else True)]
+    obs = [piece_obstacle(p, rho) for p in pieces] + lv.obstacles(rho)
     obs += [figure_obstacle(f, rho) for u in state.units if u.id != unit_id and u.id not in passable_units and u.models for f in state.figures_of(u.id)]
     return Space(table.width, table.height, rho, obs, edge=0.0)
 

@@ -8,7 +8,8 @@ actions:
 
 The Leading Model's centre follows ``path`` (from where it stands, through each point) and may
 travel at most the unit's Speed, under Gap Clearance, round impassable terrain and other units'
-models, and may not end within 1" of an enemy Ground unit (docs/movement.md). Only an
+models, changing level only through an Access Point (§8.5.3), and may not end within 1" of an
+enemy Ground unit (docs/movement.md). Each model ends standing on the level its centre is on. Only an
 Unengaged unit may Move or Run. The rest are then set in coherency: at the spots given in
 ``set``, checked, or by default as close to the Leading Model as they legally can
 (board/placement.py); one with no legal linked spot is removed (§4.4). Grass crossed by the
@@ -25,8 +26,8 @@ from tapeline.rules.charge_geometry import space_for
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft.charge import speed
 from tapeline.rules.starcraft.engagement import units_engaged
-from tapeline.rules.starcraft.movement import (coherency, coherency_radius, grass_crossed, grass_ended_on, link_space,
-                                      move_rules, without_grass)
+from tapeline.rules.starcraft.movement import (coherency, coherency_radius, end_pieces_on, grass_crossed, grass_ended_on,
+                                               link_space, move_rules, without_grass)
 
 from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
 from ..vocab import action
@@ -68,12 +69,11 @@ class Run(Strict):
         if u.flying:
             pts = [pts[0], pts[-1]]  # point to point, ignoring what lies between (§8.5.3)
             rules = type(rules)(0.0, 0.0, (), (), rules.end_pieces, rules.end_figures, ())
-        res = check_path(space_for(state, rules), pts, float(sp),
-                         lambda x, y: check_end(state.table, lead.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away))
+        res = check_path(space_for(state, rules), pts, float(sp), rules.end_check(state.table, lead))
         if not res.legal:
             v = res.violation
             raise IllegalAction(RULE, f"{self.leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
-        moved = lead.moved(pts[-1][0], pts[-1][1], None)
+        moved = lead.moved(pts[-1][0], pts[-1][1], rules.level_at(*pts[-1]))
         new = state.with_figures([moved])
         rest = [f for f in state.figures_of(self.unit) if f.id != self.leader]
         others = [f for f in state.all_figures() if f.unit != self.unit]
@@ -83,17 +83,18 @@ class Run(Strict):
         free = [f for f in rest if f.id not in self.set]
         events = [{"type": "run", "unit": self.unit, "leader": self.leader, "length": round(res.length, 9), "speed": sp}]
         if given:
-            placed = [f.moved(*self.set[f.id], None) for f in given]
+            placed = [f.moved(*self.set[f.id], rules.level_at(*self.set[f.id])) for f in given]
             for f in placed:
-                v = check_end(state.table, f, others + [moved] + [g for g in placed if g.id != f.id], pieces, keep)
+                v = check_end(state.table, f, others + [moved] + [g for g in placed if g.id != f.id], end_pieces_on(state.table, f.on), keep)
                 if v is not None:
                     raise IllegalAction(RULE, f"set {f.id}: {v.kind}: {v.detail}")
             new = new.with_figures(placed)
         if free:
             blockers = others + [new.figure(f.id) for f in given]
             pl = place_around(moved, free, state.table, blockers, pieces, (), keep, coherency_radius(u),
-                              link_space(state, self.unit).clear_segments)
-            new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in free if f.id in pl.positions])
+                              link_space(state, self.unit).clear_segments, levels=rules.levels,
+                              pieces_on=lambda lv: end_pieces_on(state.table, lv))
+            new = new.with_figures([f.moved(*pl.positions[f.id], pl.on.get(f.id)) for f in free if f.id in pl.positions])
             if pl.unplaced:
                 new = new.without_models(self.unit, list(pl.unplaced))
                 events.append({"type": "removed", "unit": self.unit, "models": list(pl.unplaced), "why": "no legal linked spot (§4.4)"})

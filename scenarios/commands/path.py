@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tapeline.board.pathcheck import check_end, check_path
+from tapeline.board.pathcheck import check_path
 from tapeline.rules.charge_geometry import MoveRules, space_for
 
 from ..cli import emit
@@ -55,13 +55,10 @@ def query(loaded, args) -> dict:
     rules = move_rules_for(st, m, args.may_engage)
     space = space_for(st, rules)
     fig = st.figure(m)
-
-    def end_check(x, y):
-        return check_end(st.table, fig.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away)
-
-    res = check_path(space, pts, args.max, end_check)
+    res = check_path(space, pts, args.max, rules.end_check(st.table, fig))
     out = {"model": m, "legal": res.legal, "length": res.length, "clearance": rules.rho,
-           "violation": None if res.violation is None else res.violation.as_json()}
+           "violation": None if res.violation is None else res.violation.as_json(),
+           "ends_on": rules.level_at(*pts[-1])}
     if args.max is not None:
         out["max"] = args.max
     if st.system == "starcraft":
@@ -76,6 +73,8 @@ def human(o: dict) -> str:
         mx = o.get("max")
         text = f"legal: {o['model']} travels {fmt(o['length'])}\"" + (
             f" of {fmt(mx)}\" allowed (margin {fmt(mx - o['length'])}\")" if mx is not None else "")
+        if o.get("ends_on") is not None:
+            text += f", ending on {o['ends_on']}"
     else:
         v = o["violation"]
         text = f"illegal: {v['kind']} at ({fmt(v['at'][0])}, {fmt(v['at'][1])}): {v['detail']}"

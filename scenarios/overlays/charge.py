@@ -1,9 +1,9 @@
 """``tapeline render FILE --charge UNIT --target T [--target T2]``: a charge drawn on the board.
 
 The goal region (legal end spots for the Leading Model's centre, class ``goal``; drawn as
-shapely buffers, a picture only — the numbers come from the exact search), the shortest path
-(class ``path``) with its length, and the Leading Model's base at the end spot (class
-``end-base``).
+shapely buffers, a picture only — the numbers come from the exact search; StarCraft: on every
+level, e.g. on a mesa reached by its ramp), the shortest path (class ``path``) with its length,
+and the Leading Model's base at the end spot (class ``end-base``).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def region_picture(region) -> shapely.Geometry:
         shape = shape.intersection(shapely.union_all([_member_picture(m) for m in group]))
     if region.far:
         shape = shape.difference(shapely.union_all([shapely.buffer(c, R, quad_segs=32) for c, R in region.far]))
+    for poly, R in region.inside:
+        shape = shape.intersection(shapely.buffer(poly, -R, quad_segs=32) if R > 0 else poly)
     return shape
 
 
@@ -54,19 +56,14 @@ def layers(args, loaded) -> list[Layer]:
     if plan is not None and plan.path is not None:
         lead = st.figure(plan.leader)
         if st.system == "starcraft":
-            from tapeline.rules.starcraft.movement import move_rules
+            from tapeline.rules.starcraft.charge import goal_regions
 
-            undeclared = [e.id for e in st.enemies_of(u) if e.id not in targets and not e.flying]
-            rules = move_rules(st, u, lead, keep_away_from=undeclared)
-            from tapeline.rules.starcraft.charge_goal import group
-
-            groups = [group(st, lead, t) for t in targets]
+            regions = [reg for _, reg in goal_regions(st, u, targets, lead)]
         else:
             from tapeline.rules.contact_charge import contact_groups, contact_rules
 
-            rules = contact_rules(st, u, lead, targets)
-            groups = contact_groups(st, lead, targets)
-        pic = region_picture(end_region(st, lead, rules, groups))
+            regions = [end_region(st, lead, contact_rules(st, u, lead, targets), contact_groups(st, lead, targets))]
+        pic = shapely.union_all([region_picture(r) for r in regions])
         if not pic.is_empty:
             out.append(svg_geometry(pic, "goal"))
         pts = plan.path.points()
