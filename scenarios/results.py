@@ -158,7 +158,8 @@ class Charge(Result):
 @dataclass(frozen=True)
 class PathCheck(Result):
     """``tapeline path``: whether the proposed path is ``legal``, its ``length`` and the first
-    ``violation`` along it (``{kind, at, detail, obstacle}``), with the clearance used."""
+    ``violation`` along it (``{kind, at, detail, obstacle}``), with the clearance used, and the
+    level the model ends on (``ends_on``: a terrain id, ``None`` for the ground)."""
 
     command: ClassVar[str] = "path"
     model: str = ""
@@ -168,6 +169,7 @@ class PathCheck(Result):
     violation: Optional[JSON] = None
     max: Optional[float] = None
     grass_crossed: Optional[tuple[str, ...]] = None
+    ends_on: Optional[str] = None
 
 
 @dataclass(frozen=True)

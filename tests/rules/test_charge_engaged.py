@@ -170,7 +170,14 @@ def test_mid_ground_needs_a_shared_access_point():
     end = st.figure("r1").moved(*rc.end)
     s2 = st.with_figures([end])
     assert engaged(s2, "r1", "m1").engaged
-    # Far from the ladder the Marine on the deck cannot be engaged from the ground at all.
+    # Far from the ladder the Marine on the deck cannot be engaged from the ground at all: the
+    # Roach climbs the ladder (a 1" door: exactly its Gap Clearance) and ends on the deck.
     st = scenario(ACCESS % "15").state
+    rc = charge.reach(st, "roaches", ["marines"])
+    assert rc.plan.level == "deck"
+    end = st.figure("r1").moved(*rc.end, "deck")
+    assert engaged(st.with_figures([end]), "r1", "m1").engaged
+    # With the ladder gone there is no way up and no end spot, and the note says why.
+    st = scenario((ACCESS % "15").replace("traits: [access_point]", "traits: []")).state
     rc = charge.reach(st, "roaches", ["marines"])
     assert rc.distance is None and any("Access Point" in n for n in rc.notes)

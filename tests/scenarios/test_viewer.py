@@ -32,7 +32,7 @@ def showcase_html(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("viewer") / "showcase.html"
     code, stdout, err = cli("replay", SHOW, "--html", out)
     assert code == 0, err
-    assert "24 of 24 expectations hold" in stdout and f"wrote {out}" in err
+    assert "25 of 25 expectations hold" in stdout and f"wrote {out}" in err
     return out
 
 
