@@ -38,7 +38,7 @@ from ..charge_geometry import closest_within, space_for
 from ..errors import IllegalAction
 from ..state import GameState
 from .casualties import engaged_pairs
-from .movement import coherency, coherency_radius, link_space, move_rules
+from .movement import coherency, coherency_radius, end_pieces_on, link_space, move_rules
 
 RULE = "§8.8.1 Close Ranks"
 DISTANCE = 3.0
@@ -114,8 +114,8 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
     space = space_for(state, rules)
     if path is not None:
         pts = [lead.at] + [tuple(p) for p in path]
-        res = check_path(space, pts, DISTANCE, lambda x, y: check_end(state.table, lead.moved(x, y, None), rules.end_figures,
-                                                                        rules.end_pieces, ()))
+        res = check_path(space, pts, DISTANCE, lambda x, y: check_end(state.table, lead.moved(x, y, rules.level_at(x, y)), rules.end_figures,
+                                                                        rules.end_pieces_on(rules.level_at(x, y)), ()))
         if not res.legal:
             v = res.violation
             raise IllegalAction(RULE, f"{leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
@@ -130,7 +130,7 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
         if p is None or p.length > DISTANCE + TOUCH:
             raise IllegalAction(RULE, f"{leader} cannot end closer to {', '.join(sorted(before))} within 3\"")
         pts, end, length = p.points(), p.end, p.length
-    moved = lead.moved(end[0], end[1], None)
+    moved = lead.moved(end[0], end[1], rules.level_at(*end))
     g1 = _gap_to(state, moved, before)
     if g1 >= g0 - TOUCH:
         raise IllegalAction(RULE, f"{leader} must end closer to {', '.join(sorted(before))} (gap {g0:.6g}\" before, {g1:.6g}\" after)")
@@ -146,9 +146,9 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
         if m not in free or m == leader:
             raise IllegalAction(RULE, f"set: {m} is not another unpinned model of {unit_id}")
     if given:
-        figs = [state.figure(m).moved(*given[m], None) for m in given]
+        figs = [state.figure(m).moved(*given[m], rules.level_at(*given[m])) for m in given]
         for f in figs:
-            v = check_end(state.table, f, others + [moved] + stay + [g for g in figs if g.id != f.id], pieces, keep)
+            v = check_end(state.table, f, others + [moved] + stay + [g for g in figs if g.id != f.id], end_pieces_on(state.table, f.on), keep)
             if v is not None:
                 raise IllegalAction(RULE, f"set {f.id}: {v.kind}: {v.detail}")
         new = new.with_figures(figs)
@@ -157,8 +157,8 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
     if auto:
         pl = place_around(moved, auto, state.table, others + [new.figure(m) for m in given], pieces, tfigs, keep,
                           coherency_radius(u), link_space(state, unit_id, tuple(before)).clear_segments, 1.0,
-                          stay=stay, support_contact=True)
-        new = new.with_figures([f.moved(*pl.positions[f.id], None) for f in auto if f.id in pl.positions])
+                          stay=stay, support_contact=True, levels=rules.levels, pieces_on=lambda lv: end_pieces_on(state.table, lv))
+        new = new.with_figures([f.moved(*pl.positions[f.id], pl.on.get(f.id)) for f in auto if f.id in pl.positions])
         placed.update(pl.positions)
         tiers.update(pl.tiers)
         if pl.unplaced:

@@ -133,3 +133,21 @@ def test_run_off_the_side_of_the_ramp_is_illegal_and_names_the_place():
     st = scenario(table("{id: m1, at: [27, 18]}", roach_at=(15, 6.5), roach_on="ramp")).state
     with pytest.raises(IllegalAction, match=r"changes_level at \(17, 6.5\).*edge of ramp"):
         _run(st, [[19, 6.5]])
+
+
+def test_close_ranks_on_the_mesa_stays_on_high_ground():
+    # Roaches and Marines Engaged on the mesa (both High Ground). Close Ranks moves the free
+    # Roach closer; it stays standing on the mesa (and so Engaged: High Ground with High Ground).
+    from tapeline.rules.starcraft.close_ranks import close_ranks
+
+    text = table("{id: m1, at: [15, 12], on: mesa}").replace(
+        "{id: r1, at: [15, 1], on: null}", "{id: r1, at: [15, 10.2], on: mesa}").replace(
+        "{id: r2, at: [2, 1.5]}", "{id: r2, at: [12.9, 11], on: mesa}").replace(
+        "{id: r3, at: [2, 4]}", "{id: r3, at: [12.9, 13.2], on: mesa}")
+    st = scenario(text).state
+    assert engaged(st, "r1", "m1").engaged
+    new, out = close_ranks(st, "roaches", leader="r2")
+    for m in ("r1", "r2", "r3"):
+        f = new.figure(m)
+        assert f.on == "mesa" and level(new.table, f) == Level.HIGH, m
+    assert engaged(new, "r2", "m1").engaged
