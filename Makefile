@@ -13,6 +13,19 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install -e '.[test]' >> $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
 	@touch $(STAMP)
 
+# The HTML viewer's end-to-end test drives a real headless Chromium: Debian's package, installed
+# here when it is missing and this is root on a Debian-like machine (Playwright's own browser
+# download is not used). Tried once per environment; without a browser only that test is skipped.
+BROWSER_STAMP := $(VENV)/.browser
+$(BROWSER_STAMP): $(STAMP)
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing chromium for the HTML viewer test (log: $(VENV)/apt.log)"; \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } > $(VENV)/apt.log 2>&1 \
+	    || echo "chromium could not be installed: the viewer's browser test will be skipped"; \
+	else echo "no chromium and no way to install it: the viewer's browser test will be skipped"; fi
+	@touch $(BROWSER_STAMP)
+
 SHOW := scenarios/examples/showcase.yaml
 
 demo: $(STAMP)
@@ -29,7 +42,7 @@ demo: $(STAMP)
 	$(BIN)/tapeline render $(SHOW) --los c2 zb1 -o showcase.svg
 	@echo "picture written to showcase.svg"
 
-test: $(STAMP)
+test: $(STAMP) $(BROWSER_STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -5,7 +5,7 @@ and end to end in a real headless Chromium driven by Playwright — load it, ste
 with the buttons, the keyboard and the timeline, open a step from its link, check what is shown
 and take a screenshot. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
 in ``TAPELINE_CHROMIUM``); where there is none, or Playwright is missing, only the browser test
-is skipped, saying why. ``.ci/run`` installs Chromium on CI.
+is skipped, saying why. ``make test`` installs Debian's Chromium when it is missing and it can (root, apt-get).
 """
 
 from __future__ import annotations
