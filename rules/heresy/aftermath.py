@@ -32,7 +32,10 @@ RULE = "HH3 §A.10 Aftermath"
 
 
 def default_option(opts: list) -> str:
-    for o in ("fall_back", "consolidate", "hold"):
+    """tapeline's choice for a unit the file does not name: a Routed unit Falls Back (its only
+    option), a winner Consolidates when it may, anyone else Holds. Fall Back is open to every
+    unit but never chosen for one that may Hold: it makes the unit Routed."""
+    for o in ("consolidate", "hold"):
         if o in opts:
             return o
     return opts[0]

@@ -48,7 +48,7 @@ models in the §8.7.5 priority order either way, visibility ignored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Optional, Sequence
 
 import numpy as np
@@ -148,6 +148,12 @@ class TemplatePlan:
         }
 
 
+def no_surge(w: Weapon) -> Weapon:
+    """``w`` for a Spillover (or ability) Batch: no Surge at all — neither the fixed result nor
+    the weapon's Surge Die (§8.7.6: "1 die per model, no RoA modifiers, no Surge")."""
+    return replace(w, surge=(), surge_dice=None)
+
+
 def point_figure(x: float, y: float, on: Optional[str] = None) -> Figure:
     """A point on the table as a (vanishingly small) base, standing on ``on``."""
     return Figure("target point", "", "", RoundBase(POINT_MM), float(x), float(y), on)
@@ -236,8 +242,8 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
         tg = Targeting(unit_id, w, uid, (firer.id,), (), removable, engaged, seen, reasons)
         near = len(ids) + (bm.extra_dice if is_primary else 0)
         surge = len(ids) if is_primary and w.surge else None
-        spec = dice_spec(state, unit_id, uid, w, near, 0, bm, settings, bool(reasons), keywords=is_primary,
-                         surge_fixed=surge)
+        spec = dice_spec(state, unit_id, uid, w if is_primary else no_surge(w), near, 0, bm, settings, bool(reasons),
+                         keywords=is_primary, surge_fixed=surge)
         batches.append(TemplateBatch(uid, is_primary, ids, tg, spec, bm))
     return TemplatePlan(unit_id, w, tpl, firer.id, target_model, primary, point, _level_label(target_level), cov,
                         tuple(cov.rows()), affected, tuple(excluded), tuple(batches), reading)
@@ -267,7 +273,7 @@ def _plan_ability(state, unit_id, w, dims, firing_model, at, on, settings) -> Te
         reasons = evade_reasons(state, uid, [firer.id], engaged)
         removable = _removable(state, uid, ids, firer.id, engaged, reading, False)
         tg = Targeting(unit_id, w, uid, (firer.id,), (), removable, engaged, True, reasons)
-        spec = dice_spec(state, unit_id, uid, w, len(ids), 0, Modifiers(), settings, bool(reasons), keywords=False)
+        spec = dice_spec(state, unit_id, uid, no_surge(w), len(ids), 0, Modifiers(), settings, bool(reasons), keywords=False)
         batches.append(TemplateBatch(uid, False, ids, tg, spec, Modifiers()))
     return TemplatePlan(unit_id, w, tpl, firer.id, None, None, at, _level_label(target_level), cov,
                         tuple(cov.rows()), affected, tuple(excluded), tuple(batches), reading)
