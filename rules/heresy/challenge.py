@@ -50,7 +50,7 @@ from tapeline.board.measure import gap_matrix
 from ..errors import IllegalAction
 from ..state import GameState
 from .checks import model_stat, model_subtypes
-from .combat import CONTACT, combat_of, is_vehicle, locked_with
+from .combat import CONTACT, active_side, combat_of, is_vehicle, locked_with
 from .statuses import STATUSES, gain_status
 
 RULE = "HH3 §A.6 Challenge"
@@ -178,12 +178,23 @@ def _combat_key(state: GameState, model_id: str) -> tuple:
 
 
 def declare(state: GameState, challenger: str, acceptor: Optional[str], disgrace: Optional[str] = None,
-            heroic: bool = False) -> tuple[GameState, list, Duel]:
+            heroic: bool = False, active: Optional[str] = None) -> tuple[GameState, list, Duel]:
     """§A.6 Declare: check the challenger, then acceptance (``acceptor``) or refusal (``None``:
-    the challenger's player Disgraces ``disgrace``, default the first eligible enemy model)."""
+    the challenger's player Disgraces ``disgrace``, default the first eligible enemy model).
+
+    Only the active player issues a challenge, the reactive player only through Heroic
+    Intervention (§A.4): ``active`` is the active side (default: the side that charged this
+    turn; unknown when nobody did, and then not checked)."""
     why = can_duel(state, challenger)
     if why:
         raise IllegalAction(RULE, f"{challenger} may not issue a challenge: {why}")
+    active = active if active is not None else active_side(state)
+    side = state.unit_of(challenger).side
+    if active is not None and not heroic and side != active:
+        raise IllegalAction(RULE, f"{challenger} may not issue a challenge: only the active player ({active}) does; "
+                                  "the reactive player only through Heroic Intervention (heroic_intervention: true)")
+    if active is not None and heroic and side == active:
+        raise IllegalAction("HH3 §A.4 Reactions", f"Heroic Intervention is the reactive player's Reaction; {challenger} is of the active side ({active})")
     units = combat_of(state, state.unit_of(challenger).id)
     key = tuple(sorted(units))
     if key in [tuple(k) for k in state.turn.get("challenged") or ()]:
@@ -245,11 +256,12 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
     ``options``: ``disgrace`` (refused: the model Disgraced), ``gambits`` ({model: [gambit per
     round]}), ``weapons`` ({model: weapon}), ``rounds`` (how many rounds at most, default 1; the
     player with Advantage goes on only while both live), ``banned`` ({model: gambit} named by
-    Feint and Riposte), ``heroic_intervention``."""
+    Feint and Riposte), ``heroic_intervention``, ``active`` (the active side, :func:`declare`)."""
     from .melee import fighter
 
     opts = dict(options or {})
-    state, events, duel = declare(state, challenger, acceptor, opts.get("disgrace"), bool(opts.get("heroic_intervention")))
+    state, events, duel = declare(state, challenger, acceptor, opts.get("disgrace"), bool(opts.get("heroic_intervention")),
+                                  opts.get("active"))
     if acceptor is None:
         return state, events, duel
     units = combat_of(state, state.unit_of(challenger).id)

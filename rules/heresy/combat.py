@@ -10,6 +10,8 @@ Walker does), but a vehicle in base contact with enemies is in their combat: it 
 
 from __future__ import annotations
 
+from typing import Optional
+
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
@@ -53,3 +55,12 @@ def combat_of(state: GameState, unit_id: str) -> list[str]:
                 seen.add(e)
                 todo.append(e)
     return [u.id for u in state.units if u.id in seen]
+
+
+def active_side(state: GameState) -> Optional[str]:
+    """The active player's side as this turn's charges show it (the side of a unit that declared
+    a charge this phase); ``None`` when no charge was recorded."""
+    for unit_id, _target in state.turn.get("charges") or ():
+        if state.has_unit(unit_id):
+            return state.unit(unit_id).side
+    return None

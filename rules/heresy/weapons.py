@@ -50,6 +50,23 @@ ARMOURY = MappingProxyType({
     "power fist": _w("power fist", im="-3", sm="+4", ap=2, d=2),
 })
 BASIC = MeleeWeapon("basic close combat weapon")
+
+
+def norm(name: str) -> str:
+    """A weapon name as compared: any case, hyphens or underscores for spaces (``power-fist``,
+    ``Power Fist`` and ``power fist`` are one weapon; the spec's naming convention)."""
+    return " ".join(str(name).lower().replace("-", " ").replace("_", " ").split())
+
+
+_BY_NORM = {norm(k): k for k in ARMOURY}
+
+
+def _lookup(name: str, file: Mapping[str, Any]) -> Optional[str]:
+    """The key ``name`` stands for: the file's own profile of that name, else the armoury's."""
+    if name in file:
+        return name
+    n = norm(name)
+    return next((k for k in file if norm(k) == n), None) or _BY_NORM.get(n)
 #: Wargear tapeline knows but that is not a weapon profile.
 KIT = frozenset()
 
@@ -92,10 +109,11 @@ def melee_options(unit: UnitState, model: str) -> list[tuple[str, MeleeWeapon]]:
     file = unit.stats.get("melee_weapons") or {}
     out = []
     for n in _names(unit, model, "melee_weapons"):
-        if n in file:
-            out.append((n, MeleeWeapon.from_spec(n, file[n])))
-        elif n in ARMOURY:
-            out.append((n, ARMOURY[n]))
+        k = _lookup(n, file)
+        if k in file:
+            out.append((k, MeleeWeapon.from_spec(k, file[k])))
+        elif k is not None:
+            out.append((k, ARMOURY[k]))
     return out or [(BASIC.name, BASIC)]
 
 
@@ -103,8 +121,9 @@ def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
     """The ranged weapons ``model`` carries."""
     file = unit.stats.get("ranged_weapons") or {}
     out = []
-    for n in _names(unit, model, "ranged_weapons"):
-        if n in file:
+    for name in _names(unit, model, "ranged_weapons"):
+        n = next((k for k in file if norm(k) == norm(name)), None)
+        if n is not None:
             spec = dict(file[n])
             out.append(RangedProfile(n, float(spec["range"]), int(spec.get("firepower", 1)), int(spec["strength"]), spec.get("ap"),
                                      int(spec.get("damage", 1)), dict(spec.get("traits") or {})))
@@ -113,7 +132,8 @@ def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
 
 def known(name: str, file_weapons=()) -> bool:
     """Is ``name`` a weapon or kit the system or the file defines (wargear check)?"""
-    return name in ARMOURY or name in KIT or name in file_weapons or name == BASIC.name
+    n = norm(name)
+    return n in _BY_NORM or n in {norm(k) for k in KIT} or n in {norm(f) for f in file_weapons} or n == norm(BASIC.name)
 
 
 def choose(options: list, wanted: Optional[str], model_id: str, what: str, strict: bool = False):
@@ -125,6 +145,6 @@ def choose(options: list, wanted: Optional[str], model_id: str, what: str, stric
             raise IllegalAction(RULE, f"choose the {what} {model_id} uses: one of {', '.join(keys)}")
         return options[0]
     for k, o in zip(keys, options):
-        if wanted.strip().lower() == k.lower():
+        if norm(wanted) == norm(k):
             return o
     raise IllegalAction(RULE, f"{model_id} has no {what} {wanted!r} (it has {', '.join(keys)})")

@@ -76,6 +76,7 @@ from .targeting import Targeting, check_engagement, check_target_type, evade_rea
 from .visibility import visible, visible_to_group
 
 RULE = "§8.7.6 templates"
+ALIGNMENT = "§8.7.6 Blast alignment"
 SHAPE_OF_RANGE = {"BT": "blast", "FT": "flamer"}
 CASUALTY_READINGS = ("visible", "affected")
 #: A point as a base (the Target Point of an ability template, as a line's end): 1e-6 mm across.
@@ -168,19 +169,30 @@ def _nearest(state: GameState, candidates: Sequence[Figure], to: Figure) -> Figu
     return candidates[int(np.argmin(g))]
 
 
+def template_weapon(state: GameState, unit_id: str, weapon: str) -> Weapon:
+    """``unit_id``'s ``weapon``, checked to be a template weapon (RNG BT or FT, §8.7.6)."""
+    w = unit_weapon(state, unit_id, weapon)
+    if w.phase != "assault" or w.range not in SHAPE_OF_RANGE:
+        raise IllegalAction(RULE, f"{w.name} is not a template weapon (RNG {w.range}, not BT or FT)")
+    return w
+
+
+def is_ability(w: Weapon) -> bool:
+    """An ability template with no target (Psionic Storm, Plague): placed at a point, not aimed."""
+    return bool(w.kw("ability_template"))
+
+
 def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str] = None,
          firing_model: Optional[str] = None, at: Optional[tuple[float, float]] = None,
          on: Optional[str] = None, mods: Modifiers = Modifiers(), settings=None) -> TemplatePlan:
     """Place the template of ``unit_id``'s ``weapon`` and work out what it does (§8.7.6).
 
     Raises :class:`IllegalAction` naming the rule for anything the rules do not allow."""
-    w = unit_weapon(state, unit_id, weapon)
-    if w.phase != "assault" or w.range not in SHAPE_OF_RANGE:
-        raise IllegalAction(RULE, f"{w.name} is not a template weapon (RNG {w.range}, not BT or FT)")
+    w = template_weapon(state, unit_id, weapon)
     u = state.unit(unit_id)
     if not u.models:
         raise IllegalAction(RULE, f"{unit_id} has no models left")
-    ability = bool(w.kw("ability_template"))
+    ability = is_ability(w)
     dims = shape(state, SHAPE_OF_RANGE[w.range])
     if w.range == "BT" and not isinstance(dims, DiscDims) or w.range == "FT" and not isinstance(dims, TeardropDims):
         raise IllegalAction(RULE, f"settings.templates.{SHAPE_OF_RANGE[w.range]} must be a "
@@ -325,7 +337,7 @@ def _check_blast_alignment(dims: DiscDims, tfig: Figure, centre) -> None:
         ok = bool(np.hypot(centre[0] - tfig.x, centre[1] - tfig.y) <= TOUCH)
         need = "be centred on it (the base is neither wholly under the template nor wholly covering it)"
     if not ok:
-        raise IllegalAction("§8.7.6 Blast alignment",
+        raise IllegalAction(ALIGNMENT,
                             f"a Blast centred at ({centre[0]:g}, {centre[1]:g}) does not cover as much of {tfig.id}'s base as possible "
                             f"(diameter {2 * R:g}\"): the Target Point must {need}")
 

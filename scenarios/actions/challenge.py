@@ -10,6 +10,7 @@ actions:
     weapons: {sgt-a: power sword}                             # the weapon each duellist declares
     rounds: 1                    # rounds fought at most while both live (default 1)
     heroic_intervention: false   # the reactive player's challenge (a Reaction, §A.4)
+    active: loyalist             # the active side (default: the side that charged this turn)
 ```
 """
 
@@ -36,6 +37,7 @@ class Challenge(Strict):
     banned: Annotated[dict[Id, Id], Field(max_length=2)] = {}
     rounds: Annotated[int, Field(strict=True, ge=1, le=20)] = 1
     heroic_intervention: Flag = False
+    active: Optional[Id] = None
 
     @model_validator(mode="after")
     def _one(self):
@@ -55,7 +57,7 @@ class Challenge(Strict):
         from tapeline.rules.heresy.challenge import run
 
         opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,
-                "banned": self.banned, "heroic_intervention": self.heroic_intervention}
+                "banned": self.banned, "heroic_intervention": self.heroic_intervention, "active": self.active}
         ctx.dice.take_events()
         new, events, duel = run(state, self.challenger, self.acceptor, ctx.dice, opts)
         ctx.results[ctx.index] = {"challenge": {"challenger": duel.challenger, "acceptor": duel.acceptor, "disgraced": duel.disgraced,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.templates import coverage, place, shape_table
+from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, fmt, load, model, unit, xy
@@ -94,7 +95,20 @@ def _weapon(loaded, args) -> dict:
     if args.on is not None and args.on not in st.table.by_id:
         raise ArgumentError(loaded.file, "--on", f"no terrain piece {args.on!r}")
     at = xy(args.at, "--at") if args.at is not None else None
-    p = ta.plan(st, u, args.weapon, target, firer, at, args.on, settings=st.settings)
+    try:
+        w = ta.template_weapon(st, u, args.weapon)
+    except IllegalAction as e:
+        raise ArgumentError(loaded.file, "--weapon", str(e)) from None
+    if ta.is_ability(w) and at is None:
+        raise ArgumentError(loaded.file, "--at", f"{w.name} is an ability template: give the point it is placed at ({ta.RULE})")
+    if not ta.is_ability(w) and target is None:
+        raise ArgumentError(loaded.file, "--target", f"{w.name} is a template weapon: name the target model it is aimed at ({ta.RULE})")
+    try:
+        p = ta.plan(st, u, args.weapon, target, firer, at, args.on, settings=st.settings)
+    except IllegalAction as e:
+        if e.rule == ta.ALIGNMENT:
+            raise ArgumentError(loaded.file, "--at", str(e)) from None
+        raise
     out = p.as_dict()
     out["batches"] = ta.batch_odds(st, p, st.settings)
     return out
