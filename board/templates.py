@@ -188,7 +188,12 @@ class Template:
         ring = np.column_stack([np.cos(t), np.sin(t)])
         if self.kind == "disc":
             return np.asarray(self.p1) + self.r1 * ring
-        pts = np.vstack([np.asarray(self.p1) + self.r1 * ring, np.asarray(self.p2) + self.r2 * ring])
+        # the straight edges' end points (where each edge touches its circle) belong to the outline:
+        # with them no sample of a circle just short of an edge is taken for a vertex of the hull
+        a = _crossing_angles(np.array([self.p1]), np.array([self.r1]), np.array([self.p2]), np.array([self.r2]))[0]
+        n = np.column_stack([np.cos(a), np.sin(a)])
+        pts = np.vstack([np.asarray(self.p1) + self.r1 * ring, np.asarray(self.p2) + self.r2 * ring,
+                         np.asarray(self.p1) + self.r1 * n, np.asarray(self.p2) + self.r2 * n])
         hull = shapely.convex_hull(shapely.multipoints(pts))
         xy = shapely.get_coordinates(hull.exterior)[:-1]
         return xy if hull.exterior.is_ccw else xy[::-1]
