@@ -372,6 +372,11 @@ class Settings(Strict):
     # Horus Heresy §A.8 Melee Hit Test: "rule" (equal 4+, higher 3+, double 2+, lower 5+, half 6+:
     # 99 of 100 cells of the fuller transcription) or "transcription" (that table's 10 v 5 = 3+).
     hh_ws_table: Literal["rule", "transcription"] = "rule"
+    # Horus Heresy §A.10 Aftermath, Hold: its immediate pile-in moves towards the enemy units that
+    # stay in the combat ("staying": not one that Fell Back or Disengaged, which have left it) or
+    # towards any enemy unit of the combat ("any": a Hold then drags a disengaged unit back
+    # into base contact). docs/heresy-assault.md.
+    hh_hold_pile_in: Literal["staying", "any"] = "staying"
     # 40k 3rd "Frag Grenades" (docs/close-combat-40k.md): assaulting models with frag grenades
     # take the defenders' first strike from cover away — "initiative": everyone then strikes in
     # Initiative order; "simultaneous": the defenders in cover strike at the same time as the

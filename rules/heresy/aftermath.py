@@ -3,7 +3,7 @@ loser's units first, and every move is made along checked paths (:mod:`rules.her
 
 | option | effect |
 |---|---|
-| ``hold`` | an immediate pile-in of up to Initiative; still locked if a model ends in base contact |
+| ``hold`` | an immediate pile-in of up to Initiative towards the enemies that did not Fall Back or Disengage (setting ``hh_hold_pile_in``); still locked if a model ends in base contact |
 | ``disengage`` | each model to the nearest spot more than 2" from the combat's enemies (at most Movement, or the least more); out of coherency or still in contact: Routed |
 | ``fall_back`` | the unit gains Routed and falls back Initiative + D6 (Cavalry 2D6) towards its edge |
 | ``gun_down`` | a Volley (Assault weapons, Snap Shots) at a unit that fell back |
@@ -81,9 +81,14 @@ def _moves_event(kind: str, unit: str, moves: list, **extra) -> dict:
 def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: dict, dice, target: Optional[str], spots=None):
     events: list = []
     if option == "hold":
-        foes = [e for e in res.combat if state.unit(e).side != state.unit(u).side and state.unit(e).models]
+        # setting hh_hold_pile_in: "staying" (default) piles in towards the enemies that stay in
+        # the combat, not a unit that Fell Back (Pursue chases it) or Disengaged (it has left);
+        # "any" towards every enemy unit of the combat
+        left = ("fall_back", "disengage") if state.settings.get("hh_hold_pile_in", "staying") == "staying" else ()
+        foes = [e for e in res.combat if state.unit(e).side != state.unit(u).side and state.unit(e).models
+                and chosen.get(e) not in left]
         state, moves = check_pile_in(state, u, spots, foes) if spots else pile_in(state, u, enemies=foes)
-        events.append(_moves_event("pile_in", u, moves, why="Hold"))
+        events.append(_moves_event("pile_in", u, moves, why="Hold", hh_hold_pile_in="staying" if left else "any"))
     elif option == "disengage":
         state, moves, routed = disengage(state, u)
         events.append(_moves_event("disengage", u, moves))

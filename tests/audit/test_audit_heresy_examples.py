@@ -352,3 +352,14 @@ def test_aftermath_default_holds_a_loser_that_passed(write):
     assert not any(e["type"] == "status" for e in o["events"])
     code, o = cli_json("replay", aftermath_file(write, "{}", [6, 5, 3]))      # failed: Routed, must Fall Back
     assert [e for e in o["events"] if e["type"] == "aftermath"][0]["choices"] == {"trt": "fall_back", "loy": "consolidate"}
+
+
+def test_a_hold_does_not_drag_a_disengaged_enemy_back(write):
+    """The traitors Disengage; the winners Hold: their pile-in has no enemy left in the combat to
+    move towards (setting hh_hold_pile_in: staying, the default), so they stay where they stand."""
+    f = aftermath_file(write, "{trt: disengage, loy: hold}", [2, 2])
+    code, o = cli_json("replay", f)
+    assert code == 0
+    hold = [e for e in o["events"] if e["type"] == "pile_in"]
+    assert hold and hold[0]["hh_hold_pile_in"] == "staying" and hold[0]["moves"] == []
+    assert cli_json("measure", f, "a1", "t1", "--after", "-1")[1]["gap"] > 2.0

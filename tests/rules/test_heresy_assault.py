@@ -109,14 +109,14 @@ def test_consolidate_case_34():
 def test_disengage_case_35():
     # Disengage (M7): each model to the nearest spot more than 2" from the enemy; here it stays
     # in coherency and leaves base contact, so it is not Routed
-    st = combat(a_ys=(10,), b_ys=(10, 11.3))
+    st = combat(a_ys=(10,), b_ys=(10, 11.3), settings="settings: {hh_hold_pile_in: any}\n")
     new, events, _ = aftermath(st, _res(st, "loyal", "traitor"), {"b": "disengage", "a": "hold"}, RecordedDice([]))
     moves = next(e for e in events if e["type"] == "disengage")["moves"]
     for mv in moves:
         end = st.figure(mv["model"]).moved(*mv["to"])
         assert gap(end, st.figure("a1")) > 2 - 1e-6 and mv["length"] <= 7 + 1e-6 and mv["path_check"] == "legal"
     assert "routed" not in new.unit("b").status
-    # then the loyalists' Hold piles a1 back into base contact (up to I4)
+    # then, with hh_hold_pile_in: any, the loyalists' Hold piles a1 back into base contact (up to I4)
     assert next(e for e in events if e["type"] == "pile_in")["moves"][0]["contact"]
 
 
