@@ -67,6 +67,8 @@ def _lookup(name: str, file: Mapping[str, Any]) -> Optional[str]:
         return name
     n = norm(name)
     return next((k for k in file if norm(k) == n), None) or _BY_NORM.get(n)
+
+
 #: Wargear tapeline knows but that is not a weapon profile.
 KIT = frozenset()
 

@@ -336,3 +336,13 @@ def test_illegal_aftermath_after_a_resolution(write):
 """)
     code, out, err = cli("replay", f)
     assert code == 2 and "actions[3]" in err and "§A.10" in err and "may not pursue" in err
+
+
+def test_weapon_names_in_any_spelling(write):
+    """The spec names catalogue weapons in lower case with hyphens (power-fist); the armoury's
+    power fist answers to power-fist, Power Fist and POWER_FIST alike."""
+    plain = cli_json("fight", write(DUEL, "a.yaml"), "--unit", "loy")[1]
+    hyphen = cli_json("fight", write(DUEL.replace("wargear: [power fist]", "wargear: [Power-Fist]"), "b.yaml"), "--unit", "loy")[1]
+    assert hyphen["steps"] == plain["steps"] and hyphen["casualties_pmf"] == plain["casualties_pmf"]
+    chosen = cli_json("fight", write(DUEL, "c.yaml"), "--unit", "loy", "--weapon", "a1=POWER_FIST")[1]
+    assert chosen["steps"] == plain["steps"]
