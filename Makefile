@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench fuzz mutate clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -47,6 +47,15 @@ test: $(STAMP) $(BROWSER_STAMP)
 
 bench: $(STAMP)
 	PYTHONPATH=. $(BIN)/python -m benchmarks
+
+# The fuzzing suite's long profile (tests/scenarios/test_fuzz.py; make test runs the fast one).
+fuzz: $(STAMP)
+	TAPELINE_FUZZ=long $(BIN)/python -m pytest tests/scenarios/test_fuzz.py -p no:cacheprovider
+
+# Mutation testing of the core geometry and odds modules (tools/mutate.py): the score per
+# module, written to docs/mutation.md. MUTATE_ARGS="--module board/measure.py --sample 60".
+mutate: $(STAMP)
+	PYTHONPATH=. $(BIN)/python -m tools.mutate $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
