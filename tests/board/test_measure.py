@@ -168,3 +168,144 @@ def test_moving_away_never_shrinks_gap(ba, bb, x, y, ang, step):
     d = d / np.linalg.norm(d)
     b2 = Figure("b", "v", "t", bb, x + step * d[0], y + step * d[1])
     assert measure.gap(a, b2) >= measure.gap(a, b1) - 1e-6
+
+
+# --- exact to far below the stated 1e-4": a reference computed here, independently -------------
+
+
+def _extreme_distance(f: Figure, p, sign: float) -> float:
+    """Nearest (sign=+1) or farthest (sign=-1) distance from point ``p`` to ``f``'s exact outline:
+    dense sampling, then three zooms around the best sample (error far below 1e-10")."""
+    t = np.linspace(0, 2 * math.pi, 20001)
+    lo, hi = 0.0, 2 * math.pi
+    for _ in range(4):
+        t = np.linspace(lo, hi, 20001)
+        pts = _outline(f, t)
+        d = np.hypot(pts[:, 0] - p[0], pts[:, 1] - p[1])
+        k = int(np.argmin(sign * d))
+        step = t[1] - t[0]
+        lo, hi = t[k] - 2 * step, t[k] + 2 * step
+    return float(d[k])
+
+
+def _outline(f: Figure, t):
+    if isinstance(f.base, RoundBase):
+        r = f.base.diameter_mm / 2 / 25.4
+        return np.column_stack([f.x + r * np.cos(t), f.y + r * np.sin(t)])
+    a, b = f.base.length_mm / 2 / 25.4, f.base.width_mm / 2 / 25.4
+    ph = math.radians(f.base.facing)
+    u, v = a * np.cos(t), b * np.sin(t)
+    return np.column_stack([f.x + u * math.cos(ph) - v * math.sin(ph), f.y + u * math.sin(ph) + v * math.cos(ph)])
+
+
+@pytest.mark.parametrize("facing", [0, 23, 90, 151, 300])
+def test_oval_gap_and_reach_are_exact_to_1e9(facing):
+    """The refinement after the grid makes ovals exact to ~1e-12": a broken golden-section
+    step (or too few of them) is off by far more than 1e-9."""
+    oval = Figure("h", "u", "s", OvalBase(100, 40, facing), 5.0, 4.0)
+    for px, py, mm in ((8.3, 5.9, 32), (1.7, 0.4, 50), (5.2, 7.7, 25)):
+        other = fig(px, py, mm)
+        r = mm / 2 / 25.4
+        near = _extreme_distance(oval, (px, py), +1.0) - r
+        farthest = _extreme_distance(oval, (px, py), -1.0) - r
+        assert measure.gap(oval, other) == pytest.approx(near, abs=1e-9)
+        assert measure.gap(other, oval) == pytest.approx(near, abs=1e-9)
+        assert measure.far(oval, other) == pytest.approx(farthest, abs=1e-9)
+        assert measure.gap(oval, (px, py)) == pytest.approx(near + r, abs=1e-9)
+        assert measure.far(oval, (px, py)) == pytest.approx(farthest + r, abs=1e-9)
+
+
+def test_far_of_a_base_inside_another_is_zero():
+    big, small = fig(5, 5, 80), fig(5.1, 5, 25)
+    assert measure.far(small, big) == 0.0
+    assert measure.wholly_within(small, big, 0).ok
+    # ... and of the big one around the small: its far side, 40 mm + 0.1 - 12.5 mm beyond
+    assert measure.far(big, small) == pytest.approx(40 / 25.4 + 0.1 - 12.5 / 25.4, abs=1e-12)
+    oval = Figure("h", "u", "s", OvalBase(60, 35, 10), 5, 5)
+    assert measure.far(oval, big) == 0.0 and measure.gap(oval, big) < 0
+
+
+def test_point_targets_in_every_form():
+    m = fig(0, 0)
+    for p in ((3, 4), [3, 4], np.array([3.0, 4.0])):
+        assert measure.gap(m, p) == pytest.approx(5 - 16 / 25.4, abs=1e-12)
+        assert measure.far(m, p) == pytest.approx(5 + 16 / 25.4, abs=1e-12)
+    assert measure.gap((0, 0), (3, 4)) == pytest.approx(5.0, abs=1e-12)
+    assert measure.far((0, 0), fig(3, 4)) == pytest.approx(5 - 16 / 25.4, abs=1e-12)  # a point: its only point
+
+
+def test_round_base_against_regions_exactly():
+    box = shapely.box(2, -1, 3, 1)
+    r = 16 / 25.4
+    # partly inside: the centre is outside, 0.2" from the box's left side
+    assert measure.gap(fig(1.8, 0), box) == pytest.approx(0.2 - r, abs=1e-12)
+    # the centre inside, 0.3" from the nearest side (left)
+    assert measure.gap(fig(2.3, 0), box) == pytest.approx(-(0.3 + r), abs=1e-12)
+    assert measure.gap((2.5, 0.5), box) == pytest.approx(-0.5, abs=1e-12)
+    assert measure.gap((5, 0), box) == pytest.approx(2.0, abs=1e-12)
+    # farthest point of a base from the box: its far side
+    assert measure.far(fig(0, 0), box) == pytest.approx(2 + r, abs=1e-9)
+    assert measure.far(fig(2.5, 0, 25), box) == 0.0
+    assert measure.far((5, 0), box) == pytest.approx(2.0, abs=1e-12)
+    assert measure.within(fig(1, 0), box, 1 - r).ok and not measure.within(fig(1, 0), box, 0.99 - r).ok
+    assert measure.wholly_within(fig(0, 0), box, 2 + r).ok and not measure.wholly_within(fig(0, 0), box, 1.99 + r).ok
+
+
+def test_oval_against_regions():
+    """Ovals within / wholly within a terrain region, against the exact outline."""
+    box = shapely.box(6, -2, 9, 2)
+    oval = Figure("h", "u", "s", OvalBase(100, 40, 0), 2.0, 0.0)  # a = 1.968504" along x
+    a = 50 / 25.4
+    assert measure.gap(oval, box) == pytest.approx(4.0 - a, abs=1e-4)
+    assert measure.far(oval, box) == pytest.approx(4.0 + a, abs=1e-9)
+    assert measure.within(oval, box, 4.0 - a + 1e-3).ok and not measure.within(oval, box, 4.0 - a - 1e-3).ok
+    assert measure.wholly_within(oval, box, 4.0 + a + 1e-6).ok and not measure.wholly_within(oval, box, 4.0 + a - 1e-3).ok
+    inside = Figure("h", "u", "s", OvalBase(100, 40, 0), 7.5, 0.0)  # x 5.53..9.47: out of the box
+    pts = _outline(inside, np.linspace(0, 2 * math.pi, 200_000))
+    assert measure.far(inside, box) == pytest.approx(7.5 + a - 9.0, abs=1e-9)  # its east tip
+    assert measure.far(inside, shapely.box(5, -2, 10, 2)) == 0.0
+    # reaching into the box: the deepest outline point's distance to the box's boundary
+    deep = Figure("h", "u", "s", OvalBase(100, 40, 0), 6.5, 0.0)
+    pts = _outline(deep, np.linspace(0, 2 * math.pi, 20_000))
+    inb = shapely.contains(box, shapely.points(pts))
+    brute = float(np.max(shapely.distance(shapely.points(pts[inb]), box.boundary)))
+    # (the depth is the max of a min: its sampling error is first order, ~1e-3" on the 2048-gon)
+    assert measure.gap(deep, box) == pytest.approx(-brute, abs=2e-3)
+    # a small region wholly inside an oval: the region reaches into the base
+    tiny = shapely.box(1.9, -0.1, 2.1, 0.1)
+    assert measure.gap(oval, tiny) < -0.5
+
+
+def test_verdict_thresholds_and_wording():
+    v = measure.Verdict.at_most(1.0 + 0.5 * TOUCH, 1.0)
+    assert v.ok and v.margin == pytest.approx(-0.5 * TOUCH)
+    assert not measure.Verdict.at_most(1.0 + 2 * TOUCH, 1.0).ok
+    assert measure.Verdict.at_most(0.7, 1.0).margin == pytest.approx(0.3)
+    assert bool(measure.Verdict(True, 0, 0, 0)) and not bool(measure.Verdict(False, 0, 0, 0))
+    assert measure.within(fig(0, 0), fig(2, 0), 1).explain("within 1\"") == "within 1\" by 0.259843\""
+    assert measure.within(fig(0, 0), fig(3, 0), 1).explain("within 1\"") == "not within 1\": 0.740157\" too far"
+
+
+def test_contact_verdict_values():
+    v = measure.contact(fig(0, 0), fig(2, 0))
+    assert not v.ok and v.value == pytest.approx(2 - 32 / 25.4) and v.margin == pytest.approx(-(2 - 32 / 25.4))
+    assert v.limit == 0.0
+
+
+def test_unit_verdicts_name_the_deciding_model():
+    ms = [fig(0, 0, id="a"), fig(6, 0, id="b"), fig(3, 0, id="c")]
+    t = fig(8, 0)
+    w = measure.unit_within(ms, t, 1)
+    assert w.value == pytest.approx(2 - 32 / 25.4)  # b, the closest
+    ww = measure.unit_wholly_within(ms, t, 20)
+    assert ww.value == pytest.approx(8 + 16 / 25.4 - 16 / 25.4)  # a, the farthest: 8" + r - r
+
+
+def test_centre_distance_matrix():
+    a = [fig(0, 0, id="a"), fig(3, 4, id="b")]
+    b = [fig(0, 0, 50, id="c"), fig(6, 8, id="d"), fig(-3, 0, id="e")]
+    m = measure.centre_distance_matrix(a, b)
+    assert m.shape == (2, 3)
+    assert m.ravel().tolist() == pytest.approx([0, 10, 3, 5, 5, math.hypot(6, 4)], abs=1e-12)
+    g = measure.gap_matrix(a, b)
+    assert g[0, 1] == pytest.approx(10 - 32 / 25.4, abs=1e-12) and g[1, 2] == pytest.approx(math.hypot(6, 4) - 32 / 25.4, abs=1e-12)

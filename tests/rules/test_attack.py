@@ -162,3 +162,92 @@ def test_exact_matches_enumeration_random_profiles(n, hit, kind, applies, armour
     h, d = marginal(final, "hits").as_list(), marginal(final, "damage").as_list()
     assert h == pytest.approx(hits[: len(h)].tolist(), abs=1e-12) and hits[len(h):].sum() == 0
     assert d == pytest.approx(dmg[: len(d)].tolist(), abs=1e-12) and dmg[len(d):].sum() == 0
+
+
+# --- each step on its own, by hand ------------------------------------------------------------
+
+
+def test_null_value_to_hit_group_rolls_no_die():
+    """A "−" hit value (§3.6): the group rolls nothing and adds nothing to the Attack Pool."""
+    spec = BatchSpec(groups=((3, None, "to hit (-)"), (2, 4, "to hit")), armour=7)
+    dice = RecordedDice([4, 1, 6])  # two to hit (one hit), one armour roll (a natural 6 saves)
+    pools, log = roll_pools(spec.steps(), dice)
+    assert dice.remaining == 0 and log[0].values == [] and log[0].outcome == 0
+    assert (pools.attack, pools.hits, pools.damage) == (2, 1, 0)
+    assert spec.dice == 5
+
+
+def test_surge_faces_and_the_surge_die():
+    from tapeline.rules.starcraft.attack import SURGE_FACES, surge_die_step
+
+    assert [SURGE_FACES["D3"](v) for v in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+    assert [SURGE_FACES["D3+1"](v) for v in range(1, 7)] == [2, 2, 3, 3, 4, 4]
+    assert [SURGE_FACES["D6"](v) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    s = surge_die_step("D3+1")
+    from tapeline.rules.starcraft.attack import Pools
+
+    assert s.count(Pools()) == 1 and s.then(Pools(armour=5), 3).surge == 3
+
+
+def test_steps_pool_arithmetic_by_hand():
+    from tapeline.rules.starcraft.attack import (Pools, armour_step, evade_step, fixed_surge_step, hit_step,
+                                                  precision_step, resolve_surge_step)
+
+    p = hit_step(5, 3).then(Pools(attack=1, hits=1, armour=1), 2)
+    assert (p.attack, p.hits, p.armour) == (6, 3, 3)
+    assert hit_step(5, None).count(Pools()) == 0 and hit_step(5, 4).count(Pools()) == 5
+    # PRECISION (2) with 4 failed dice: 2 join; with 1 failed die: 1 joins
+    assert precision_step(2).then(Pools(attack=6, hits=2, armour=2), 0).hits == 4
+    assert precision_step(2).then(Pools(attack=6, hits=5, armour=5), 0).armour == 6
+    # Resolve Surge: result 3, Armour Pool 2 -> 2 move; CRITICAL HIT 2 with 4 left after 1 by surge
+    r = resolve_surge_step(True).then(Pools(surge=3, armour=2, damage=1), 0)
+    assert (r.armour, r.damage, r.surge) == (0, 3, 0)
+    r = resolve_surge_step(True, critical_hit=2).then(Pools(surge=1, armour=5), 0)
+    assert (r.armour, r.damage) == (2, 3)
+    r = resolve_surge_step(True, critical_hit=2, dodge=1).then(Pools(surge=1, armour=5), 0)
+    assert (r.armour, r.damage) == (3, 2)
+    r = resolve_surge_step(True, dodge=9).then(Pools(surge=3, armour=5), 0)
+    assert (r.armour, r.damage) == (5, 0)
+    r = resolve_surge_step(False, critical_hit=1).then(Pools(surge=3, armour=5), 0)
+    assert (r.armour, r.damage) == (4, 1)
+    assert fixed_surge_step(4).then(Pools(), 0).surge == 4 and fixed_surge_step(4).count(Pools()) == 0
+    # Armour: 6 dice, 2 successes, TOUGH (3): 5 saved, 1 damage; TOUGH (9): all 6 saved
+    a = armour_step(5, tough=3)
+    assert a.count(Pools(armour=6)) == 6
+    assert a.then(Pools(armour=6, damage=2), 2).damage == 3 and a.then(Pools(armour=6, damage=2), 2).armour == 0
+    assert armour_step(5, tough=9).then(Pools(armour=6), 2).damage == 0
+    assert [a.face(v) for v in range(1, 7)] == [0, 0, 0, 0, 1, 1]
+    # Evade: 4 damage dice, 1 success -> 3; not eligible: no die
+    e = evade_step(5)
+    assert e.count(Pools(damage=4)) == 4 and e.then(Pools(damage=4), 1).damage == 3
+    assert evade_step(None).count(Pools(damage=4)) == 0
+
+
+def test_batch_steps_are_only_what_the_batch_has():
+    plain = BatchSpec(groups=((2, 3, "to hit"), (0, 4, "long range")), armour=5)
+    purposes = [s.purpose for s in plain.steps()]
+    assert purposes == ["to hit", "resolve surge", "armour", "evade"]
+    full = BatchSpec(groups=((2, 3, "to hit"),), surge_dice="D6", surge_applies=True, armour=5, precision=1)
+    assert [s.purpose for s in full.steps()] == ["to hit", "precision", "surge die (D6)", "resolve surge", "armour", "evade"]
+    tmpl = BatchSpec(groups=((2, 3, "to hit"),), surge_fixed=2, surge_applies=True, armour=6)
+    pools, _ = roll_pools(tmpl.steps(), RecordedDice([6, 6]))
+    assert pools.damage == 2 and pools.armour == 0  # both moved by the fixed Surge, nothing to save
+    no_tag = BatchSpec(groups=((2, 3, "to hit"),), surge_dice="D6", surge_applies=False, armour=6)
+    pools, _ = roll_pools(no_tag.steps(), RecordedDice([6, 6, 6, 1, 1]))
+    assert pools.damage == 2 and pools.surge == 0
+
+
+def test_roll_pools_starts_from_given_pools_and_logs_each_step():
+    from tapeline.rules.starcraft.attack import Pools
+
+    spec = BatchSpec(groups=((2, 4, "to hit"),), armour=6)
+    pools, log = roll_pools(spec.steps(), RecordedDice([5, 2, 6]), start=Pools(damage=3))
+    assert pools.damage == 3 and pools.hits == 1  # the hit saved on a 6
+    assert [l.purpose for l in log] == ["to hit", "resolve surge", "armour", "evade"]
+    assert log[0].values == [5, 2] and log[0].outcome == 1 and log[2].values == [6]
+
+
+def test_succeeds_edges():
+    assert succeeds(5, 5) and not succeeds(4, 5) and succeeds(2, 2) and succeeds(2, 1)
+    assert not succeeds(1, 1) and succeeds(6, 9) and not succeeds(5, 9)
+    assert clamp_target(4) == 4 and clamp_target(2) == 2 and clamp_target(6) == 6

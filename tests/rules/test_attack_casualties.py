@@ -204,3 +204,87 @@ def test_attack_output_names_the_reading(write):
     assert code == 0 and out["batches"][0]["casualty_priority_range"] == "within_1"
     code, txt, _ = cli("attack", write(BEHIND_WALL % "engaging"), "--unit", "hydras", "--weapon", "needle-spines", "--target", "zealots")
     assert code == 0 and "engaging an enemy model" in txt
+
+
+# --- every branch by hand: allocation, the Shield, priorities, removal -----------------------------
+
+from tapeline.rules.starcraft.casualties import (PRIORITY_READINGS, priorities, priority_reading, remove,  # noqa: E402
+                                                 shield_bonus, shielded)
+
+ZEALOTS = """
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - {id: z, side: protoss, profile: zealot, models: [{id: z1, at: [5, 5]}, {id: z2, at: [8, 5]}, {id: z3, at: [11, 5]}]}
+  - {id: m, side: terran, profile: marine, models: [{id: m1, at: [5, 15]}]}
+"""
+
+
+def test_allocate_edges():
+    assert allocate(0, 1, 3) == allocate(0, 1, 3) and allocate(0, 1, 3).marker == 0
+    a = allocate(3, 0, 5)  # HP below 1 counts as 1
+    assert (a.kills, a.marker, a.discarded) == (3, 0, 0)
+    a = allocate(4, 2, 2)  # exactly enough for both: none left, nothing discarded
+    assert (a.kills, a.marker, a.discarded) == (2, 0, 0)
+    a = allocate(5, 2, 2)  # one more than both need: discarded, not marked
+    assert (a.kills, a.marker, a.discarded) == (2, 0, 1)
+    a = allocate(3, 2, 0)  # nothing removable: everything discarded
+    assert (a.kills, a.marker, a.discarded) == (0, 0, 3)
+    a = allocate(11, 4, 3, first_bonus=3)  # 7 for the first, 4 for the second: both
+    assert (a.kills, a.marker, a.discarded) == (2, 0, 0)
+    a = allocate(10, 4, 3, first_bonus=3)  # 7 for the first, 3 left on the marker
+    assert (a.kills, a.marker, a.discarded) == (1, 3, 0)
+    a = allocate(8, 2, 9, cap=0)
+    assert (a.kills, a.marker, a.discarded) == (0, 0, 8)
+
+
+def test_shield_bonus_only_until_the_first_casualty():
+    s = scenario(ZEALOTS).state
+    assert shield_bonus(s, "z", 3) == 3 and shielded(s, "z", 3)
+    assert shield_bonus(s, "z", 0) == 0 and not shielded(s, "z", 0)
+    after = s.without_models("z", ["z1"])
+    assert shield_bonus(after, "z", 3) == 0 and not shielded(after, "z", 3)
+    from dataclasses import replace
+
+    lost = s.with_unit(replace(s.unit("z"), status=frozenset({"shield_lost"})))
+    assert not shielded(lost, "z", 3) and shield_bonus(lost, "z", 3) == 3
+
+
+def test_remove_spends_the_shield_on_the_first_casualty_only():
+    s = scenario(ZEALOTS).state
+    # Zealot: HP 4, Shield 3 (catalogue): 7 damage kill the first (4 + 3), nothing left
+    prof_hp, prof_shield = 4, 3
+    r = remove(s, "z", prof_hp + prof_shield, ["z1", "z2", "z3"], False)
+    assert r.taken == ("z1",) and r.alloc.marker == 0 and not r.shielded
+    r = remove(s, "z", prof_hp + prof_shield + prof_hp, ["z1", "z2", "z3"], False)
+    assert r.taken == ("z1", "z2") and r.total == 11
+    r = remove(s, "z", prof_shield, ["z1", "z2", "z3"], False)
+    assert r.taken == () and r.alloc.marker == 3 and r.shielded  # 3 does not exceed the Shield
+    r = remove(s, "z", prof_shield + 1, ["z1", "z2", "z3"], False)
+    assert r.taken == () and r.alloc.marker == 4 and not r.shielded
+    assert "shield_lost" in r.state.unit("z").status and r.state.unit("z").damage == 4
+    with pytest.raises(IllegalAction, match="casualties chosen"):
+        remove(s, "z", 7, ["z1", "z2", "z3"], False, choices=["z2", "z3"])
+    with pytest.raises(IllegalAction, match="may not be removed"):
+        remove(s, "z", 7, ["z1", "z2"], False, choices=["z3"])
+    r = remove(s, "z", 7, ["z1", "z2", "z3"], False, choices=["z3"])
+    assert r.taken == ("z3",)
+    with pytest.raises(IllegalAction, match="strict_choices"):
+        remove(s, "z", 7, ["z1", "z2", "z3"], False, strict=True)
+    r = remove(s, "z", 20, ["z1", "z2", "z3"], False, strict=True)  # all die anyway: no choice needed
+    assert r.taken == ("z1", "z2", "z3")
+
+
+def test_priority_reading_and_priorities():
+    s = scenario(ZEALOTS).state
+    assert priority_reading(s) == "within_1" and PRIORITY_READINGS == ("within_1", "engaging")
+    assert priority_reading(s, "engaging") == "engaging"
+    with pytest.raises(ValueError):
+        priority_reading(s, "nearest")
+    assert priorities(s, "z") == {"z1": 1, "z2": 1, "z3": 1}
+    close = scenario(ZEALOTS.replace("[5, 15]", "[5, 6.8]")).state  # m1 0.54" from z1: within 1"
+    assert priorities(close, "z") == {"z1": 2, "z2": 1, "z3": 1}
+    touching = scenario(ZEALOTS.replace("[5, 15]", f"[5, {5 + 36 / 25.4}]")).state
+    assert priorities(touching, "z")["z1"] == 3
+    assert priorities(touching, "z", "engaging")["z1"] == 3 and priorities(close, "z", "engaging")["z1"] == 2

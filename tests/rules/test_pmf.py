@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tapeline.rules.pmf import PMF
+from tapeline.rules.pmf import PMF, as_fraction
 
 
 def test_die_and_charge_reach():
@@ -74,3 +74,67 @@ def test_scaled_mix_and_reading():
     with pytest.raises(ValueError):
         PMF.die(6).power(-1)
     assert np.isclose(PMF.point(3).mean, 3)
+
+
+# --- reading outside the support, offsets, and the defaults (hand-worked values) ---------------
+
+
+def test_prob_outside_the_support_is_zero():
+    d = PMF.die()  # six faces by default
+    assert len(d.p) == 6 and d.offset == 1
+    assert d.prob(1) == pytest.approx(1 / 6) and d.prob(6) == pytest.approx(1 / 6)
+    assert d.prob(0) == 0.0 and d.prob(7) == 0.0 and d.prob(-3) == 0.0
+
+
+def test_lo_and_hi_skip_leading_and_trailing_zeros():
+    p = PMF(np.array([0.0, 0.0, 0.25, 0.75, 0.0]), 3)
+    assert p.lo == 5 and p.hi == 6
+    assert PMF(np.array([0.0, 0.0]), 4).lo == 4 and PMF(np.array([0.0, 0.0]), 4).hi == 4
+
+
+def test_subtracting_a_constant_shifts_down():
+    d = PMF.die() - 2
+    assert d.offset == -1 and d.lo == -1 and d.hi == 4
+    assert (PMF.die() + 3).lo == 4 and (3 + PMF.die()).hi == 9
+
+
+def test_from_dict_keeps_the_support_tight():
+    p = PMF.from_dict({2: 0.5, 4: 0.5})
+    assert p.offset == 2 and len(p.p) == 3 and p.p.tolist() == [0.5, 0.0, 0.5]
+
+
+def test_map_of_nothing_is_a_certain_zero():
+    empty = PMF(np.zeros(3), 2)
+    m = empty.map(lambda x: x + 5)
+    assert m.prob(0) == 1.0 and m.lo == 0 and m.hi == 0
+
+
+def test_at_least_and_cdf_include_the_value_itself():
+    d = PMF.die()
+    assert d.at_least(3) == pytest.approx(4 / 6) and d.at_least(7) == 0.0 and d.at_least(1) == pytest.approx(1.0)
+    assert d.cdf(3) == pytest.approx(3 / 6) and d.cdf(0) == 0.0 and d.cdf(6) == pytest.approx(1.0)
+
+
+def test_as_list_past_the_top_is_empty():
+    d = PMF.die()
+    assert d.as_list(7) == [] and d.as_list(8) == []
+    assert d.as_list(6) == pytest.approx([1 / 6])
+    assert len(d.as_list()) == 7 and d.as_list()[0] == 0.0
+
+
+def test_best_of_defaults_to_d6():
+    b = PMF.best_of(2)
+    assert b.prob(6) == pytest.approx(11 / 36) and b.prob(1) == pytest.approx(1 / 36) and b.hi == 6
+
+
+def test_as_fraction_limits_the_denominator_to_a_million():
+    assert as_fraction(1 / 1_000_001) == Fraction(1, 1_000_000)
+    assert as_fraction(2 / 3) == Fraction(2, 3)
+
+
+def test_pmf_is_immutable():
+    import dataclasses
+
+    d = PMF.die()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.offset = 3
