@@ -151,8 +151,7 @@ class PMF:
 
     def as_list(self, start: int = 0) -> list[float]:
         """``[P(X = start), P(X = start + 1), ...]`` up to the highest value."""
-        hi = max(self.hi, start - 1)
-        return [self.prob(k) for k in range(start, hi + 1)]
+        return [self.prob(k) for k in range(start, self.hi + 1)]
 
     def at_least_list(self, start: int = 0) -> list[float]:
         return [self.at_least(k) for k in range(start, self.hi + 1)]

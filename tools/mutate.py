@@ -231,6 +231,7 @@ def main(argv=None) -> int:
             print(f"{MODULES[m]} fails without any mutant (exit {base[k]}): fix it first", file=sys.stderr)
             return 2
     rows, survivors = [], []
+    equiv = equivalent()
     for m in modules:
         ms = mutants(m)
         if args.sample and len(ms) > args.sample:
@@ -239,15 +240,33 @@ def main(argv=None) -> int:
         alive = [ms[k] for k, code in res.items() if code == 0]
         timeouts = sum(1 for code in res.values() if code == 3)
         killed = len(ms) - len(alive)
-        rows.append((m, len(ms), killed, timeouts, 100.0 * killed / max(1, len(ms))))
+        eq = sum(1 for x in alive if x.key in equiv)
+        catchable = len(ms) - eq
+        rows.append((m, len(ms), killed, timeouts, eq, 100.0 * killed / max(1, catchable)))
         survivors += sorted(alive, key=lambda x: x.index)
-        print(f"{m}: {killed}/{len(ms)} killed ({rows[-1][4]:.1f} %), {timeouts} by timeout", flush=True)
+        print(f"{m}: {killed}/{len(ms)} killed, {eq} equivalent: {rows[-1][5]:.1f} % of the catchable, "
+              f"{timeouts} by timeout", flush=True)
     elapsed = time.time() - started
     for s in survivors:
-        print(f"  survived {s.key}")
+        print(f"  survived {s.key}" + (f"  (equivalent: {equiv[s.key]})" if s.key in equiv else ""))
     if args.report:
         _report(Path(args.report), rows, survivors, args, elapsed)
     return 0
+
+
+#: Mutants that cannot be caught (no input tells them from the original), one per line
+#: ``module:line:mutation  # why``; they are left out of the catchable score.
+EQUIVALENT = ROOT / "tools" / "mutate_equivalent.txt"
+
+
+def equivalent() -> dict[str, str]:
+    out = {}
+    if EQUIVALENT.exists():
+        for line in EQUIVALENT.read_text().splitlines():
+            key, _, why = line.partition("#")
+            if key.strip():
+                out[key.strip()] = why.strip()
+    return out
 
 
 def _report(path: Path, rows, survivors, args, elapsed: float) -> None:
@@ -256,11 +275,15 @@ def _report(path: Path, rows, survivors, args, elapsed: float) -> None:
              "module's own test file; see docs/reliability.md for the operators and how to read it.", "",
              f"Sample: {'all mutants' if not args.sample else f'{args.sample} per module (seed {args.seed})'}; "
              f"{elapsed / 60:.0f} minutes on this machine.", "",
-             "| module | test file | mutants | killed | by timeout | score |", "|---|---|---:|---:|---:|---:|"]
-    for m, n, k, t, score in rows:
-        lines.append(f"| `{m}` | `{MODULES.get(m, '?')}` | {n} | {k} | {t} | {score:.1f} % |")
-    lines += ["", "Survivors (line: mutation):", ""]
-    lines += [f"- `{s.module}:{s.line}` `{s.what}`" for s in survivors] or ["- none"]
+             "| module | test file | mutants | killed | by timeout | equivalent | killed of the catchable |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for m, n, k, t, eq, score in rows:
+        lines.append(f"| `{m}` | `{MODULES.get(m, '?')}` | {n} | {k} | {t} | {eq} | {score:.1f} % |")
+    equiv = equivalent()
+    lines += ["", "Survivors (line: mutation), and why the equivalent ones cannot be caught",
+              "(tools/mutate_equivalent.txt):", ""]
+    lines += [f"- `{s.module}:{s.line}` `{s.what}`" + (f" — equivalent: {equiv[s.key]}" if s.key in equiv else "")
+              for s in survivors] or ["- none"]
     path.write_text("\n".join(lines) + "\n")
 
 

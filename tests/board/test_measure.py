@@ -309,3 +309,34 @@ def test_centre_distance_matrix():
     assert m.ravel().tolist() == pytest.approx([0, 10, 3, 5, 5, math.hypot(6, 4)], abs=1e-12)
     g = measure.gap_matrix(a, b)
     assert g[0, 1] == pytest.approx(10 - 32 / 25.4, abs=1e-12) and g[1, 2] == pytest.approx(math.hypot(6, 4) - 32 / 25.4, abs=1e-12)
+
+
+def test_rotated_oval_against_a_region_exactly():
+    """The outline of a rotated oval (every term of the rotation matters) against a region."""
+    box = shapely.box(6, -2, 9, 2)
+    oval = Figure("h", "u", "s", OvalBase(100, 40, 30), 2.0, 0.5)
+    pts = _outline(oval, np.linspace(0, 2 * math.pi, 200_001))
+    d = shapely.distance(shapely.points(pts), box)
+    assert measure.far(oval, box) == pytest.approx(float(np.max(d)), abs=1e-8)
+    oval2 = Figure("h", "u", "s", OvalBase(100, 40, 120), 3.0, -1.0)
+    pts = _outline(oval2, np.linspace(0, 2 * math.pi, 200_001))
+    assert measure.far(oval2, box) == pytest.approx(float(np.max(shapely.distance(shapely.points(pts), box))), abs=1e-8)
+
+
+def test_a_region_inside_an_oval_reaches_into_it():
+    """No vertex of the base lies in the small region; the region's corners inside the base
+    decide the depth: the largest distance from a corner to the base's outline."""
+    oval = Figure("h", "u", "s", OvalBase(100, 40, 0), 2.0, 0.0)
+    tiny = shapely.box(1.9, -0.1, 2.1, 0.1)
+    outline = shapely.LinearRing(_outline(oval, np.linspace(0, 2 * math.pi, 20_000, endpoint=False)))
+    corners = shapely.points([(1.9, -0.1), (1.9, 0.1), (2.1, -0.1), (2.1, 0.1)])
+    assert measure.gap(oval, tiny) == pytest.approx(-float(np.max(shapely.distance(corners, outline))), abs=1e-4)
+
+
+def test_verdicts_are_values():
+    import dataclasses
+
+    v = measure.Verdict.at_most(1.0 + TOUCH, 1.0)
+    assert v.ok  # exactly at the touching tolerance still counts
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.ok = False
