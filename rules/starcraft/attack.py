@@ -60,12 +60,9 @@ def modified(target: Optional[int], modifier: int) -> Optional[int]:
 
 
 def succeeds(face: int, target: Optional[int]) -> bool:
-    """One die against a target number: natural 6 always succeeds, natural 1 always fails (§3)."""
-    if target is None:
-        return False
-    if face == 6:
-        return True
-    if face == 1:
+    """One die against a target number: natural 6 always succeeds (every target is clamped to 6+
+    at worst, §3.4), natural 1 always fails (§3)."""
+    if target is None or face == 1:
         return False
     return face >= clamp_target(target)
 
@@ -239,7 +236,7 @@ def roll_pools(steps: list[Step], dice: Dice, start: Pools = Pools()) -> tuple[P
     p, log = start, []
     for step in steps:
         n = step.count(p)
-        values = dice.roll(n, step.purpose, step.sides) if n > 0 else []
+        values = dice.roll(n, step.purpose, step.sides)  # no die (and no event) for n = 0
         outcome = sum(step.face(v) for v in values)
         p = step.then(p, outcome)
         log.append(StepLog(step.purpose, values, outcome, p))

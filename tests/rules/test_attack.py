@@ -251,3 +251,24 @@ def test_succeeds_edges():
     assert succeeds(5, 5) and not succeeds(4, 5) and succeeds(2, 2) and succeeds(2, 1)
     assert not succeeds(1, 1) and succeeds(6, 9) and not succeeds(5, 9)
     assert clamp_target(4) == 4 and clamp_target(2) == 2 and clamp_target(6) == 6
+
+
+def test_step_defaults_and_values_are_frozen():
+    import dataclasses
+
+    from tapeline.rules.starcraft.attack import Pools, armour_step, resolve_surge_step
+
+    # no CRITICAL HIT, no DODGE by default: Surge 1 moves exactly 1 of 3
+    r = resolve_surge_step(True).then(Pools(surge=1, armour=3), 0)
+    assert (r.armour, r.damage) == (2, 1)
+    # no TOUGH by default: 3 dice, 1 saved, 2 damage
+    assert armour_step(5).then(Pools(armour=3), 1).damage == 2
+    # the Surge applies only when the file says the target has the Surge Type
+    spec = BatchSpec(groups=((2, 3, "to hit"),), surge_dice="D6", armour=6)
+    pools, _ = roll_pools(spec.steps(), RecordedDice([6, 6, 6, 1, 1]))
+    assert pools.damage == 2 and pools.surge == 0
+    assert Pools() == Pools(0, 0, 0, 0, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.armour = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        armour_step(5).purpose = "x"

@@ -288,3 +288,57 @@ def test_priority_reading_and_priorities():
     touching = scenario(ZEALOTS.replace("[5, 15]", f"[5, {5 + 36 / 25.4}]")).state
     assert priorities(touching, "z")["z1"] == 3
     assert priorities(touching, "z", "engaging")["z1"] == 3 and priorities(close, "z", "engaging")["z1"] == 2
+
+
+def test_casualty_records_are_values():
+    import dataclasses
+
+    from tapeline.rules.starcraft.casualties import Option
+
+    s = scenario(ZEALOTS).state
+    r = remove(s, "z", 7, ["z1", "z2", "z3"], False)
+    for v, field in ((r, "taken"), (r.alloc, "kills"), (Option("z1", 1), "model")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(v, field, None)
+
+
+def test_priorities_at_exactly_one_inch_and_without_enemies():
+    from dataclasses import replace as dc_replace
+
+    from tapeline.rules.starcraft.casualties import is_engaged
+    from tapeline.rules.state import frozen_map
+
+    alone = scenario(ZEALOTS.replace("  - {id: m, side: terran, profile: marine, models: [{id: m1, at: [5, 15]}]}\n", "")).state
+    assert priorities(alone, "z") == {"z1": 1, "z2": 1, "z3": 1} and not is_engaged(alone, "z")
+    # m1 exactly 1" from z1, edge to edge: within Engagement Range (priority 2), engaged
+    at_one = scenario(ZEALOTS.replace("[5, 15]", f"[5, {5 + 1 + 36 / 25.4}]")).state
+    assert priorities(at_one, "z")["z1"] == 2 and is_engaged(at_one, "z")
+    # a state built without settings reads "within 1\"" by default
+    bare = dc_replace(at_one, settings=frozen_map({}))
+    assert priority_reading(bare) == "within_1"
+    assert [(o.model, o.priority) for o in legal_casualties(alone, "z")] == [("z1", 0), ("z2", 0), ("z3", 0)]
+
+
+def test_strict_choices_edges():
+    s = scenario(ZEALOTS).state
+    # 11 damage take two of three; the first is chosen, the second is not: strict refuses it
+    with pytest.raises(IllegalAction, match="casualty 2 from z must be chosen"):
+        remove(s, "z", 11, ["z1", "z2", "z3"], False, choices=["z1"], strict=True)
+    with pytest.raises(IllegalAction, match="z3 may not be removed as casualty 1"):
+        remove(s, "z", 7, ["z1", "z2"], False, choices=["z3"])
+    # engaged, one legal casualty only (z2; z1 is in base contact): no choice to make
+    two = scenario(ZEALOTS.replace(", {id: z3, at: [11, 5]}", "").replace("[5, 15]", f"[5, {5 + 36 / 25.4}]")).state
+    r = remove(two, "z", 7, ["z1", "z2"], True, strict=True)
+    assert r.taken == ("z2",)
+
+
+def test_a_unit_without_hp_loses_a_model_per_damage():
+    s = scenario("""
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - {id: g, side: a, base: 25, models: [{id: g1, at: [5, 5]}, {id: g2, at: [8, 5]}]}
+""").state
+    r = remove(s, "g", 1, ["g1", "g2"], False)
+    assert r.taken == ("g1",) and r.alloc.marker == 0

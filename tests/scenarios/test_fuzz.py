@@ -39,7 +39,7 @@ from tests.conftest import EXAMPLES, cli
 LONG = os.environ.get("TAPELINE_FUZZ") == "long"
 settings.register_profile("fuzz-fast", max_examples=25, deadline=None, derandomize=True,
                           suppress_health_check=list(HealthCheck))
-settings.register_profile("fuzz-long", max_examples=600, deadline=None,
+settings.register_profile("fuzz-long", max_examples=200, deadline=None,
                           suppress_health_check=list(HealthCheck))
 PROFILE = settings.get_profile("fuzz-long" if LONG else "fuzz-fast")
 
@@ -50,7 +50,7 @@ SMALL = ["within-zerglings.yaml", "los-direct-cover.yaml", "charge-roaches-7in.y
 FILES = sorted(p.name for p in EXAMPLES.glob("*.yaml")) if LONG else SMALL
 #: Files whose command lines are fuzzed (every command on each: the costlier part).
 CLI_FILES = FILES if LONG else ["within-zerglings.yaml", "charge-heresy-setup.yaml", "template-40k-blast.yaml"]
-CLI_PROFILE = PROFILE if LONG else settings(PROFILE, max_examples=8)
+CLI_PROFILE = settings(PROFILE, max_examples=40 if LONG else 8)
 
 
 @pytest.fixture(autouse=True)
