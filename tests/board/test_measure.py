@@ -23,14 +23,7 @@ def fig(x, y, base=32, id="m", unit="u", side="s"):
 
 def dense_outline(f: Figure, n: int = 200_000) -> np.ndarray:
     """Brute force: a very dense sampling of the exact outline (independent of board code)."""
-    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-    if isinstance(f.base, RoundBase):
-        r = f.base.diameter_mm / 2 / 25.4
-        return np.column_stack([f.x + r * np.cos(t), f.y + r * np.sin(t)])
-    a, b = f.base.length_mm / 2 / 25.4, f.base.width_mm / 2 / 25.4
-    ph = math.radians(f.base.facing)
-    u, v = a * np.cos(t), b * np.sin(t)
-    return np.column_stack([f.x + u * math.cos(ph) - v * math.sin(ph), f.y + u * math.sin(ph) + v * math.cos(ph)])
+    return _outline(f, np.linspace(0, 2 * math.pi, n, endpoint=False))
 
 
 def test_two_32mm_bases_3in_apart():
