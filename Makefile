@@ -52,10 +52,10 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	TAPELINE_FUZZ=long $(BIN)/python -m pytest tests/scenarios/test_fuzz.py -p no:cacheprovider
 
-# Mutation testing of the core geometry and odds modules (tools/mutate.py): the score per
+# Mutation testing of the core geometry and odds modules (tests/mutate.py): the score per
 # module, written to docs/mutation.md. MUTATE_ARGS="--module board/measure.py --sample 60".
 mutate: $(STAMP)
-	PYTHONPATH=. $(BIN)/python -m tools.mutate $(MUTATE_ARGS)
+	PYTHONPATH=. $(BIN)/python -m tests.mutate $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -158,13 +158,15 @@ def resolve_surge_step(applies: bool, critical_hit: int = 0, dodge: int = 0) -> 
 
 def armour_step(target: Optional[int], tough: int = 0) -> Step:
     """Armour Rolls (§8.7.4 step 3): each success is saved; TOUGH (X) turns up to X failures into
-    saves; failures move to the Damage Pool. Armour "-" saves nothing."""
+    saves; failures move to the Damage Pool. Armour "-" is never rolled (§3.6): no die is spent
+    and only TOUGH saves."""
 
     def then(p: Pools, s: int) -> Pools:
         saved = s + min(tough, p.armour - s)
         return replace(p, armour=0, damage=p.damage + p.armour - saved)
 
-    return Step("armour", count=lambda p: p.armour, face=lambda v: int(succeeds(v, target)), then=then)
+    return Step("armour", count=lambda p: p.armour if target is not None else 0,
+                face=lambda v: int(succeeds(v, target)), then=then)
 
 
 def evade_step(target: Optional[int]) -> Step:

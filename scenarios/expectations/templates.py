@@ -69,7 +69,7 @@ class Covered(ExpectBase, Numeric):
     def check(self, state, ctx):
         known = shape_table(state.settings.get("templates"))
         if self.shape not in known:
-            return False, f"unknown template shape {self.shape!r} (known: {', '.join(sorted(known))})"
+            raise IllegalAction("templates", f"unknown template shape {self.shape!r} (known: {', '.join(sorted(known))})")
         tpl = place(known[self.shape], tuple(self.at), tuple(self.toward) if self.toward else None, self.shape)
         cov = coverage(tpl, state.all_figures())
         got = {"covered": [m for m, c in zip(cov.ids, cov.covered) if c],
@@ -131,11 +131,9 @@ class TemplateAttack(ExpectBase):
         from tapeline.rules.starcraft import template_attack as ta
 
         if state.system != "starcraft":
-            return False, "template weapons are StarCraft TMG's"
-        try:
-            p = ta.plan(state, self.unit, self.weapon, self.target, self.model, self.at, self.on, settings=ctx.settings)
-        except IllegalAction as e:
-            return False, f"illegal: {e}"
+            raise IllegalAction("§8.7.6 templates", "template weapons are StarCraft TMG's (system starcraft)")
+        # a template that cannot be placed is bad input (exit 2, located), not a failed expectation
+        p = ta.plan(state, self.unit, self.weapon, self.target, self.model, self.at, self.on, settings=ctx.settings)
         ok, parts = True, []
         if self.affected is not None:
             got = {u: list(ms) for u, ms in p.affected.items()}

@@ -272,3 +272,20 @@ def test_step_defaults_and_values_are_frozen():
         spec.armour = 3
     with pytest.raises(dataclasses.FrozenInstanceError):
         armour_step(5).purpose = "x"
+
+
+def test_armour_dash_rolls_no_die():
+    """Armour "-" can never be rolled (§3.6): three hits go straight to the Damage Pool and no
+    recorded die is spent on them; TOUGH (1) still turns one failure into a save."""
+    spec = BatchSpec(groups=((3, 2, "to hit"),), armour=None)
+    dice = RecordedDice([6, 6, 6, 4])
+    pools, log = roll_pools(spec.steps(), dice)
+    assert (pools.hits, pools.damage) == (3, 3)
+    assert dice.remaining == 1
+    assert [entry.values for entry in log if entry.purpose == "armour"] == [[]]
+    tough = BatchSpec(groups=((3, 2, "to hit"),), armour=None, tough=1)
+    assert roll_pools(tough.steps(), RecordedDice([6, 6, 6]))[0].damage == 2
+    # exact: hits H ~ Binomial(3, 5/6) and damage max(H - 1, 0), so P(damage = k) = P(H = k + 1)
+    # for k >= 1 and P(damage = 0) = P(H <= 1)
+    h = [math.comb(3, k) * (5 / 6) ** k * (1 / 6) ** (3 - k) for k in range(4)]
+    assert marginal(propagate(tough.steps()), "damage").as_list() == pytest.approx([h[0] + h[1], h[2], h[3]], abs=1e-12)

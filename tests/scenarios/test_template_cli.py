@@ -150,3 +150,19 @@ def test_render_template_overlays(tmp_path):
     assert code == 0 and 'class="template"' in out.read_text()
     code, _, err = cli("render", SIEGE, "-o", out, "--template", "a", "b", "c", "d")
     assert code == 2 and "--template" in err
+
+
+def test_a_template_expectation_that_cannot_be_placed_is_bad_input(tmp_path):
+    """An expectation about a template the rules refuse to place (here a Blast whose Target
+    Point is moved off the target's base, §8.7.6) is an error naming the expectation, exit 2 —
+    not a failed expectation."""
+    import yaml
+
+    doc = yaml.safe_load((EXAMPLES / "template-siege-tank.yaml").read_text(encoding="utf-8"))
+    k = next(i for i, e in enumerate(doc["expect"]) if e["expect"] == "template")
+    doc["expect"][k]["at"] = [30.0, 30.0]
+    p = tmp_path / "moved.yaml"
+    p.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    code, out, err = cli("replay", p)
+    assert code == 2, out + err
+    assert f"expect[{k}]" in err and str(p) in err and "Traceback" not in err

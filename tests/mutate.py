@@ -15,9 +15,9 @@ source in place of the module (the parent has imported the heavy libraries once)
 test or a timeout kills it. The score is killed / mutants per module; the survivors are listed
 with their line, for a test to be written or the code they point at to be removed.
 
-    python -m tools.mutate                         # every module, every mutant
-    python -m tools.mutate --module rules/pmf.py   # one module
-    python -m tools.mutate --sample 60 --seed 1    # a sample per module
+    python -m tests.mutate                         # every module, every mutant
+    python -m tests.mutate --module rules/pmf.py   # one module
+    python -m tests.mutate --sample 60 --seed 1    # a sample per module
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def run(jobs: list[tuple[Mutant | None, str]], workers: int, timeout: float) -> 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="tools.mutate", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="tests.mutate", description=__doc__.splitlines()[0])
     ap.add_argument("--module", action="append", help="repository path of a module (default: the core set)")
     ap.add_argument("--sample", type=int, default=0, help="mutants per module (0: all)")
     ap.add_argument("--seed", type=int, default=0)
@@ -256,7 +256,7 @@ def main(argv=None) -> int:
 
 #: Mutants that cannot be caught (no input tells them from the original), one per line
 #: ``module:line:mutation  # why``; they are left out of the catchable score.
-EQUIVALENT = ROOT / "tools" / "mutate_equivalent.txt"
+EQUIVALENT = Path(__file__).resolve().parent / "mutate_equivalent.txt"
 
 
 def equivalent() -> dict[str, str]:
@@ -271,7 +271,7 @@ def equivalent() -> dict[str, str]:
 
 def _report(path: Path, rows, survivors, args, elapsed: float) -> None:
     lines = ["# Mutation testing", "",
-             "Written by `make mutate` (tools/mutate.py): every mutant of each core module run against its",
+             "Written by `make mutate` (tests/mutate.py): every mutant of each core module run against its",
              "module's own test file; see docs/reliability.md for the operators and how to read it.", "",
              f"Sample: {'all mutants' if not args.sample else f'{args.sample} per module (seed {args.seed})'}; "
              f"{elapsed / 60:.0f} minutes on this machine.", "",
@@ -281,7 +281,7 @@ def _report(path: Path, rows, survivors, args, elapsed: float) -> None:
         lines.append(f"| `{m}` | `{MODULES.get(m, '?')}` | {n} | {k} | {t} | {eq} | {score:.1f} % |")
     equiv = equivalent()
     lines += ["", "Survivors (line: mutation), and why the equivalent ones cannot be caught",
-              "(tools/mutate_equivalent.txt):", ""]
+              "(tests/mutate_equivalent.txt):", ""]
     lines += [f"- `{s.module}:{s.line}` `{s.what}`" + (f" — equivalent: {equiv[s.key]}" if s.key in equiv else "")
               for s in survivors] or ["- none"]
     path.write_text("\n".join(lines) + "\n")
