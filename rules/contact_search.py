@@ -10,7 +10,7 @@ models).
 
 **Candidate spots.** On one ring the feasible spots form arcs. In an optimal placement every
 model can be slid along its ring until it meets a constraint — an end of its feasible arc, or
-a model placed before it — without losing a contact; so the search needs only those spots:
+another model — without losing a contact; so the search needs only those spots:
 
 1. the ring is sampled every 10° and at every angle where an analytic boundary crosses it (the
    circle the model reaches in a straight line; the circles no base may enter — other models,
@@ -21,12 +21,27 @@ a model placed before it — without losing a contact; so the search needs only 
    circle–circle intervals): the ends of what is left are the model's candidates, with the spot
    of each arc nearest the model (its straight route's end), tried first when nearest.
 
-**Search.** Depth-first over the moving models (shortest route to contact first), each taking
-one candidate or none; a branch is cut when its contacts plus the models left that have any
-candidate at all cannot beat the best found. Exhaustive over the candidates up to
-:data:`NODE_BUDGET` search nodes, then the best found so far (stated in the answer). An arc
-narrower than the 10° sampling whose ends are not analytic can be missed (a documented limit:
-in open ground every boundary is analytic).
+**Search.** Depth-first over the moving models, each taking one candidate or none; a branch is
+cut when its contacts plus the models left that have any candidate at all cannot beat the best
+found, and the search stops once it has placed as many models as can reach contact or as fit
+round the targets (:func:`_capacity`). The candidates of a model depend on the models placed
+*before* it — a model whose whole ring is free only tries its nearest spot — so a model placed
+early can take the one spot a later model needed (a near model on a free ring, a far one that
+reaches only a narrow arc of the same ring: the near one must stand aside, tangent to the far
+one). Hence three passes, the best kept:
+
+1. the models in a fixed order, shortest route to contact first;
+2. the same, the most constrained first (the narrowest feasible arcs; free rings last);
+3. if neither placed every model it could, **chains**: in an optimal placement every model can
+   be slid round its ring until it meets an end of its arc or another model, so the placed
+   models form chains, each starting at an arc end and going on by models tangent to one placed
+   before; this pass builds them in any order of the models (a chain's first model at any
+   candidate, then spots tangent to models placed), each placement searched once.
+
+Exhaustive over the candidates up to :data:`NODE_BUDGET` search nodes for the fixed orders and
+as many for the chains, then the best found so far (stated in the answer). An arc narrower than
+the 10° sampling whose ends are not analytic can be missed (a documented limit: in open ground
+every boundary is analytic).
 
 >>> import shapely
 >>> from tapeline.board.bases import RoundBase
@@ -241,6 +256,21 @@ def _subtract(arcs: list, cuts: list) -> list:
     return out
 
 
+def _capacity(movers: Sequence[Mover], targets: Sequence[Figure], rings: dict) -> int:
+    """An upper bound of the models in base contact: round each target, the most bases of the
+    smallest mover that can reach it fit side by side on its contact ring (each covers an angle
+    ``2·asin(r / R)`` of it, none overlapping)."""
+    total = 0
+    for t in targets:
+        rs = [radius(m.fig) for m in movers if any(rg.target.id == t.id for rg in rings[m.fig.id])]
+        if not rs:
+            continue
+        r = min(rs)
+        R = r + radius(t) + RING_SLACK
+        total += min(len(rs), int(math.floor(math.pi / math.asin(min(1.0, r / R)) + 1e-9)))
+    return total
+
+
 def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: Sequence[Blocker], box: tuple,
                   legal: Optional[Callable] = None, budget: int = NODE_BUDGET) -> SearchResult:
     """The most movers into base contact with ``targets`` (see the module notes).
@@ -265,11 +295,17 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
     def route_key(m: Mover) -> float:
         return min((math.hypot(t.x - m.fig.x, t.y - m.fig.y) - radius(t) - radius(m.fig) for t in targets), default=math.inf)
 
-    order = sorted((m for m in movers), key=lambda m: (not rings[m.fig.id], route_key(m), m.fig.id))
-    able = [bool(rings[m.fig.id]) for m in order]
-    suffix = [0] * (len(order) + 1)
-    for i in range(len(order) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + int(able[i])
+    def width(m: Mover) -> float:
+        return sum(w for rg in rings[m.fig.id] for _s, w in rg.arcs)
+
+    # the orders the depth-first search tries (see the module notes): nearest first, then the
+    # most constrained first (the narrowest arcs), each with the models that have no arc last
+    orders: list = []
+    for key in (lambda m: (route_key(m), m.fig.id), lambda m: (width(m), route_key(m), m.fig.id)):
+        o = sorted(movers, key=lambda m: (not rings[m.fig.id], key(m)))
+        if [m.fig.id for m in o] not in [[m.fig.id for m in p] for p in orders]:
+            orders.append(o)
+    able_count = sum(1 for m in movers if rings[m.fig.id])
 
     best: dict = {}
     best_n = -1
@@ -300,26 +336,80 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
         out.sort()
         return out
 
-    def dfs(i: int, placed: list, spots: dict) -> None:
+    def dfs(order: list, suffix: list, i: int, placed: list, spots: dict) -> None:
         nonlocal best, best_n, nodes, exhausted
         nodes += 1
         if len(spots) > best_n:
             best, best_n = dict(spots), len(spots)
-        if i == len(order) or len(spots) + suffix[i] <= best_n:
+        if i == len(order) or len(spots) + suffix[i] <= best_n or best_n >= bound:
             return
         if nodes > budget:
             exhausted = False
             return
         m = order[i]
-        if able[i]:
+        if rings[m.fig.id]:
             for _, x, y, tid in candidates(m, placed):
                 spots[m.fig.id] = (x, y, tid)
-                dfs(i + 1, placed + [(x, y, radius(m.fig))], spots)
+                dfs(order, suffix, i + 1, placed + [(x, y, radius(m.fig))], spots)
                 del spots[m.fig.id]
                 if nodes > budget:
                     exhausted = False
                     return
-        dfs(i + 1, placed, spots)
+        dfs(order, suffix, i + 1, placed, spots)
 
-    dfs(0, [], {})
+    def run(order: list) -> None:
+        suffix = [0] * (len(order) + 1)
+        for i in range(len(order) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + int(bool(rings[order[i].fig.id]))
+        dfs(order, suffix, 0, [], {})
+
+    seen: set = set()
+
+    def chains(free: list, placed: list, spots: dict, root: int) -> None:
+        """Placements built chain by chain in any order of the models: a model either starts
+        a chain (its spot touches no model placed: the models starting chains come in the
+        order of ``free``, ``root`` the last one's index) or takes a spot tangent to a model
+        placed (an end of a remaining arc), tried first; a placement reached before by another
+        order is not searched again."""
+        nonlocal best, best_n, nodes, exhausted
+        key = frozenset((mid, round(x, 6), round(y, 6)) for mid, (x, y, _t) in spots.items())
+        if key in seen:
+            return
+        seen.add(key)
+        nodes += 1
+        if len(spots) > best_n:
+            best, best_n = dict(spots), len(spots)
+        left = [k for k, m in enumerate(free) if m.fig.id not in spots]
+        if len(spots) + min(len(left), bound - len(spots)) <= best_n:
+            return
+        if nodes > budget:
+            exhausted = False
+            return
+        options = []
+        for k in left:
+            m = free[k]
+            r = radius(m.fig)
+            for _, x, y, tid in candidates(m, placed):
+                tangent = any(abs(math.hypot(x - px, y - py) - pr - r) <= 1e-6 for px, py, pr in placed)
+                if tangent or k > root:
+                    options.append((not tangent, k, x, y, tid, r))
+        options.sort(key=lambda o: (o[0], o[1]))
+        for not_tangent, k, x, y, tid, r in options:
+            spots[free[k].fig.id] = (x, y, tid)
+            chains(free, placed + [(x, y, r)], spots, k if not_tangent else root)
+            del spots[free[k].fig.id]
+            if nodes > budget or best_n >= bound:
+                if nodes > budget:
+                    exhausted = False
+                return
+
+    bound = min(able_count, _capacity(movers, targets, rings))
+    for order in orders:
+        run(order)
+        if best_n >= bound:
+            break
+    if best_n < bound:
+        # the chains pass has a budget of its own
+        budget += nodes
+        chains([m for m in orders[-1] if rings[m.fig.id]], [], {}, -1)
     return SearchResult(best, nodes, exhausted, {k: sum(len(rg.arcs) for rg in v) for k, v in rings.items()})
