@@ -1,8 +1,9 @@
 """Warhammer 40,000 3rd: the exact fight distribution vs a seeded Monte Carlo, side by side.
 
 Case: ten charging Space Marines (bolt pistol and close combat weapon: 3 Attacks each; the
-Sergeant with a power fist, 2 Attacks at S8 striking last) against twelve Ork Boyz and a Nob
-(W2, A3, power klaw), every model within 2" — Initiative steps 4, 2 and last. tapeline computes
+Sergeant with a power fist and a bolt pistol, 3 Attacks at S8 striking last) against twelve
+Ork Boyz and a Nob (W2, A3, power klaw), every model within 2" — Initiative steps 4, 2 and
+last. tapeline computes
 the exact joint distribution of the round (:func:`tapeline.rules.classic40k.odds.fight_answer`);
 the peer is a vectorised numpy Monte Carlo of the same round (:mod:`benchmarks.combat_mc`: the
 same face tables, casualty orders and steps, every die rolled, the tiebreaker's roll-off too),
@@ -89,8 +90,9 @@ def run() -> str:
     big = cmp["rows"][-1][3]
     return report(
         "## 40k 3rd: exact fight distribution vs Monte Carlo (`rules/classic40k/odds.py`)",
-        ["Ten charging Space Marines (3 Attacks each; a Sergeant with a power fist, S8, last) against twelve",
-         "Ork Boyz and a Nob (W2 A3, power klaw), every model within 2\": Initiative steps 4, 2 and last.",
+        ["Ten charging Space Marines (3 Attacks each; a Sergeant with a power fist and pistol, S8, last)",
+         "against twelve Ork Boyz and a Nob (W2 A3, power klaw), every model within 2\": Initiative steps 4,",
+         "2 and last.",
          "Exact: the shared engine's joint distribution (`tapeline fight`). Peer: a vectorised numpy Monte",
          "Carlo of the same round (same face tables, casualty orders and steps; the roll-off rolled). Error:",
          "the largest deviation from the exact P(Marines win), P(draw) and every casualty probability."],

@@ -378,10 +378,14 @@ class Settings(Strict):
     # into base contact). docs/heresy-assault.md.
     hh_hold_pile_in: Literal["staying", "any"] = "staying"
     # 40k 3rd "Frag Grenades" (docs/close-combat-40k.md): assaulting models with frag grenades
-    # take the defenders' first strike from cover away — "initiative": everyone then strikes in
-    # Initiative order; "simultaneous": the defenders in cover strike at the same time as the
-    # assaulting models with frag grenades, in the first step.
-    c40k_frag_grenades: Literal["initiative", "simultaneous"] = "initiative"
+    # take the defenders' first strike from cover away — "simultaneous" (the seed's words): the
+    # defenders in cover strike at the same time as the assaulting models with frag grenades, in
+    # the first step; "initiative" (4th edition): everyone then strikes in Initiative order.
+    c40k_frag_grenades: Literal["simultaneous", "initiative"] = "simultaneous"
+    # 40k 3rd "Attacks": a power fist or claw and another close combat weapon (a pistol) —
+    # "any_weapon": +1 Attack like any two close combat weapons (the seed); "second_fist": only
+    # with a second fist or claw (6th edition's specialist weapons).
+    c40k_fist_extra_attack: Literal["any_weapon", "second_fist"] = "any_weapon"
     # 40k 3rd "Loser Checks Morale": the loser's Leadership test — "none": 2D6 ≤ Ld (the 1998
     # rules); "per_wound": −1 Ld per wound the combat was lost by (trial rules / 4th edition).
     c40k_morale_modifier: Literal["none", "per_wound"] = "none"

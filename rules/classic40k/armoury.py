@@ -6,8 +6,10 @@ Combat Attacks"). A file may add profiles or override these under ``stats.melee_
   each hand) give +1 Attack.
 * ``power-weapon`` (``power-sword``, ``power-axe``): ignores armour saves.
 * ``power-fist`` (``power-claw``): doubles Strength to a maximum of 10, ignores armour saves,
-  always strikes last; its +1 Attack for two weapons needs a second fist (§B.4, a reading marked
-  uncertain there — override the profile's ``two_weapons`` to change it).
+  always strikes last. With a second close combat weapon (a pistol included) it earns the +1
+  Attack for two weapons like any other pair (the seed: "bonuses for wielding two close combat
+  weapons"); setting ``c40k_fist_extra_attack: second_fist`` reads it the later editions' way,
+  only with a second fist or claw (:func:`weapons`).
 * Kit: ``frag-grenades`` (defenders in cover lose their first strike against the unit),
   ``krak-grenades`` (no effect in close combat).
 
@@ -17,6 +19,7 @@ saves with every close combat attack.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 
 from ..melee.weapons import MeleeWeapon, Modifier
@@ -28,13 +31,21 @@ _FIST = ("power-fist", "power-claw")
 WEAPONS = MappingProxyType({
     **{n: MeleeWeapon(n) for n in _PLAIN},
     **{n: MeleeWeapon(n, ignores_armour=True) for n in _POWER},
-    **{n: MeleeWeapon(n, strength=Modifier("x", 2), ignores_armour=True, strikes_last=True, two_weapons="pair") for n in _FIST},
+    **{n: MeleeWeapon(n, strength=Modifier("x", 2), ignores_armour=True, strikes_last=True) for n in _FIST},
 })
+#: The same with the ``second_fist`` reading: a fist or claw pairs only with a second one.
+_SECOND_FIST = MappingProxyType({**WEAPONS, **{n: replace(WEAPONS[n], two_weapons="pair") for n in _FIST}})
 #: Wargear that is not a weapon.
 KIT = frozenset({"frag-grenades", "krak-grenades"})
 #: What a model with no close combat weapon fights with: its own characteristics.
 BARE_HANDS = MeleeWeapon("close combat attack", two_weapons="none")
 MONSTROUS = ("monstrous_creature", "monstrous-creature", "monstrous")
+
+
+def weapons(fist_reading: str = "any_weapon") -> MappingProxyType:
+    """The armoury under a reading of setting ``c40k_fist_extra_attack``: ``any_weapon`` (a fist
+    and any other close combat weapon give +1 Attack) or ``second_fist`` (only two fists)."""
+    return _SECOND_FIST if fist_reading == "second_fist" else WEAPONS
 
 
 def known(name: str, file_weapons=()) -> bool:

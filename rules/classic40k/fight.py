@@ -7,7 +7,8 @@ melee engine (:mod:`tapeline.rules.melee`) as a :class:`~tapeline.rules.melee.co
   in: every unit reached from ``U`` that way). **Who fights**: every model within 2" of an enemy
   model of the combat (seed "Who Can Fight", :mod:`tapeline.rules.classic40k.engagement`).
 * **Attacks** (seed "Attacks"): the model's Attacks (its weapon may modify them), +1 if its unit
-  charged this turn, +1 for two close combat weapons (:func:`two_weapon_bonus`).
+  charged this turn, +1 for two close combat weapons (:func:`two_weapon_bonus`; a power fist and
+  a pistol count, setting ``c40k_fist_extra_attack``).
 * **Its weapon**: the file's choice, else the first special weapon of its wargear (one that
   changes anything), else the first close combat weapon that is not a pistol, else the first
   pistol, else its bare characteristics. A power
@@ -22,9 +23,11 @@ melee engine (:mod:`tapeline.rules.melee`) as a :class:`~tapeline.rules.melee.co
   combat), none against power weapons, power fists and monstrous creatures; invulnerable saves
   always.
 * **Strike order** (seed "Who Strikes First"): models of an assaulted unit in or behind cover
-  strike first when the assaulting models near them lack frag grenades (setting
-  ``c40k_frag_grenades``), then everyone by Initiative, highest first, equal Initiatives
-  simultaneously; power fists always last. Casualties of a step are removed before the next.
+  strike first; assaulting models with frag grenades strike with them, simultaneously (setting
+  ``c40k_frag_grenades``: ``simultaneous``, or ``initiative``: the defenders lose their first
+  strike and everyone strikes by Initiative); then everyone by Initiative, highest first, equal
+  Initiatives simultaneously; power fists always last. Casualties of a step are removed before
+  the next.
 * **Casualties** (seed "Removing Casualties"): taken from models in base contact first, then
   those within 2", then the rest of the unit — in that order, the defender's choice within each
   tier (the file's ``casualties``, else file order).
@@ -147,7 +150,7 @@ def _plain(w: MeleeWeapon) -> bool:
 
 def melee_weapons(state: GameState, unit_id: str, model: str) -> list[MeleeWeapon]:
     """The model's close combat weapons, in wargear order (kit such as grenades left out)."""
-    arm = armoury(state.unit(unit_id), kit.WEAPONS)
+    arm = armoury(state.unit(unit_id), kit.weapons(_setting(state, "c40k_fist_extra_attack", "any_weapon")))
     return [arm[n] for n in wargear(state.unit(unit_id), model) if n in arm]
 
 
@@ -249,7 +252,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
             raise IllegalAction(RULE, f"{m} is not a model in {unit_id}'s combat")
     charged = tuple(u for u in units if u in set(choices.charged) or "charged" in state.unit(u).status)
     strict = bool(_setting(state, "strict_choices", False))
-    frag_reading = _setting(state, "c40k_frag_grenades", "initiative")
+    frag_reading = _setting(state, "c40k_frag_grenades", "simultaneous")
 
     figs = {u: state.figures_of(u) for u in units}
     enemies_of = {u: [e for e in units if state.unit(e).side != state.unit(u).side] for u in units}
@@ -310,7 +313,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
     cunits = tuple(CombatUnit(u, state.unit(u).side, casualty_order(state, u, units, choices.casualties.get(u), strict))
                    for u in units)
     combat = Combat(cunits, _steps(state, fighters, ws_of, t_of, cunits))
-    readings = {"c40k_frag_grenades": frag_reading}
+    readings = {"c40k_frag_grenades": frag_reading, "c40k_fist_extra_attack": _setting(state, "c40k_fist_extra_attack", "any_weapon")}
     return Round(combat, unit_id, tuple(units), tuple(sides), tuple(fighters), charged, readings)
 
 

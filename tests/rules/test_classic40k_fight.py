@@ -89,8 +89,12 @@ def test_derived_case_5_power_fist():
     # S6 doubled is 10, not 12 (to a maximum of 10)
     st6 = duel(marine_wargear="[power-fist]", marine_extra=", models: {m1: {strength: 6}}")
     assert fight_answer(st6, "marines")["attacks"]["m1"]["strength"] == 10
-    # a fist and a pistol: no +1 Attack (the fist pairs only with a second fist); two fists: +1
-    assert fight_answer(duel(marine_wargear="[power-fist, bolt-pistol]"), "marines")["attacks"]["m1"]["attacks"] == 1
+    # a fist and a pistol: +1 Attack, two close combat weapons (default reading any_weapon);
+    # with c40k_fist_extra_attack: second_fist the fist pairs only with a second fist
+    assert fight_answer(duel(marine_wargear="[power-fist, bolt-pistol]"), "marines")["attacks"]["m1"]["attacks"] == 2
+    second = "{c40k_fist_extra_attack: second_fist}"
+    assert fight_answer(duel(marine_wargear="[power-fist, bolt-pistol]", settings=second), "marines")["attacks"]["m1"]["attacks"] == 1
+    assert fight_answer(duel(marine_wargear="[power-fist, power-fist]", settings=second), "marines")["attacks"]["m1"]["attacks"] == 2
     assert fight_answer(duel(marine_wargear="[power-fist, power-fist]"), "marines")["attacks"]["m1"]["attacks"] == 2
 
 
@@ -127,13 +131,13 @@ def test_defenders_in_cover_strike_first_unless_frag_grenades():
     # not assaulted this turn: no first strike, Initiative order
     b = fight_answer(st, "marines")
     assert [s["unit"] for s in b["steps"]] == ["marines", "orks"]
-    # frag grenades: back to Initiative order (default reading) ...
-    fr = duel(terrain=COVER, marine_wargear="[bolt-pistol, close-combat-weapon, frag-grenades]")
+    # frag grenades: back to Initiative order (setting c40k_frag_grenades: initiative) ...
+    fr = duel(terrain=COVER, marine_wargear="[bolt-pistol, close-combat-weapon, frag-grenades]", settings="{c40k_frag_grenades: initiative}")
     c = fight_answer(fr, "marines", Choices(charged=("marines",)))
     assert [(s["unit"], s["strikes"]) for s in c["steps"]] == [("marines", "initiative"), ("orks", "initiative")]
-    # ... or one simultaneous first step (setting c40k_frag_grenades: simultaneous)
-    fs = duel(terrain=COVER, marine_wargear="[bolt-pistol, close-combat-weapon, frag-grenades]",
-              settings="{c40k_frag_grenades: simultaneous}")
+    assert c["readings"]["c40k_frag_grenades"] == "initiative"
+    # ... or one simultaneous first step (the default reading, simultaneous)
+    fs = duel(terrain=COVER, marine_wargear="[bolt-pistol, close-combat-weapon, frag-grenades]")
     d = fight_answer(fs, "marines", Choices(charged=("marines",)))
     assert {s["step"] for s in d["steps"]} == {0} and {s["strikes"] for s in d["steps"]} == {"first"}
     assert d["readings"]["c40k_frag_grenades"] == "simultaneous"
