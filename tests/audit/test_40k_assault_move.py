@@ -237,6 +237,11 @@ def test_derived_case_7_through_difficult_terrain(write, gap_, rolls, reaches):
     assert mv["length"] == pytest.approx(gap_ if reaches else max(rolls), abs=1e-5)
     charged = "charged" in next(u for u in out["final"]["units"] if u["id"] == "marines")["status"]
     assert charged is reaches
+    # the charge query: the smallest highest die is the gap rounded up; P(highest of 2D6 >= k)
+    # = 1 - ((k - 1) / 6)^2
+    code, q = cli_json("charge", f, "--unit", "marines", "--target", "orks")
+    k = math.ceil(gap_ - 1e-6)
+    assert code == 0 and q["min_roll"] == k and q["probability"] == pytest.approx(1 - ((k - 1) / 6) ** 2, abs=1e-12)
 
 
 def test_a_route_round_the_difficult_terrain_within_six_needs_no_roll(write):
