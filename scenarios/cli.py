@@ -15,6 +15,7 @@ import os
 import pkgutil
 import sys
 import threading
+import time
 import warnings
 from contextlib import contextmanager
 from typing import Optional, Sequence
@@ -23,7 +24,7 @@ from tapeline import __version__
 from tapeline.board.errors import TapelineError
 
 from . import commands
-from .errors import ScenarioError
+from .errors import ScenarioError, one_line
 
 
 class UsageError(Exception):
@@ -64,18 +65,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser().parse_args(argv)
     except UsageError as e:
         file = _file_argument(argv)
-        print(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}", file=sys.stderr)
+        print(one_line(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}"), file=sys.stderr)
         return 2
     from .cliutil import NOTES
 
     NOTES.clear()
     try:
-        with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)):
+        with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT), wall=_WALL_CLOCK):
             code = args.func(args)
     except TapelineError as e:
         return fail(args, e)
     except OutOfTime as e:
-        return fail(args, TapelineError(f"gave up after {e.seconds:g} s of computing, the limit (TAPELINE_TIME_LIMIT)"))
+        return fail(args, TapelineError(f"gave up after {e.seconds:g} s{e.kind}, the limit (TAPELINE_TIME_LIMIT)"))
     except BrokenPipeError:  # pragma: no cover - `tapeline ... | head`
         return 0
     except (RecursionError, MemoryError) as e:  # limits should make these impossible
@@ -103,7 +104,7 @@ def fail(args, e: TapelineError) -> int:
         line = f"{file}: {e}"
     else:
         line = f"{file}: {args.command}: {e}"
-    print(" ".join(line.split()) if "\n" in line else line, file=sys.stderr)
+    print(one_line(line), file=sys.stderr)
     return 2
 
 
@@ -119,10 +120,17 @@ def quiet_numerics():
         yield
 
 
-#: CPU seconds one command may spend before it gives up with exit status 2 (a bound on every
+#: Seconds one command may take before it gives up with exit status 2 (a bound on every
 #: question, whatever the file asks; the environment variable TAPELINE_TIME_LIMIT changes it,
-#: 0 switches it off).
+#: 0 switches it off): CPU time, and in a ``tapeline`` process also wall-clock time from its
+#: start — on a busy machine CPU time alone lets a question keep its user waiting far longer.
 TIME_LIMIT = 15.0
+#: Whether the time limit also counts wall-clock time (set by :func:`run`, the ``tapeline``
+#: process; code calling :func:`main` in a process of its own choosing keeps CPU time only).
+_WALL_CLOCK = False
+#: When this module was imported: the wall-clock limit counts from here (what the interpreter
+#: did before is a small fraction of a second).
+_STARTED = time.monotonic()
 #: Address space a ``tapeline`` process may take (bytes; TAPELINE_MEMORY_LIMIT, 0: none): an
 #: allocation past it is a MemoryError, reported as one line, instead of the machine swapping.
 MEMORY_LIMIT = 3 * 2**30
@@ -132,15 +140,16 @@ class OutOfTime(BaseException):
     """Raised in the main thread when the time limit passes (a BaseException, so that no
     ``except Exception`` on the way can swallow it)."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, kind: str = " of computing"):
         super().__init__(seconds)
-        self.seconds = seconds
+        self.seconds, self.kind = seconds, kind
 
 
 @contextmanager
-def time_limit(seconds: float):
+def time_limit(seconds: float, wall: bool = False):
     """Raise :class:`OutOfTime` once the process has spent ``seconds`` more CPU time (user and
-    system; not wall time, so a busy machine does not cut a question short)."""
+    system) or, with ``wall``, once ``seconds`` of wall-clock time have passed since the process
+    started (:data:`_STARTED`): what a user waits for, however busy the machine is."""
     import signal
 
     if not seconds or seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
@@ -150,13 +159,22 @@ def time_limit(seconds: float):
     def expire(signum, frame):
         raise OutOfTime(seconds)
 
+    def expire_wall(signum, frame):
+        raise OutOfTime(seconds, " (wall-clock time: the machine is busy or the question is large)")
+
     old = signal.signal(signal.SIGPROF, expire)
+    old_wall = signal.signal(signal.SIGALRM, expire_wall) if wall else None
     signal.setitimer(signal.ITIMER_PROF, seconds)
+    if wall:
+        signal.setitimer(signal.ITIMER_REAL, max(seconds - (time.monotonic() - _STARTED), 1e-3))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)
+        if wall:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_wall)
 
 
 def _env_number(name: str, default: float) -> float:
@@ -180,6 +198,8 @@ def limit_memory(limit: float) -> None:
 
 
 def run() -> None:  # console-script entry point
+    global _WALL_CLOCK
+    _WALL_CLOCK = True
     limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
     sys.exit(main())
 

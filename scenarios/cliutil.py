@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import os
 from dataclasses import replace
 from typing import Iterable, Optional
 
@@ -61,6 +62,20 @@ def add_pair(p: argparse.ArgumentParser) -> None:
     add_file(p)
     p.add_argument("a", metavar="A", help="model id")
     p.add_argument("b", metavar="B", help="model id")
+
+
+def output_not_input(args, output: str, flag: str) -> None:
+    """Refuse ``output`` (the file a command writes, ``flag`` its option) when it is the scenario
+    file itself, by any name (a link, ``./``, ``..``): writing would destroy the input. ``-``
+    (standard output) and a path that does not exist yet are fine."""
+    if output == "-":
+        return
+    try:
+        same = os.path.samefile(output, args.file)
+    except (OSError, ValueError):  # the output does not exist yet (or cannot be looked at)
+        return
+    if same:
+        raise ArgumentError(args.file, flag, f"{output} is the scenario file itself: writing there would overwrite it")
 
 
 def load(args) -> Loaded:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from tapeline.board.errors import TapelineError
+
+#: Every character that starts a new line somewhere (str.splitlines' set).
+_LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: every line break (also the ones only Unicode counts, such as U+2028,
+    which an id or a quoted value may hold) becomes a space — an error is one line on stderr."""
+    return _LINE_BREAKS.sub(" ", text)
 
 
 class ScenarioError(TapelineError):

@@ -113,18 +113,26 @@ def parse(text: str, is_json: bool) -> tuple[Any, Optional[Where]]:
     """The data and the lines of its values; raises :class:`TextError`."""
     if is_json:
         return _parse_json(text), None
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:  # YAML text holds printable characters only (YAML 1.2 §5.1); escapes are fine
+        line = text.count("\n", 0, bad.start()) + 1
+        raise TextError(f"line {line}", f"not valid YAML: the character U+{ord(bad.group()):04X} is not allowed "
+                                        "in YAML text (write it as an escape inside double quotes)")
     try:
         return _compose(_LOADER(text))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"
-        problem = getattr(e, "problem", None) or str(e)
+        problem = (getattr(e, "problem", None) or getattr(e, "reason", None) or str(e)).splitlines()[0]
         if "nesting depth" in problem:  # libyaml's own (deeper) limit, met while scanning ahead
             raise TextError(where, f"lists and mappings nested more than {MAX_DEPTH} deep, the limit") from None
         raise TextError(where, f"not valid YAML: {problem}") from None
 
 
 _STD = "tag:yaml.org,2002:"
+#: A character YAML does not allow in its text (YAML 1.2 §5.1: c-printable is tab, line feed,
+#: carriage return, NEL and the printable ranges).
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _compose(loader) -> tuple[Any, Optional[Where]]:
@@ -273,11 +281,47 @@ def _parse_json(text: str) -> Any:
     if values > MAX_VALUES:
         raise TextError("file", f"more than {MAX_VALUES} values in one file, the limit")
     try:
-        return json.loads(text, object_pairs_hook=_json_pairs, parse_int=lambda s: _int(s, 10, "file"))
+        data = json.loads(text, object_pairs_hook=_json_pairs, parse_int=lambda s: _int(s, 10, "file"))
     except json.JSONDecodeError as e:
         raise TextError(f"line {e.lineno}", f"not valid JSON: {e.msg}") from None
     except RecursionError:  # pragma: no cover - the skeleton check bounds the depth first
         raise TextError("file", f"lists and mappings nested more than {MAX_DEPTH} deep, the limit") from None
+    if _SURROGATE_ESCAPE.search(text):
+        _no_lone_surrogates(data, text)
+    return data
+
+
+#: A UTF-16 surrogate escape (``\ud83d``): JSON may pair two into one character; one alone is
+#: no character at all (it could be neither printed nor written back).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _no_lone_surrogates(data: Any, text: str) -> None:
+    """Refuse a text or key holding a lone surrogate (the line of the first such escape)."""
+    stack = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                at = next((m.start() for m in _SURROGATE_ESCAPE.finditer(text)
+                           if not _paired(text, m.start())), 0)
+                raise TextError(f"line {text.count(chr(10), 0, at) + 1}",
+                                "a lone UTF-16 surrogate escape (such as \\ud800) is no character: not valid text") from None
+
+
+def _paired(text: str, at: int) -> bool:
+    """Whether the surrogate escape at ``at`` is half of a pair (high then low)."""
+    hi = text[at + 3] in "89abAB"
+    if hi:
+        return bool(re.match(r"\\u[dD][c-fC-F]", text[at + 6: at + 12]))
+    return bool(re.match(r"\\u[dD][89abAB]", text[max(0, at - 6): at]))
 
 
 def _json_pairs(pairs):

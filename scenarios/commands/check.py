@@ -9,7 +9,7 @@ import sys
 
 from ..cli import emit
 from ..cliutil import add_file
-from ..errors import ScenarioError
+from ..errors import ScenarioError, one_line
 from ..load import read
 
 
@@ -26,7 +26,7 @@ def run(args) -> int:
         errors = [{"location": loc, "message": msg} for loc, msg in e.problems]
         human = "\n".join(f"{e.file}: {loc}: {msg}" for loc, msg in e.problems)
         emit({"valid": False, "errors": errors}, args.json, human)
-        print(e, file=sys.stderr)
+        print(one_line(str(e)), file=sys.stderr)
         return 2
     s = loaded.state
     n_models = len(s.figures)

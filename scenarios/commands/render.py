@@ -13,7 +13,7 @@ import os
 import sys
 
 from .. import overlays
-from ..cliutil import ArgumentError, add_file, load
+from ..cliutil import ArgumentError, add_file, load, output_not_input
 
 
 def register(sub) -> None:
@@ -29,8 +29,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.output != "-" and _same_file(args.output, args.file):
-        raise ArgumentError(args.file, "-o", f"{args.output} is the scenario file itself: writing the picture would overwrite it")
+    output_not_input(args, args.output, "-o")
     if args.final:
         if args.after is not None and args.after != -1:
             raise ArgumentError(args.file, "--final", "--final is --after -1; give one or the other")
@@ -48,10 +47,3 @@ def run(args) -> int:
         raise ArgumentError(args.file, "-o", f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"wrote {args.output}")
     return 0
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):  # the output does not exist yet (or cannot be looked at): not the input
-        return False

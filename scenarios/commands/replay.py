@@ -10,7 +10,7 @@ from tapeline.board.errors import TapelineError
 
 from .. import replay as engine
 from ..cli import emit
-from ..cliutil import add_file, answer, load
+from ..cliutil import add_file, answer, load, output_not_input
 
 
 def register(sub) -> None:
@@ -32,6 +32,8 @@ def describe(ev: dict) -> str:
 
 
 def run(args) -> int:
+    if args.html is not None:
+        output_not_input(args, args.html, "--html")
     loaded = load(args)
     if args.html is not None:
         return _html(loaded, args)

@@ -1,0 +1,161 @@
+"""Hostile input found by an independent audit of the whole command line after issue 14 (the
+commands and actions added since): each case ends with exit status 2 and one line
+``FILE: PLACE: message`` on stderr — one line also for the line breaks only Unicode counts —
+and nothing the user owns is overwritten."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+import yaml
+
+from tapeline.scenarios import cli as cli_module
+from tapeline.scenarios.errors import one_line
+from tests.conftest import cli
+from tests.scenarios.test_hostile import BASE, refused
+
+
+@pytest.fixture
+def at(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def _at(content, name: str = "s.yaml"):
+        p = tmp_path / name
+        p.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        return name
+
+    return _at
+
+
+# --- characters YAML does not allow, and strings that are no text --------------------------------
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x7f", "\ufffe"])
+def test_a_control_character_in_yaml_is_one_located_line(at, char):
+    # PyYAML's own message runs over two lines ('in "<unicode string>", position N').
+    f = at(BASE.replace("system", f"sys{char}tem"))
+    for command in (["check", f], ["check", f, "--json"], ["models", f], ["replay", f]):
+        line = refused(cli(*command), f, "line 2")
+        assert f"U+{ord(char):04X}" in line
+
+
+def test_a_control_character_at_the_very_end_is_located(at):
+    f = at(BASE + "\x00")
+    assert "line 7" in refused(cli("check", f), f)
+
+
+def test_an_escaped_control_character_inside_quotes_is_text(at):
+    # The escape is how YAML writes such a character: the file is read (the name is free text).
+    f = at(BASE + 'name: "bell \\x07 here"\n')
+    code, out, err = cli("check", f)
+    assert (code, err) == (0, ""), err
+
+
+def test_a_lone_surrogate_escape_in_json_is_refused_with_its_line(at):
+    data = yaml.safe_load(BASE)
+    text = json.dumps(data, indent=1).replace('"m2"', '"\\ud800"')
+    line_no = next(i for i, ln in enumerate(text.splitlines(), 1) if "\\ud800" in ln)
+    f = at(text, "s.json")
+    line = refused(cli("check", f), f, f"line {line_no}")
+    assert "surrogate" in line
+
+
+def test_a_surrogate_pair_in_json_is_one_character(at):
+    data = yaml.safe_load(BASE)
+    data["name"] = "\U0001F600"
+    f = at(json.dumps(data), "s.json")  # ensure_ascii: written as the pair \ud83d\ude00
+    assert "\\ud83d\\ude00" in open(f).read()
+    code, out, err = cli("check", f)
+    assert (code, err) == (0, ""), err
+
+
+def test_a_lone_surrogate_escape_in_yaml_is_refused(at):
+    f = at(BASE.replace("{id: m2,", '{id: "\\ud800",'))
+    refused(cli("check", f), f, "line 5")
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_one_line_joins_every_line_break(brk):
+    text = f"s.yaml: arguments: no model a{brk}b"
+    assert len(one_line(text).splitlines()) == 1
+    assert one_line(text) == "s.yaml: arguments: no model a b"
+
+
+def test_an_id_with_a_unicode_line_break_still_gives_one_line(at):
+    # An id may hold U+2028 (a printable character to YAML); an error quoting it is one line.
+    f = at(BASE.replace("{id: m2,", '{id: "m\\u2028two",'))
+    line = refused(cli("measure", f, "m\u2028two", "nobody"), f, "argument")
+    assert "nobody" in line
+    line = refused(cli("measure", f, "nobody\u2029else", "m1"), f, "argument")
+
+
+def test_check_of_an_invalid_file_prints_one_line_on_stderr(at):
+    f = at(BASE.replace("{id: m2,", '{id: "m\\u2028two",').replace("width: 24", "width: -24"))
+    code, out, err = cli("check", f)
+    assert code == 2 and len(err.splitlines()) == 1, err
+
+
+# --- output paths that are the input ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["s.yaml", "./s.yaml", "sub/../s.yaml", "link.html", "hard.html", "ABS"])
+@pytest.mark.parametrize("flag", [["replay", "--html"], ["render", "-o"]])
+def test_an_output_that_is_the_scenario_file_is_refused(at, tmp_path, spelling, flag):
+    f = at(BASE)
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / f, tmp_path / "link.html")
+    os.link(tmp_path / f, tmp_path / "hard.html")
+    out = str(tmp_path / f) if spelling == "ABS" else spelling
+    command, option = flag
+    line = refused(cli(command, f, option, out), f, option)
+    assert "scenario file itself" in line
+    assert (tmp_path / f).read_text() == BASE
+
+
+@pytest.mark.parametrize("flag", [["replay", "--html"], ["render", "-o"]])
+def test_an_output_that_is_a_directory_is_refused_and_nothing_is_written(at, tmp_path, flag):
+    f = at(BASE)
+    (tmp_path / "out").mkdir()
+    refused(cli(flag[0], f, flag[1], "out"), f)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+# --- the time limit counts what the user waits for ----------------------------------------------------
+
+
+def test_the_wall_clock_limit_stops_a_process_that_waits(monkeypatch):
+    # CPU time alone lets a question on a busy machine (or one blocked) run far past the limit:
+    # a ``tapeline`` process also counts wall-clock time from its start.
+    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic())
+    t0 = time.monotonic()
+    with pytest.raises(cli_module.OutOfTime) as e:
+        with cli_module.time_limit(0.3, wall=True):
+            time.sleep(5)  # no CPU time spent: only the wall clock can end it
+    assert time.monotonic() - t0 < 2
+    assert "wall-clock" in e.value.kind
+
+
+def test_the_wall_clock_limit_counts_from_the_process_start(monkeypatch):
+    # Time spent before the command (importing, parsing arguments) counts too.
+    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic() - 0.25)
+    t0 = time.monotonic()
+    with pytest.raises(cli_module.OutOfTime):
+        with cli_module.time_limit(0.3, wall=True):
+            time.sleep(5)
+    assert time.monotonic() - t0 < 0.25
+
+
+def test_without_wall_the_limit_leaves_the_alarm_alone(monkeypatch):
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    with cli_module.time_limit(5.0):
+        assert signal.getsignal(signal.SIGALRM) is before
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    with cli_module.time_limit(5.0, wall=True):
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before
