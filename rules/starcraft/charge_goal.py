@@ -21,11 +21,12 @@ apply to the end spot as to any other pair of models. For the Leading Model (a d
 These are per-model conditions of the goal region (:class:`board.regions.Region` members with
 conditions of their own), so the shortest-path search stays exact. What the per-piece shadows
 cannot see — several pieces that separate the two bases only together — is caught by checking
-the end spot found with the full §7.2 rule (:func:`verify`); the part of the separating
-pieces inside the hull of the two bases is then added, made convex, as one more obstacle for
-that target model and the search repeated (seen from outside its hull that convex part hides
-exactly what the pieces hide; only a spot inside its hull is refused where the pieces alone
-might not). When that part would touch the target's own base (a model tucked into a corner
+the end spot found with the full §7.2 rule (:func:`verify`); the touching group of pieces that
+cuts the bases apart is then added as one more obstacle for that target model, as its convex
+hull (when that keeps clear of the target's base: exact for a wall of abutting sections) or
+else as its part inside the hull of the two bases, made convex (seen from outside its hull that
+convex part hides exactly what the pieces hide; only a spot inside its hull is refused where
+the pieces alone might not), and the search repeated. When that part would touch the target's own base (a model tucked into a corner
 formed by several pieces) the charge query stops with a GeometryError rather than guess. Oval bases count as the disc of their longest semi-axis in
 the shadow construction (the end spot is still checked with the full rule).
 """
@@ -46,7 +47,7 @@ from tapeline.board.table import Figure
 from ..charge_geometry import near_group, radius
 from ..state import GameState
 from .elevation import Level, level, level_of_surface
-from .engagement import ENGAGEMENT_RANGE, engaged, separating_terrain
+from .engagement import ENGAGEMENT_RANGE, engaged, separates, separating_terrain
 
 #: ``on`` left out: the level the mover stands on now.
 HERE = object()
@@ -142,8 +143,9 @@ def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Seque
            on: Optional[str] = None) -> bool:
     """Check an end spot (the mover standing there on ``on``) with the full §7.2 rule; when a
     target unit is engaged by no model only because several pieces separate them together, add
-    those pieces' hull to ``extra`` (per target model) and answer ``False`` (search again).
-    Raises :class:`GeometryError` when a failure cannot be turned into a shadow."""
+    a convex shadow standing for them (:func:`_joint_shadows`) to ``extra`` (per target model)
+    and answer ``False`` (search again). Raises :class:`GeometryError` when a failure cannot be
+    turned into a shadow."""
     moved = mover.moved(end[0], end[1], on)
     st = state.with_figures([moved])
     ok = True
@@ -159,21 +161,35 @@ def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Seque
             walls = separating_terrain(st, moved, f)
             if not walls:
                 continue
-            # the pieces' part inside the hull of the two bases, made convex: it separates
-            # the bases too, and seen from outside its hull it hides no more than the pieces
-            between = shapely.convex_hull(shapely.union(moved.polygon, f.polygon))
-            part = shapely.intersection(shapely.union_all([st.table.by_id[w].footprint for w in walls]), between)
-            hull = shapely.convex_hull(part)
-            (x, y), rt = _light(f)
-            if shapely.distance(hull, shapely.Point(x, y)) <= rt:
-                continue
             have = extra.setdefault(f.id, [])
-            if not any(shapely.equals(hull, h) for h in have):
-                have.append(hull)
-                added = True
+            for hull in _joint_shadows(st, moved, f, walls):
+                if not any(shapely.equals(hull, h) for h in have):
+                    have.append(hull)
+                    added = True
+                    break
         if not added:
             raise GeometryError(
                 f"the end spot ({end[0]:.6g}, {end[1]:.6g}) is within 1\" of {t} but not Engaged with it, and the "
                 "pieces between cannot be turned into one convex shadow (several pieces round the target together)"
             )
     return ok
+
+
+def _joint_shadows(state: GameState, moved: Figure, target: Figure, walls: Sequence[str]) -> list:
+    """Convex obstacles standing for pieces that separate the two bases only together, best
+    first (each kept clear of the target's base). Such pieces touch one another (between
+    pieces that do not, a free corridor joins the bases), so the connected group that cuts the
+    bases apart acts as one piece and, like a non-convex piece, counts as its convex hull when
+    that keeps clear of the target's base — exact for a wall built of abutting sections.
+    Otherwise: their part inside the hull of the two bases, made convex (it separates the bases
+    too, and seen from outside its hull it hides no more than the pieces)."""
+    union = shapely.union_all([state.table.by_id[w].footprint for w in walls])
+    between = shapely.convex_hull(shapely.union(moved.polygon, target.polygon))
+    joined = [g for g in shapely.get_parts(union) if separates(between, g, moved.polygon, target.polygon)]
+    (x, y), rt = _light(target)
+    centre = shapely.Point(x, y)
+    out = []
+    for hull in [shapely.convex_hull(g) for g in joined] + [shapely.convex_hull(shapely.intersection(union, between))]:
+        if shapely.distance(hull, centre) > rt:
+            out.append(hull)
+    return out

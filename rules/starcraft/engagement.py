@@ -35,12 +35,14 @@ def separating_terrain(state: GameState, fa: Figure, fb: Figure) -> list[str]:
     walls = [p for p in state.table.pieces_hit(hull) if p.size >= 2 and p.id not in own]
     if not walls:
         return []
-    cut = shapely.union_all([p.footprint for p in walls])
+    return [p.id for p in walls] if separates(hull, shapely.union_all([p.footprint for p in walls]), pa, pb) else []
+
+
+def separates(hull, cut, pa, pb) -> bool:
+    """Does ``cut`` leave no part of ``hull`` (the convex hull of bases ``pa`` and ``pb``)
+    that meets both bases?"""
     free = shapely.difference(hull, cut)
-    for part in shapely.get_parts(free):
-        if shapely.intersects(part, pa) and shapely.intersects(part, pb):
-            return []
-    return [p.id for p in walls]
+    return not any(shapely.intersects(part, pa) and shapely.intersects(part, pb) for part in shapely.get_parts(free))
 
 
 def level_block(state: GameState, fa: Figure, fb: Figure) -> str | None:
