@@ -16,13 +16,23 @@ from tapeline.rules.starcraft import melee
 from .cliutil import fmt, model, unit
 
 
+#: Why a model may be named only once: one Combat weapon per model (§8.8.1 step 3), one unit
+#: attacked per model (§8.8.1 Fighting multiple Units).
+ONCE = {"--weapon": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
+        "--assign": (melee.MULTI, "a model attacks one enemy unit")}
+
+
 def _pairs(loaded, items, flag: str) -> dict:
     out = {}
     for item in items or ():
         if "=" not in item:
             raise IllegalAction("arguments", f"{flag} wants MODEL=VALUE, not {item!r}")
         m, v = item.split("=", 1)
-        out[model(loaded, m.strip(), flag)] = v.strip()
+        m = model(loaded, m.strip(), flag)
+        if m in out and out[m] != v.strip():
+            rule, why = ONCE[flag]
+            raise IllegalAction(rule, f"{flag} names {m} twice ({out[m]}, {v.strip()}): {why}")
+        out[m] = v.strip()
     return out
 
 
@@ -75,6 +85,8 @@ def human(o: dict) -> str:
     lines = [f"{o['unit']}: Close Combat Attack (§8.8.1)",
              f"  Fighting Rank: {', '.join(o['fighting_rank']) or 'none'}",
              f"  Supporting Rank: {', '.join(o['supporting_rank']) or 'none'}"]
+    if not o["dice"]:
+        lines.append("  no attack dice: no striking model has a Combat-phase weapon")
     for t, n in o["dice"].items():
         who = [m for m, tt in o["assign"].items() if tt == t]
         surge = "; Surge Die here" if o["surge_to"] == t else ""

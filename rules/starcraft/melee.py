@@ -112,12 +112,12 @@ def _weapon(prof, name: str, model: str) -> Weapon:
     return w
 
 
-def default_weapon(prof, unit_id: str) -> Weapon:
+def default_weapon(prof) -> Optional[Weapon]:
+    """The profile's first Combat-phase weapon that is not an upgrade (SPECIALIST weapons only
+    when named); ``None`` when it has none (a Medic, a Goliath: it activates but cannot strike)."""
     combat = [w for w in prof.weapons.values() if w.phase == "combat" and not w.kw("specialist")]
-    if not combat:
-        raise IllegalAction(RULE, f"{unit_id} has no Combat-phase weapon")
     plain = [w for w in combat if not w.upgrade]
-    return (plain or combat)[0]
+    return (plain or combat)[0] if combat else None
 
 
 def melee_evade(state: GameState, target: str) -> tuple[str, ...]:
@@ -157,11 +157,19 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         if t not in rk.engaged_with:
             raise IllegalAction(MULTI, f"{unit_id} is not Engaged with {t} (Engaged with: {', '.join(rk.engaged_with)})")
     prof = make_profile(u.profile or u.id, u.stats)
+    fallback = default_weapon(prof)
+    weapons = dict(weapons or {})
+    for m in weapons:
+        if m not in u.models:
+            raise IllegalAction(RULE, f"{m} is not a model of {unit_id} on the table")
+    armed = [m for m in rk.strikers if m in weapons or fallback is not None]
     assign = dict(assign or {})
     chosen: dict[str, str] = {}
     for m, t in assign.items():
         if m not in u.models:
             raise IllegalAction(RULE, f"{m} is not a model of {unit_id} on the table")
+        if m in rk.strikers and m not in armed:
+            raise IllegalAction(RULE, f"{m} has no Combat-phase weapon and does not strike (step 3)")
         may = rk.may_attack(m)
         if not may:
             raise IllegalAction(RULE, f"{m} is in neither the Fighting nor the Supporting Rank and does not strike (step 2)")
@@ -170,23 +178,19 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         if t not in order:
             raise IllegalAction(MULTI, f"{m} is assigned to {t}, which is not a declared target ({', '.join(order)})")
         chosen[m] = t
-    for m in rk.strikers:
+    for m in armed:
         if m in chosen:
             continue
         may = [t for t in order if t in rk.may_attack(m)]
         if may:
             chosen[m] = may[0]
     chosen = {m: chosen[m] for m in rk.strikers if m in chosen}
-    weapons = dict(weapons or {})
-    for m in weapons:
-        if m not in u.models:
-            raise IllegalAction(RULE, f"{m} is not a model of {unit_id} on the table")
     by_weapon: dict[str, list[str]] = {}
     wobj: dict[str, Weapon] = {}
     for m in rk.strikers:
         if m not in chosen:
             continue
-        w = _weapon(prof, weapons[m], m) if m in weapons else default_weapon(prof, unit_id)
+        w = _weapon(prof, weapons[m], m) if m in weapons else fallback
         wobj[w.key] = w
         by_weapon.setdefault(w.key, []).append(m)
     for wk, ms in by_weapon.items():
