@@ -47,11 +47,11 @@ def answer(loaded, args) -> tuple[dict, str]:
     targets = [unit(loaded, t, "--target") for t in args.target or []]
     assign = {m: unit(loaded, t, "--assign") for m, t in _pairs(loaded, args.assign, "--assign").items()}
     weapons = _pairs(loaded, args.weapon, "--weapon")
-    surge = args.surge_to
-    if isinstance(surge, str):
-        surge = [s.strip() for s in surge.split(",") if s.strip()]
-    if surge:
-        surge = [unit(loaded, s, "--surge-to") for s in surge]
+    surge = [args.surge_to] if isinstance(args.surge_to, str) else list(args.surge_to or ())
+    # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
+    # unit's id has the comma): either is a split of the Surge Die, refused by the rules
+    surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
+    surge = [unit(loaded, s, "--surge-to") for s in surge]
     cc = melee.declare(st, u, targets or None, assign, weapons, surge or None)
     odds = melee.odds(st, cc, settings=st.settings)
     out = {

@@ -168,18 +168,13 @@ def before(state: GameState, unit_id: str, kind: str) -> GameState:
         if kind == "hold":
             raise IllegalAction(R_COMBAT, f"{unit_id} has Closed Ranks (no longer BURROWED): its Close Combat Attack follows")
         return state
-    if not rs.markers.get(unit_id):
-        raise IllegalAction(R_COMBAT, f"{unit_id} has already fought this phase" if unit_id in _fought(rs, state) else
-                            f"{unit_id} is not Engaged: only Engaged units activate in the Combat phase")
+    if not rs.markers.get(unit_id) and is_engaged(state, unit_id):
+        raise IllegalAction(R_COMBAT, f"{unit_id} has already fought this phase")
     if not is_engaged(state, unit_id):
         raise IllegalAction(R_COMBAT, f"{unit_id} is not Engaged: only Engaged units activate in the Combat phase")
     if kind == "hold" and "burrowed" not in state.unit(unit_id).status:
         raise IllegalAction(R_COMBAT, f"every Engaged unit must fight: {unit_id} cannot Hold in the Combat phase")
     return state
-
-
-def _fought(rs: RoundState, state: GameState) -> set:
-    return {u.id for u in state.units if u.id not in rs.markers}
 
 
 def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tuple[GameState, list[dict]]:
