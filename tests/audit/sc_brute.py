@@ -100,3 +100,57 @@ def convolve(a, b) -> list[float]:
         for j, y in enumerate(b):
             out[i + j] += x * y
     return out
+
+
+def contact_bound(r, free_starts, pinned, enemies, blockers=(), keep_away=(), walls=(), table=(24.0, 24.0),
+                  coherency=4.0, move=3.0, step_deg=1.0) -> int:
+    """An upper bound on how many models of a unit can end in base contact with ``enemies``
+    (``(x, y, R)``) after Close Ranks: ``pinned`` of them already are; each of the others
+    (``free_starts``, bases of radius ``r``) may end on a contact ring. Relaxed, so that it is
+    a true bound: the Leading Model within ``move`` of its start in a straight line, the rest
+    wholly within ``coherency`` of it, coherency links and "ends closer" ignored; the rings are
+    sampled every ``step_deg`` and every test is loosened by the sampling error (a sampled spot
+    lies within ``delta`` of any true spot, so no true configuration is lost). ``blockers``:
+    bases nothing may overlap (pinned models, other units); ``keep_away``: bases nothing may
+    end within 1" of; ``walls``: footprints nothing may overlap."""
+    delta = max(R + r for _, _, R in enemies) * math.radians(step_deg) / 2
+    C = np.array([(x + (R + r) * math.cos(a), y + (R + r) * math.sin(a))
+                  for x, y, R in enemies for a in np.radians(np.arange(0, 360, step_deg))])
+    ok = (C[:, 0] >= r - delta) & (C[:, 1] >= r - delta) & (C[:, 0] <= table[0] - r + delta) & (C[:, 1] <= table[1] - r + delta)
+    for x, y, R in list(enemies) + list(blockers):
+        ok &= np.hypot(C[:, 0] - x, C[:, 1] - y) >= R + r - 1e-6 - delta
+    for x, y, R in keep_away:
+        ok &= np.hypot(C[:, 0] - x, C[:, 1] - y) > R + r + 1.0 - delta
+    for w in walls:
+        ok &= shapely.distance(w, shapely.points(C)) >= r - 1e-6 - delta
+    C = C[ok]
+    D = np.hypot(C[:, None, 0] - C[None, :, 0], C[:, None, 1] - C[None, :, 1])
+    fits = D >= 2 * r - 1e-6 - 2 * delta
+    np.fill_diagonal(fits, False)
+    masks = [sum(1 << int(j) for j in np.nonzero(row)[0]) for row in fits]
+
+    def packs(allowed: int, k: int) -> bool:          # k pairwise compatible spots in ``allowed``?
+        if k <= 0:
+            return True
+        if bin(allowed).count("1") < k:
+            return False
+        while allowed:
+            i = allowed.bit_length() - 1
+            allowed &= ~(1 << i)
+            if packs(allowed & masks[i], k - 1):
+                return True
+        return False
+
+    starts = np.array(free_starts, dtype=float).reshape(-1, 2)
+    n = len(starts)
+    for want in range(n, 0, -1):                       # the Leading Model in contact, want − 1 more
+        for s in starts:
+            for i in np.nonzero(np.hypot(*(C - s).T) <= move + delta)[0]:
+                near = fits[i] & (D[i] <= coherency + 2 * delta)
+                if packs(sum(1 << int(j) for j in np.nonzero(near)[0]), want - 1):
+                    return pinned + want
+        # the Leading Model not in contact: want others (at most n − 1) round some spot
+        if want <= n - 1 and any(packs(sum(1 << int(j) for j in np.nonzero(np.hypot(*(C - s).T) <= move + coherency + 2 * delta)[0]), want)
+                                 for s in starts):
+            return pinned + want
+    return pinned
