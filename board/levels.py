@@ -241,6 +241,20 @@ class Levels:
     def doors_between(self, a: Optional[str], b: Optional[str]) -> list[Door]:
         return [d for d in self.doors if d.joins(a, b)]
 
+    def connected(self, start: Optional[str]) -> list:
+        """The levels one can reach from ``start`` through Access Points (``start`` first, then
+        in the order of :attr:`surfaces`, the ground as ``None``): the doors' graph only — whether
+        a base fits through a door is the path search's question."""
+        seen, todo = {start}, [start]
+        while todo:
+            here = todo.pop()
+            for d in self.doors:
+                for x, y in ((d.a, d.b), (d.b, d.a)):
+                    if x == here and y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+        return [start] + [lv for lv in (GROUND, *self.surfaces) if lv in seen and lv != start]
+
     def obstacles(self, rho: float) -> list:
         """The walls as :class:`board.space.Obstacle` s of kind ``"level"`` (id: the higher
         level beside the wall), grown by ``rho``."""

@@ -113,9 +113,14 @@ def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on
     return goal.engageable(state, mover, target, on)
 
 
-def end_levels(rules: MoveRules) -> list:
-    """The levels a move under ``rules`` may end on: the ground, then every surface."""
-    return [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
+def end_levels(rules: MoveRules, start=goal.HERE) -> list:
+    """The levels a move under ``rules`` may end on: the ground, then every surface — with
+    ``start`` (the level the mover stands on), only those its Access Points lead to (§8.5.3)."""
+    if rules.levels is None:
+        return [None]
+    if start is goal.HERE:
+        return [None] + list(rules.levels.surfaces)
+    return rules.levels.connected(start)
 
 
 def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Figure, rules: Optional[MoveRules] = None,
@@ -252,7 +257,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     lead = state.figure(rc.leader)
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
     # checked even if the charge fails
-    nominees = nominated(state, rc.targets, rc.end, target_models, lead, rc.plan.level, end_levels(rules))
+    nominees = nominated(state, rc.targets, rc.end, target_models, lead, rc.plan.level, end_levels(rules, rules.level_at(*lead.at)))
     result = rc.odds.dice.result(rolls)
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)

@@ -100,6 +100,17 @@ def test_cells_doors_and_walls_of_a_ramp_onto_a_mesa():
     assert lv.surface_at([[5, 5], [15, 6], [15, 12], [15, 8.0]]) == [None, "ramp", "mesa", "mesa"]
 
 
+def test_connected_levels_follow_the_access_points():
+    # by hand: the ramp joins the ground to itself and itself to the mesa; a box with no Access
+    # Point is reached from nowhere and reaches nothing
+    box = Piece.rect("box", 1, 1, 2, 2, size=1, traits=frozenset({"standable"}))
+    t = mesa_table()
+    lv = Levels(Table(30, 20, t.pieces + (box,)))
+    assert lv.connected(None) == [None, "mesa", "ramp"]
+    assert lv.connected("mesa") == ["mesa", None, "ramp"]
+    assert lv.connected("box") == ["box"]
+
+
 def test_a_ladder_without_joins_joins_the_ground_to_the_piece_it_touches():
     hill = Piece.rect("hill", 10, 0, 10, 10, size=3)
     ladder = Piece.rect("ladder", 8.5, 4, 1.5, 2, traits=AP)
