@@ -39,6 +39,10 @@ demo: $(STAMP)
 	@echo
 	$(BIN)/tapeline charge $(SHOW) --unit roaches --target marines-bravo
 	@echo
+	$(BIN)/tapeline template scenarios/examples/template-40k-blast.yaml --shape blast --at 12,12
+	@echo
+	$(BIN)/tapeline fight scenarios/examples/assault-heresy.yaml --unit tac --after 0
+	@echo
 	$(BIN)/tapeline render $(SHOW) --los c2 zb1 -o showcase.svg
 	@echo "picture written to showcase.svg"
 

@@ -69,7 +69,7 @@ def sampler_clear(fa, fb, pieces, n) -> np.ndarray:
         lo, hi = np.zeros(len(s0)), np.ones(len(s0))
         for k, (a, b) in enumerate(((x0, x1), (y0, y1))):
             dk = d[:, k]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 ta, tb = (a - s0[:, k]) / dk, (b - s0[:, k]) / dk
             par = np.abs(dk) < 1e-15
             inside = (s0[:, k] > a) & (s0[:, k] < b)
