@@ -244,6 +244,19 @@ def test_derived_case_7_through_difficult_terrain(write, gap_, rolls, reaches):
     assert code == 0 and q["min_roll"] == k and q["probability"] == pytest.approx(1 - ((k - 1) / 6) ** 2, abs=1e-12)
 
 
+def test_out_of_difficult_terrain_the_highest_die_too(write):
+    # the marine stands in a mud patch, 3" from the Boy: moving out of it, the unit rolls 2D6
+    # (2, 4): 4" is enough for the 3" move
+    mud = "[{id: mud, footprint: {rect: [8, 8, 4, 4]}, traits: [difficult]}]"
+    f = write(text({"m1": (10.0, 10.0)}, {"o1": (10.0, 10 + 2 * R25 + 3.0)}, terrain=mud, dice="dice: {rolls: [2, 4]}",
+                   actions=["{action: assault, unit: marines, targets: [orks]}"]))
+    code, out = cli_json("replay", f)
+    assert code == 0
+    ev = assault_event(out)
+    assert (ev["rolls"], ev["roll"], ev["in_contact"]) == ([2, 4], 4, ["m1"])
+    assert ev["moves"][0]["length"] == pytest.approx(3.0, abs=1e-6)
+
+
 def test_a_route_round_the_difficult_terrain_within_six_needs_no_roll(write):
     # a small patch of mud straight ahead; the way round it is within 6": no dice are rolled
     patch = "[{id: mud, footprint: {rect: [9.7, 12, 0.6, 0.6]}, traits: [difficult]}]"

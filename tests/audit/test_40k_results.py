@@ -177,6 +177,15 @@ def test_advance_2d6_halved_by_difficult_terrain(write, terrain, roll, caught, m
         assert model_at(out, "m1") == pytest.approx((10, 10 + moved), abs=1e-5)
 
 
+def test_a_sweeping_advance_moves_its_full_roll(write):
+    # 6 + 6 = 12" catches the Boy 7.3" away; the marine then sweeps on its whole 12" towards the
+    # point the file gives, straight up: from (10, 10) to (10, 22)
+    out = replay(write, chase(["{action: advance, unit: marines, toward: [10, 29]}"], [3, 3, 6, 6]))
+    sw = events(out, "sweeping_advance")[0]
+    assert sw["moves"][0]["length"] == pytest.approx(12.0, abs=1e-6) and sw["fresh_contact"] == []
+    assert model_at(out, "m1") == pytest.approx((10, 22), abs=1e-6) and model_at(out, "o2") is None
+
+
 def test_consolidate_up_to_3_inches_ignoring_difficult_terrain(write):
     # the mud lies across m1's way: 2.9" through it is allowed (not halved), 3.1" is not
     mud = {"id": "mud", "footprint": {"rect": [0, 10.8, 30, 1]}, "traits": ["difficult"]}
