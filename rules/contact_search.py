@@ -33,13 +33,15 @@ one). Hence three passes, the best kept:
 1. the models in a fixed order, shortest route to contact first;
 2. the same, the most constrained first (the narrowest feasible arcs; free rings last);
 3. if neither placed every model it could, **chains**: in an optimal placement every model can
-   be slid round its ring until it meets an end of its arc or another model, so the placed
-   models form chains, each starting at an arc end and going on by models tangent to one placed
-   before; this pass builds them in any order of the models (a chain's first model at any
-   candidate, then spots tangent to models placed), each placement searched once.
+   be slid round its ring, angles decreasing, until it meets the start of its arc or another
+   model, so every model stands at the start of an arc left by the others and the models form
+   chains, each starting at an arc's start and going on by models tangent to one placed before;
+   this pass builds them in any order of the models (only the starts of the arcs left, a free
+   ring's nearest spot), each placement searched once.
 
-Exhaustive over the candidates up to :data:`NODE_BUDGET` search nodes for the fixed orders and
-as many for the chains, then the best found so far (stated in the answer). An arc narrower than
+Exhaustive over the candidates up to :data:`NODE_BUDGET` search nodes for the fixed orders and a
+quarter as many for the chains (their nodes cost more), then the best found so far (stated in
+the answer). An arc narrower than
 the 10° sampling whose ends are not analytic can be missed (a documented limit: in open ground
 every boundary is analytic).
 
@@ -67,6 +69,8 @@ from .charge_geometry import radius
 
 #: Search nodes before the best placement found so far is returned.
 NODE_BUDGET = 20_000
+#: The chains pass searches at most this fraction (1 / n) of :data:`NODE_BUDGET` nodes more.
+CHAINS_SHARE = 4
 #: Ring sampling step (degrees) between analytic boundary angles.
 SAMPLE_DEG = 10.0
 #: Contact rings sit this far outside touching (far below the 1e-6" "touching" tolerance).
@@ -312,7 +316,10 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
     nodes = 0
     exhausted = True
 
-    def candidates(m: Mover, placed: list) -> list:
+    def candidates(m: Mover, placed: list, starts_only: bool = False) -> list:
+        """The model's candidate spots: both ends of each arc left (and the spot nearest the
+        model); ``starts_only``: the start of each arc left (the spot a model slid round its
+        ring, angles decreasing, stops at), the nearest spot for a free ring."""
         out = []
         r = radius(m.fig)
         for rg in rings[m.fig.id]:
@@ -326,6 +333,8 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
             for s, w in _subtract(rg.arcs, cuts):
                 if w >= _TAU - 1e-15:
                     pts = [near]
+                elif starts_only:
+                    pts = [s]
                 else:
                     pts = [s] if w < 1e-12 else [s, s + w]
                     if 0 < (near - s) % _TAU < w:   # the spot nearest the model, inside the arc
@@ -366,11 +375,12 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
     seen: set = set()
 
     def chains(free: list, placed: list, spots: dict, root: int) -> None:
-        """Placements built chain by chain in any order of the models: a model either starts
-        a chain (its spot touches no model placed: the models starting chains come in the
-        order of ``free``, ``root`` the last one's index) or takes a spot tangent to a model
-        placed (an end of a remaining arc), tried first; a placement reached before by another
-        order is not searched again."""
+        """Placements built chain by chain in any order of the models, every model at the
+        start of an arc left (slid round its ring, angles decreasing, until it meets an arc end
+        or a model): a model either starts a chain (its spot touches no model placed: the
+        models starting chains come in the order of ``free``, ``root`` the last one's index) or
+        takes a spot tangent to a model placed, tried first; a placement reached before by
+        another order is not searched again."""
         nonlocal best, best_n, nodes, exhausted
         key = frozenset((mid, round(x, 6), round(y, 6)) for mid, (x, y, _t) in spots.items())
         if key in seen:
@@ -389,7 +399,7 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
         for k in left:
             m = free[k]
             r = radius(m.fig)
-            for _, x, y, tid in candidates(m, placed):
+            for _, x, y, tid in candidates(m, placed, starts_only=True):
                 tangent = any(abs(math.hypot(x - px, y - py) - pr - r) <= 1e-6 for px, py, pr in placed)
                 if tangent or k > root:
                     options.append((not tangent, k, x, y, tid, r))
@@ -409,7 +419,7 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
         if best_n >= bound:
             break
     if best_n < bound:
-        # the chains pass has a budget of its own
-        budget += nodes
+        # the chains pass has a budget of its own: a quarter of the fixed orders'
+        budget = nodes + max(1, budget // CHAINS_SHARE)
         chains([m for m in orders[-1] if rings[m.fig.id]], [], {}, -1)
     return SearchResult(best, nodes, exhausted, {k: sum(len(rg.arcs) for rg in v) for k, v in rings.items()})
