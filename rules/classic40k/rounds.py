@@ -16,15 +16,21 @@ from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.combat import resolve_round
 from ..state import GameState
-from .fight import Choices, build_round, fighters_by_unit
+from .fight import RULE, Choices, build_round, fighters_by_unit
 from .results import CombatResult, decide
 
 RESULTS_KEY = "c40k_combats"
 
 
 def fight_round(state: GameState, unit_id: str, dice: Dice, choices: Choices = Choices()) -> tuple[GameState, list, dict]:
-    """(new state, events, summary) of one round of the combat ``unit_id`` is in."""
+    """(new state, events, summary) of one round of the combat ``unit_id`` is in. A combat is
+    fought once an Assault phase: a unit of it that has fought this turn (until ``end_turn``)
+    makes a second round an illegal action."""
     rnd = build_round(state, unit_id, choices)
+    done = [u for u in rnd.units if u in (state.turn.get(RESULTS_KEY) or {})]
+    if done:
+        raise IllegalAction(RULE, f"{', '.join(done)} already fought this turn: a combat is fought once an Assault phase "
+                                  "(end_turn first)")
     log = resolve_round(rnd.combat, dice, collect_events=True)
     events: list = [{"type": "combat", "units": list(rnd.units), "charged": list(rnd.charged), "fighters": fighters_by_unit(rnd),
                      "readings": dict(rnd.readings)}]

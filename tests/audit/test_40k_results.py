@@ -87,6 +87,22 @@ def test_equal_wounds_and_equal_roll_off_is_a_draw(write):
     assert (res["winner"], res["tiebreak"], res["margin"]) == ("imperium", True, 0)
 
 
+def test_a_combat_is_fought_once_an_assault_phase(write):
+    # seed: after a draw or a passed test "both sides ... fight again in the next assault
+    # phase". A second round before end_turn is refused and nothing of it is applied; after
+    # end_turn it is fought: m1 hits (4), wounds (4), the Boy fails its 6+ save (1); the Boy is
+    # gone before it strikes (I4 before I2): Marines win 1 to 0
+    first = ["{action: fight, unit: marines}", "{action: fight, unit: marines}"]
+    err = refused(write, scenario_text(draw_units(), actions=first, dice=[1, 1, 3, 3, 4, 4, 1]),
+                  "40k 3rd Fighting A Close Combat", "already fought")
+    assert "actions[1]" in err
+    again = ["{action: fight, unit: marines}", "{action: end_turn}", "{action: fight, unit: marines}"]
+    out = replay(write, scenario_text(draw_units(), actions=again, dice=[1, 1, 3, 3, 4, 4, 1]), "again.yaml")
+    res = events(out, "assault_result")
+    assert len(res) == 2 and res[1]["winner"] == "imperium" and res[1]["wounds"] == {"imperium": 1, "orks": 0}
+    assert model_at(out, "o1") is None
+
+
 def test_drawn_combat_models_move_into_contact_with_unengaged_enemies_first(write):
     # after the draw, m2 (not in base contact) piles in up to 6": o1 (3.48" away) is already
     # engaged with m1, o2 (3.52" away) is not: m2 goes to o2
