@@ -297,3 +297,24 @@ def test_two_units_within_two_inches_of_each_other_are_assaulted_together(write)
                      actions=["{action: assault, unit: marines, targets: [orks, grots]}"]), "far.yaml")
     code, out_, err = cli("replay", far)
     assert code == 2 and "within 2" in err and "Moving Into An Assault" in err
+
+
+def test_a_second_unit_may_assault_an_enemy_already_fighting_and_both_have_charged(write):
+    # the Marines assault the Boy first; the Scouts then assault the same Boy, now locked in
+    # combat: both reach it (the ring has room for both) and both fight with the +1 Attack of
+    # having charged (1 + 1 = 2 each, no second weapon)
+    scouts = "  - {id: scouts, side: imperium, base: 25, stats: " + STATS + ", models: [{id: s1, at: [12.5, 10.0]}]}"
+    acts = ["{action: assault, unit: marines, targets: [orks]}", "{action: assault, unit: scouts, targets: [orks]}"]
+    f = write(text({"m1": (10.0, 10.0)}, {"o1": (11.0, 13.0)}, extra_units=scouts, actions=acts))
+    code, out = cli_json("replay", f)
+    assert code == 0
+    evs = [e for e in out["events"] if e["type"] == "assault"]
+    assert [e["in_contact"] for e in evs] == [["m1"], ["s1"]]
+    code, q = cli_json("fight", f, "--unit", "orks", "--after", "1")
+    assert code == 0 and q["fighters"] == {"marines": ["m1"], "orks": ["o1"], "scouts": ["s1"]}
+    assert sorted(q["charged"]) == ["marines", "scouts"]
+    assert q["attacks"]["m1"]["attacks"] == 2 and q["attacks"]["s1"]["attacks"] == 2 and q["attacks"]["o1"]["attacks"] == 2
+    # a third assault by the Marines, now fighting, is refused
+    f2 = write(text({"m1": (10.0, 10.0)}, {"o1": (11.0, 13.0)}, extra_units=scouts, actions=acts + [acts[0]]), "again.yaml")
+    code, _, err = cli("replay", f2)
+    assert code == 2 and "actions[2]" in err and "Moving Into An Assault" in err

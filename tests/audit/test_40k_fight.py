@@ -299,6 +299,28 @@ def test_brawl_exact_round_within_4_standard_errors_of_our_monte_carlo(write):
         assert abs(p - mres[side]) <= 4 * math.sqrt(max(p * (1 - p), 1 / n) / n), key
 
 
+def _fails_leadership(target: int) -> float:
+    """P(2D6 > target), by enumerating the 36 rolls."""
+    return sum(a + b > target for a in range(1, 7) for b in range(1, 7)) / 36
+
+
+@pytest.mark.parametrize("modifier", ["none", "per_wound"])
+def test_brawl_chance_the_orks_fall_back(write, modifier):
+    # the Orks fall back when they lose (more wounds against them, or the roll-off: 15/36) with
+    # models left and fail 2D6 <= Ld 7 (every Boy and the Nob: Ld 7), less the margin lost by
+    # with the per-wound modifier (a roll-off loss: margin 0)
+    out = fight(write, brawl_units(), "--unit", "marines", settings={"c40k_morale_modifier": modifier})
+    rnd = brawl_reference()
+    want = 0.0
+    for st, p in ref.exact(rnd).items():
+        if not ref._has_models(rnd, st, "orks") or not ref._has_models(rnd, st, "marines"):
+            continue                                   # destroyed, or winning outright: no test
+        margin = ref.wounds_lost(rnd, st, "orks") - ref.wounds_lost(rnd, st, "marines")
+        lose = 1.0 if margin > 0 else ref.ROLL_OFF[0] if margin == 0 else 0.0
+        want += p * lose * _fails_leadership(7 - (max(margin, 0) if modifier == "per_wound" else 0))
+    assert out["falls_back"]["orks"] == pytest.approx(want, abs=1e-9)
+
+
 # --- a fresh opponent -------------------------------------------------------------------------
 
 
@@ -387,3 +409,26 @@ def test_fight_after_the_assault_and_the_replay_are_deterministic(write):
     # the same file and seed: the same event log, byte for byte
     runs = [cli("replay", f, "--json")[1] for _ in range(2)]
     assert runs[0] == runs[1] and '"assault_result"' in runs[0]
+
+
+# --- allocating attacks -------------------------------------------------------------------------
+
+
+def test_attacks_split_between_a_boy_and_a_grot_before_rolling(write):
+    # m1 (A2 + 1 for pistol and chainsword = 3) touches the Boy o1 and the Grot g1: 2 attacks at
+    # the Boy (WS4 v WS4: 4+, S4 v T4: 4+), 1 at the Grot (WS4 v WS2: 3+, S4 v T2: 2+), each
+    # rolled as its own group; 4 allocated of 3 is refused, naming the rule
+    grot = {"weapon_skill": 2, "strength": 2, "toughness": 2, "wounds": 1, "initiative": 2, "attacks": 1, "leadership": 5, "save": 7}
+    units = [unit("marines", "imperium", dict(MARINE, attacks=2, wargear=PISTOL_CCW), {"m1": (10, 10)}),
+             unit("orks", "orks", BOY, {"o1": (10, 10 + D25)}), unit("grots", "orks", grot, {"g1": (10 + D25, 10)})]
+
+    def run(split, name):
+        return cli_json("replay", write(scenario_text(units, dice=5, actions=["{action: fight, unit: marines, targets: {m1: " + split + "}}"]), name))
+
+    code, out = run("{orks: 2, grots: 1}", "split.yaml")
+    assert code == 0
+    got = sorted((e["target"], e["attacks"], e["hit_on"], e["wound_on"]) for e in out["events"] if e["type"] == "strike" and e["unit"] == "marines")
+    assert got == [("grots", 1, 3, 2), ("orks", 2, 4, 4)]
+    f = write(scenario_text(units, dice=5, actions=["{action: fight, unit: marines, targets: {m1: {orks: 3, grots: 1}}}"]), "bad.yaml")
+    code, _, err = cli("replay", f)
+    assert code == 2 and "actions[0]" in err and "Allocating Attacks" in err and "Traceback" not in err
