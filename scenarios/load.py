@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
 import pydantic
 import shapely
 
 from tapeline.board.bases import OvalBase, RoundBase
 from tapeline.board.errors import GeometryError
 from tapeline.board.levels import GROUND_NAME, LevelError, Levels
-from tapeline.board.measure import gap_matrix, region_gap
+from tapeline.board.measure import gap, region_gap
 from tapeline.board.table import Figure, Table
 from tapeline.board.terrain import Join, Piece
 from tapeline.board.units import TOUCH
@@ -333,18 +334,36 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
 
 
 def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, probs: _Problems) -> None:
+    """Bases overlapping each other or impassable terrain by more than :data:`TOUCH`.
+
+    Only pairs whose bounding discs overlap are measured (a spatial index finds them): no base
+    reaches farther from its centre than ``base.reach``, so every other pair has a gap of at
+    least ``centre distance − reach − reach ≥ 0``. Round pairs are measured in closed form, a
+    pair with an oval by :func:`board.measure.gap`; problems come in the order of the pairs.
+    """
     if not figs:
         return
-    g = gap_matrix(figs, figs)
-    for a in range(len(figs)):
-        for b in range(a + 1, len(figs)):
-            if g[a, b] < -TOUCH:
-                i, j = where[figs[b].id]
-                probs.add(("units", i, "models", j, "at"), f"base of {figs[b].id} overlaps {figs[a].id} by {-g[a, b]:.6g}\"")
-    for f in figs:
+    for a, b, g in _overlapping_pairs(figs):
+        i, j = where[figs[b].id]
+        probs.add(("units", i, "models", j, "at"), f"base of {figs[b].id} overlaps {figs[a].id} by {-g:.6g}\"")
+    impassable = [k for k, p in enumerate(table.pieces) if sysdata.impassable(p)]
+    if not impassable:
+        return
+    boxes = shapely.box(*np.array([(f.x - f.base.reach, f.y - f.base.reach, f.x + f.base.reach, f.y + f.base.reach)
+                                   for f in figs]).T)
+    fig_idx, piece_idx = table.tree.query(boxes)  # footprints whose envelope meets the base's box
+    near: dict[int, set[int]] = {}
+    for fi, pi in zip(fig_idx.tolist(), piece_idx.tolist()):
+        near.setdefault(fi, set()).add(pi)
+    blocked = set(impassable)
+    for k, f in enumerate(figs):
+        cand = sorted(near.get(k, set()) & blocked)
+        if not cand:
+            continue
         allowed = {p.id for p in table.stack(f.on)}
-        for p in table.pieces_hit(f.polygon):
-            if p.id in allowed or not sysdata.impassable(p):
+        for pi in cand:
+            p = table.pieces[pi]
+            if p.id in allowed or not shapely.intersects(f.polygon, p.footprint):
                 continue
             depth = -region_gap(f, p.footprint)
             if depth > TOUCH:
@@ -352,3 +371,22 @@ def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, prob
                 probs.add(("units", i, "models", j, "at"), f"base of {f.id} overlaps impassable terrain {p.id} by {depth:.6g}\"")
 
 
+def _overlapping_pairs(figs: list[Figure]) -> list[tuple[int, int, float]]:
+    """``(a, b, gap)`` for every pair ``a < b`` of bases overlapping by more than TOUCH, in order."""
+    centres = np.array([f.at for f in figs], dtype=float).reshape(-1, 2)
+    reach = np.array([f.base.reach for f in figs], dtype=float)
+    points = shapely.points(centres)
+    a, b = shapely.STRtree(points).query(points, predicate="dwithin", distance=2 * float(reach.max()))
+    keep = a < b
+    a, b = a[keep], b[keep]
+    d = np.linalg.norm(centres[a] - centres[b], axis=1)
+    close = d - reach[a] - reach[b] < -TOUCH  # else the gap is at least -TOUCH
+    a, b, d = a[close], b[close], d[close]
+    order = np.lexsort((b, a))
+    out = []
+    for x, y, dist in zip(a[order].tolist(), b[order].tolist(), d[order].tolist()):
+        fa, fb = figs[x], figs[y]
+        g = dist - fa.base.radius - fb.base.radius if fa.is_round and fb.is_round else gap(fa, fb)
+        if g < -TOUCH:
+            out.append((x, y, g))
+    return out
