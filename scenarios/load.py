@@ -33,7 +33,7 @@ from tapeline.rules.state import GameState, UnitState, frozen_map
 
 from . import validate, yamlio
 from .errors import ScenarioError
-from .schema import MAX_MODELS, MAX_VERTICES, scenario_model
+from .schema import MAX_MODELS, MAX_VERTICES, scenario_model_for
 from .suggest import hint
 from .systemdata import SYSTEM_DATA
 
@@ -111,7 +111,7 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
     _check_sizes(data, probs)
     probs.raise_if_any()
     try:
-        spec = scenario_model().model_validate(data)
+        spec = scenario_model_for(data).model_validate(data)
     except pydantic.ValidationError as e:
         for loc, msg in _schema_problems(e.errors(include_url=False)):
             probs.add(loc, msg)

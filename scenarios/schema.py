@@ -404,23 +404,64 @@ class Settings(Strict):
     # (later settings are added below this line, one per rule they configure)
 
 
-def _tagged_union(models: dict[str, type], tag: str):
+def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
+    """The entries' type: the models, told apart by ``tag``. A ``subset`` (the words one file
+    uses) stays a tagged union even of one model, so that its errors are located as the whole
+    vocabulary's are (``actions[0].speed``)."""
     if not models:
         return dict[str, Any]
     ms = tuple(models[k] for k in sorted(models))
-    if len(ms) == 1:
+    if len(ms) == 1 and not subset:
         return ms[0]
     return Annotated[Union[ms], Field(discriminator=tag)]
 
 
-@lru_cache(maxsize=1)
 def scenario_model() -> type[BaseModel]:
     """The whole file's model, with every registered action and expectation."""
+    return _scenario_model(None, None)
+
+
+def scenario_model_for(data: Any) -> type[BaseModel]:
+    """A model that validates ``data`` exactly as :func:`scenario_model` does, built with only
+    the ``actions:`` and ``expect:`` words ``data`` uses (so only their modules are loaded).
+    Where an entry names no word, or one that is not known, the whole model answers (its
+    message lists every known word)."""
+    used = [_words_used(data, "actions", "action"), _words_used(data, "expect", "expect")]
+    if None in used:
+        return scenario_model()
+    return _scenario_model(*used)
+
+
+def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
+    """The words of ``data[key]``'s entries, or ``None`` where one is not a mapping naming a
+    known word (or the list is not a list)."""
     from . import vocab
 
-    vocab.load_all()
-    Action = _tagged_union(vocab.ACTIONS_MODELS, "action")
-    Expect = _tagged_union(vocab.EXPECT_MODELS, "expect")
+    entries = data.get(key, []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return None
+    known = vocab.words(tag)
+    out = set()
+    for e in entries:
+        word = e.get(tag) if isinstance(e, dict) else None
+        if not isinstance(word, str) or word not in known:
+            return None
+        out.add(word)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=64)
+def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type[BaseModel]:
+    """The file's model with the action and expectation words given (``None``: all of them)."""
+    from . import vocab
+
+    chosen = [vocab.models(kind, words) if words is not None else None
+              for kind, words in (("action", actions), ("expect", expects))]
+    if None in chosen:
+        vocab.load_all()
+        chosen = [vocab.ACTIONS_MODELS, vocab.EXPECT_MODELS]
+    Action = _tagged_union(chosen[0], "action", actions is not None)
+    Expect = _tagged_union(chosen[1], "expect", expects is not None)
 
     class Scenario(Strict):
         tapeline: Version

@@ -1,0 +1,119 @@
+"""Start-up without waste (docs/performance.md): a command loads only what it needs, and doing
+so changes no answer.
+
+- ``tapeline --help`` lists every command without loading numpy, shapely, pydantic, PyYAML or
+  networkx;
+- a file is validated by a model built with only the ``actions:``/``expect:`` words it uses, and
+  that model reports exactly the errors the whole vocabulary's model reports (checked on every
+  bundled example and malformed file, and on entries broken on purpose);
+- the cheap listing of words (:func:`scenarios.vocab.words`) places every word in the module
+  that registers it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pydantic
+import pytest
+
+from tapeline.scenarios import vocab, yamlio
+from tapeline.scenarios.schema import scenario_model, scenario_model_for
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "scenarios" / "examples").iterdir()) + sorted((Path(__file__).parent / "malformed").iterdir())
+HEAVY = ("numpy", "shapely", "pydantic", "yaml", "networkx")
+
+
+def _python(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_help_loads_no_heavy_library_and_lists_every_command():
+    out = _python(
+        "import sys, json, contextlib, io\n"
+        "from tapeline.scenarios import cli\n"
+        "buf = io.StringIO()\n"
+        "with contextlib.redirect_stdout(buf):\n"
+        "    try: cli.main(['--help'])\n"
+        "    except SystemExit: pass\n"
+        f"print(json.dumps([buf.getvalue(), sorted(m for m in {HEAVY!r} if m in sys.modules)]))\n"
+    )
+    text, loaded = json.loads(out)
+    assert loaded == []
+    names = sorted(p.stem for p in (ROOT / "scenarios" / "commands").glob("*.py") if p.stem != "__init__")
+    for name in names:
+        assert f"\n    {name} " in text or f"\n    {name}\n" in text, name
+
+
+def test_a_query_loads_only_the_words_the_file_uses():
+    show = ROOT / "scenarios" / "examples" / "showcase.yaml"
+    out = _python(
+        "import sys, json, contextlib, io\n"
+        "from tapeline.scenarios import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert cli.main(['measure', {str(show)!r}, 'a6', 'za5']) == 0\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tapeline.scenarios.actions.')\n"
+        "                        or m.startswith('tapeline.scenarios.expectations.'))))\n"
+    )
+    loaded = {m.rsplit(".", 1)[1] for m in json.loads(out)}
+    data = yamlio.parse(show.read_text(), False)[0]
+    want = {vocab.words("action")[a["action"]].rsplit(".", 1)[1] for a in data["actions"]}
+    want |= {vocab.words("expect")[e["expect"]].rsplit(".", 1)[1] for e in data["expect"]}
+    assert want <= loaded
+    assert "run" not in loaded and "close_ranks" not in loaded and "assault" not in loaded
+
+
+def test_the_listing_places_every_registered_word():
+    vocab.load_all()
+    for kind, table in (("action", vocab.ACTIONS_MODELS), ("expect", vocab.EXPECT_MODELS)):
+        assert {w: cls.__module__ for w, cls in table.items()} == vocab.words(kind)
+
+
+def _errors(model, data):
+    try:
+        model.model_validate(data)
+    except pydantic.ValidationError as e:
+        return [(err["type"], err["loc"], err["msg"]) for err in e.errors(include_url=False)]
+    return []
+
+
+def _broken(data):
+    """Copies of ``data`` with one action or expectation entry broken: an unknown key, a field
+    of the wrong type (a list, a string, a mapping), a field left out."""
+    for key in ("actions", "expect"):
+        for i, entry in enumerate(data.get(key) or []):
+            if not isinstance(entry, dict):
+                continue
+            for field in list(entry):
+                for bad in ([], "x", {"k": 1}, None, 10**6, -1.5):
+                    if field in ("action", "expect"):
+                        continue
+                    d = copy.deepcopy(data)
+                    d[key][i][field] = bad
+                    yield d
+                d = copy.deepcopy(data)
+                if field not in ("action", "expect"):
+                    del d[key][i][field]
+                    yield d
+            d = copy.deepcopy(data)
+            d[key][i]["no_such_key"] = 1
+            yield d
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_files_words_validate_as_the_whole_vocabulary(path):
+    try:
+        data = yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]
+    except (yamlio.TextError, UnicodeDecodeError):
+        pytest.skip("not readable text: refused before any model")
+    full = scenario_model()
+    cases = [data] + (list(_broken(data)) if isinstance(data, dict) else [])
+    for d in cases:
+        assert _errors(scenario_model_for(d), d) == _errors(full, d)
