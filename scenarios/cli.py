@@ -2,7 +2,10 @@
 
 Each sub-command lives in its own module of :mod:`scenarios.commands` with a
 ``register(subparsers)`` function; they are discovered, so adding a command touches nothing
-else. Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input: one line
+else. A command module stays light at the top (argparse and this package's small helpers): what
+its answer needs (numpy, shapely, the file format, the rules) it imports when it runs, so that
+``tapeline --help`` and every command start without loading what they do not use
+(docs/performance.md; tests/scenarios/test_startup.py checks it). Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input: one line
 ``FILE: PLACE: message`` on stderr, nothing else there, never a traceback (docs/reliability.md).
 """
 
@@ -20,7 +23,6 @@ import warnings
 from contextlib import contextmanager
 from typing import Optional, Sequence
 
-from tapeline import __version__
 from tapeline.board.errors import TapelineError
 
 from . import commands
@@ -38,13 +40,51 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         raise UsageError(message)
 
+    def later(self, add) -> None:
+        """Call ``add(self)`` (which adds arguments) only when this parser is used: parsing or
+        help. A command whose options come from modules it would otherwise import up front (the
+        ``render`` overlays) registers them this way."""
+        self.__dict__.setdefault("_later", []).append(add)
+
+    def _complete(self) -> None:
+        for add in self.__dict__.pop("_later", ()):
+            add(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._complete()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._complete()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._complete()
+        return super().format_usage()
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from tapeline import __version__
+
+        formatter = parser._get_formatter()
+        formatter.add_text(f"tapeline {__version__}")
+        parser._print_message(formatter.format_help(), sys.stdout)
+        parser.exit()
+
 
 def parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="tapeline",
         description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.",
     )
-    p.add_argument("--version", action="version", version=f"tapeline {__version__}")
+    p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for m in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{m.name}").register(sub)

@@ -14,18 +14,19 @@ so argparse refuses what is out of range with the same one-line message (docs/re
 from __future__ import annotations
 
 import argparse
-import difflib
 import math
 import os
 from dataclasses import replace
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 
-from .load import Loaded, read
+from .limits import MAX_INCHES
 from .suggest import closest
-from .schema import MAX_INCHES
+
+if TYPE_CHECKING:
+    from .load import Loaded
 
 
 class ArgumentError(TapelineError):
@@ -80,6 +81,8 @@ def output_not_input(args, output: str, flag: str) -> None:
 
 def load(args) -> Loaded:
     """The file named by ``args.file``, advanced to ``args.after`` when given."""
+    from .load import read  # the file format's models, geometry and rules: only when a file is read
+
     return advance(read(args.file), getattr(args, "after", None))
 
 

@@ -10,11 +10,6 @@ unit's Batch.
 
 from __future__ import annotations
 
-from tapeline.rules.starcraft.casualties import priority_reading
-from tapeline.rules.starcraft.odds import attack_odds
-from tapeline.rules.starcraft.ranged import Modifiers, batch_spec, batch_target
-from tapeline.rules.starcraft.targeting import check_target
-
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, fmt, int_in, load, unit
 
@@ -39,6 +34,8 @@ def register(sub) -> None:
 
 
 def _mods(file: str, args) -> Modifiers:
+    from tapeline.rules.starcraft.ranged import Modifiers
+
     for name, (lo, hi) in BOUNDS.items():  # argparse bounds them too; the Python API comes here
         if getattr(args, name) not in range(lo, hi + 1):
             raise ArgumentError(file, f"--{name.replace('_', '-')}", f"{getattr(args, name)} is out of range ({lo} to {hi})")
@@ -54,6 +51,11 @@ def run(args) -> int:
 
 def query(loaded, args) -> dict:
     """The JSON answer: ``args.unit`` firing ``args.weapon`` (one Batch each) at ``args.target``."""
+    from tapeline.rules.starcraft.casualties import priority_reading
+    from tapeline.rules.starcraft.odds import attack_odds
+    from tapeline.rules.starcraft.ranged import batch_spec, batch_target
+    from tapeline.rules.starcraft.targeting import check_target
+
     st = loaded.state
     if st.system != "starcraft":
         raise ArgumentError(loaded.file, "--unit", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")

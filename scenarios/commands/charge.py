@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import charging
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, deprecated, fmt, int_in, load, model, unit
-from ..schema import MAX_CHARGE_MODIFIER
+from ..limits import MAX_CHARGE_MODIFIER
 
 
 def register(sub) -> None:

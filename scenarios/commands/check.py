@@ -10,7 +10,6 @@ import sys
 from ..cli import emit
 from ..cliutil import add_file
 from ..errors import ScenarioError, one_line
-from ..load import read
 
 
 def register(sub) -> None:
@@ -20,6 +19,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..load import read
+
     try:
         loaded = read(args.file)
     except ScenarioError as e:

@@ -7,8 +7,6 @@ stays from the nearest blocking footprint, StarCraft) and ``detail``.
 
 from __future__ import annotations
 
-from tapeline.rules.systems import system
-
 from ..cli import emit
 from ..cliutil import add_pair, answer, fmt, load, pair
 
@@ -21,6 +19,8 @@ def register(sub) -> None:
 
 def sight(loaded, a: str, b: str):
     """The system's :class:`board.sight.Sight` for models ``a`` and ``b`` of a loaded file."""
+    from tapeline.rules.systems import system
+
     return system(loaded.state.system).visible(loaded.state, a, b)
 
 

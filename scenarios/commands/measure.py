@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from tapeline.board import measure
-from tapeline.rules.systems import system
-
 from ..cli import emit
 from ..cliutil import add_pair, answer, fmt, load, pair
 
@@ -17,6 +14,9 @@ def register(sub) -> None:
 
 def query(loaded, args) -> dict:
     """The JSON answer for models ``args.a`` and ``args.b``."""
+    from tapeline.board import measure
+    from tapeline.rules.systems import system
+
     a, b = pair(loaded, args)
     st = loaded.state
     fa, fb = st.figure(a), st.figure(b)

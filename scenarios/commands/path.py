@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import math
 
-from tapeline.board.pathcheck import check_path
-from tapeline.rules.charge_geometry import MoveRules, space_for
-
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, fmt, load, model, number_in, xy
-from ..schema import MAX_INCHES, MAX_LIST
+from ..limits import MAX_INCHES, MAX_LIST
 
 
 def register(sub) -> None:
@@ -26,6 +23,8 @@ def register(sub) -> None:
 
 
 def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
+    from tapeline.rules.charge_geometry import MoveRules
+
     fig = state.figure(model_id)
     if state.system == "starcraft":
         from tapeline.rules.starcraft.movement import move_rules
@@ -45,6 +44,9 @@ def run(args) -> int:
 
 def query(loaded, args) -> dict:
     """The JSON answer: is ``args.model``'s path through ``args.via`` legal (within ``args.max``)."""
+    from tapeline.board.pathcheck import check_path
+    from tapeline.rules.charge_geometry import space_for
+
     st = loaded.state
     m = model(loaded, args.model, "argument MODEL")
     if args.max is not None and not (isinstance(args.max, (int, float)) and math.isfinite(args.max) and 0 <= args.max <= MAX_INCHES):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import overlays
 from ..cliutil import ArgumentError, add_file, load, output_not_input
 
 
@@ -24,11 +23,19 @@ def register(sub) -> None:
                    help="shade terrain by Size class (default) or by height of its top surface")
     p.add_argument("--title", default=None, help="picture title (default: the scenario's name)")
     p.add_argument("--final", action="store_true", help="draw the state after replaying all the file's actions (the same as --after -1)")
-    overlays.add_arguments(p)
+    p.later(_overlay_arguments)  # the overlays' flags: loaded only when render is asked for
     p.set_defaults(func=run)
 
 
+def _overlay_arguments(p) -> None:
+    from .. import overlays
+
+    overlays.add_arguments(p)
+
+
 def run(args) -> int:
+    from .. import overlays
+
     output_not_input(args, args.output, "-o")
     if args.final:
         if args.after is not None and args.after != -1:

@@ -8,7 +8,6 @@ import sys
 
 from tapeline.board.errors import TapelineError
 
-from .. import replay as engine
 from ..cli import emit
 from ..cliutil import add_file, answer, load, output_not_input
 
@@ -37,6 +36,8 @@ def run(args) -> int:
     loaded = load(args)
     if args.html is not None:
         return _html(loaded, args)
+    from .. import replay as engine
+
     return _print(loaded, engine.run(loaded), args)
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from ..schema import scenario_model
-
 
 def register(sub) -> None:
     p = sub.add_parser("schema", help="print the JSON Schema of scenario files")
@@ -13,6 +11,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..schema import scenario_model
+
     schema = scenario_model().model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "tapeline scenario file, version 1"

@@ -23,7 +23,6 @@ mean_kills, kills_pmf, ...}``), ``covered``, ``firing_model``, ``level``.
 from __future__ import annotations
 
 from tapeline.board.errors import GeometryError
-from tapeline.board.templates import coverage, place, shape_table
 from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
@@ -66,6 +65,8 @@ def query(loaded, args) -> dict:
 
 
 def _shape(loaded, args) -> dict:
+    from tapeline.board.templates import coverage, place, shape_table
+
     st = loaded.state
     known = shape_table(st.settings.get("templates"))
     if args.shape not in known:
