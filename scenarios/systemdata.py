@@ -1,5 +1,8 @@
 """What the loader needs from each rule system: its statuses and Combat Tags, which terrain is
-impassable, and how a unit entry (profile + overrides) becomes rules data."""
+impassable, and how a unit entry (profile + overrides) becomes rules data.
+
+Each system's rules modules (catalogue, armoury, weapons) are imported when a file of that
+system needs them, not when this module is: a StarCraft file loads no Horus Heresy code."""
 
 from __future__ import annotations
 
@@ -7,10 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from tapeline.board.terrain import Piece
-from tapeline.rules.classic40k import armoury as c40k_armoury
-from tapeline.rules.heresy import weapons as hh_weapons
-from tapeline.rules.starcraft import terrain as sc_terrain
-from tapeline.rules.starcraft.catalogue import catalogue, key
 
 
 @dataclass
@@ -38,6 +37,8 @@ def _file_stats(u) -> dict:
 
 
 def _starcraft_unit(u) -> UnitInfo:
+    from tapeline.rules.starcraft.catalogue import catalogue, key
+
     entry: dict = {}
     prof = None
     if u.profile is not None:
@@ -89,11 +90,29 @@ def _trait_impassable(p: Piece) -> bool:
     return p.has("impassable")
 
 
+def _starcraft_impassable(p: Piece) -> bool:
+    from tapeline.rules.starcraft.terrain import impassable
+
+    return impassable(p)
+
+
+def _heresy_known(name: str, mine) -> bool:
+    from tapeline.rules.heresy.weapons import known
+
+    return known(name, mine)
+
+
+def _c40k_known(name: str, mine) -> bool:
+    from tapeline.rules.classic40k.armoury import known
+
+    return known(name, mine)
+
+
 SYSTEM_DATA = {
     "starcraft": SystemData(
         statuses=frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"}),
         tags=frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"}),
-        impassable=sc_terrain.impassable,
+        impassable=_starcraft_impassable,
         unit_info=_starcraft_unit,
     ),
     "heresy": SystemData(
@@ -101,7 +120,7 @@ SYSTEM_DATA = {
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("heresy"),
-        check_unit=_wargear_names(hh_weapons.known),
+        check_unit=_wargear_names(_heresy_known),
     ),
     "classic40k": SystemData(
         statuses=frozenset({"falling_back", "pinned", "gone_to_ground", "fired_heavy", "deep_struck", "charged", "in_cover",
@@ -109,6 +128,6 @@ SYSTEM_DATA = {
         tags=None,
         impassable=_trait_impassable,
         unit_info=_no_catalogue("classic40k"),
-        check_unit=_wargear_names(c40k_armoury.known),
+        check_unit=_wargear_names(_c40k_known),
     ),
 }

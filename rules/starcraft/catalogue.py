@@ -30,7 +30,7 @@ def key(name: str) -> str:
 def catalogue() -> Mapping[str, Mapping[str, Any]]:
     """The raw catalogue entries, by key."""
     text = resources.files(__package__).joinpath("catalogue.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # the C parser where installed
 
 
 @dataclass(frozen=True)

@@ -37,17 +37,17 @@ purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field, model_validator
 
 from tapeline.rules.errors import IllegalAction
-from tapeline.rules.starcraft import template_attack
-from tapeline.rules.starcraft.ranged import Modifiers, fire_batch
-from tapeline.rules.starcraft.targeting import check_target
 
 from ..schema import XY, Flag, Id, IdList, Strict
 from ..vocab import action
+
+if TYPE_CHECKING:
+    from tapeline.rules.starcraft.ranged import Modifiers
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
@@ -69,6 +69,8 @@ class PoolModifiers(Strict):
     grant_evade: Flag = False
 
     def modifiers(self) -> Modifiers:
+        from tapeline.rules.starcraft.ranged import Modifiers  # the rules: loaded when a file is replayed
+
         return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision,
                          self.critical_hit, self.tough, self.dodge, self.concentrated_fire, self.grant_evade)
 
@@ -138,7 +140,9 @@ class Shoot(Strict):
         return models
 
     def apply(self, state, ctx):
-        from tapeline.rules.starcraft.targeting import unit_weapon
+        from tapeline.rules.starcraft import template_attack
+        from tapeline.rules.starcraft.ranged import fire_batch
+        from tapeline.rules.starcraft.targeting import check_target, unit_weapon
 
         if state.system != "starcraft":
             raise IllegalAction("shoot", "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)")
@@ -175,6 +179,8 @@ class Shoot(Strict):
 
     def _template(self, state, ctx, b: BatchOrder, used: dict):
         """A template weapon's Batches (§8.7.6): the primary, then each Spillover."""
+        from tapeline.rules.starcraft import template_attack
+
         if b.models is not None:
             raise IllegalAction("§8.7.6 templates", "a template is placed by one firing model: name it with model, not models")
         target_model = b.target

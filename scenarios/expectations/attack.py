@@ -22,9 +22,6 @@ from typing import Literal, Optional
 
 from pydantic import model_validator
 
-from tapeline.rules.starcraft.casualties import shielded
-from tapeline.rules.starcraft.catalogue import make_profile
-
 from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
@@ -128,6 +125,9 @@ class Shielded(ExpectBase):
         return [("unit", "unit", self.unit)]
 
     def check(self, state, ctx):
+        from tapeline.rules.starcraft.casualties import shielded
+        from tapeline.rules.starcraft.catalogue import make_profile
+
         u = state.unit(self.unit)
         shield = int(make_profile(u.profile or u.id, u.stats).shield or 0)
         v = shielded(state, self.unit, shield)
