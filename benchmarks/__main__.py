@@ -35,7 +35,27 @@ def main(argv: list[str]) -> int:
     if not only:
         out.write_text(header + "\n\n".join(sections) + "\n", encoding="utf-8")
         print(f"wrote {out}")
+    elif out.exists():  # `python -m benchmarks bench_x`: that section of the page, the rest kept
+        out.write_text(splice(out.read_text(encoding="utf-8"), sections), encoding="utf-8")
+        print(f"updated {out}")
     return 0
+
+
+def splice(page: str, sections: list[str]) -> str:
+    """``page`` with each of ``sections`` in place of the section of the same ``## `` title
+    (a section runs to the next ``## `` line), or added at the end when the page has none."""
+    for section in sections:
+        title = section.splitlines()[0]
+        lines = page.rstrip("\n").split("\n")
+        if title in lines:
+            start = lines.index(title)
+            end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+            tail = ["", *lines[end:]] if end < len(lines) else []
+            lines = lines[:start] + section.split("\n") + tail
+        else:
+            lines += ["", *section.split("\n")]
+        page = "\n".join(lines) + "\n"
+    return page
 
 
 if __name__ == "__main__":

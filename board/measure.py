@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence, Union
 
 import numpy as np
@@ -112,10 +113,18 @@ def _support_extreme(a, b, sign: float) -> float:
     """
     sa, ca = _shape_and_centre(a)
     sb, cb = _shape_and_centre(b)
-    d = cb - ca
     ra, rb = _radius_or_none(sa), _radius_or_none(sb)
     if ra is not None and rb is not None:
-        return float(math.hypot(*d) - ra + sign * rb)
+        return float(math.hypot(*(cb - ca)) - ra + sign * rb)
+    return _oval_extreme(sa, tuple(ca.tolist()), sb, tuple(cb.tolist()), sign)
+
+
+@lru_cache(maxsize=1 << 14)
+def _oval_extreme(sa, ca: tuple, sb, cb: tuple, sign: float) -> float:
+    """:func:`_support_extreme` where an oval is involved: a numerical maximisation, so it is
+    remembered (shapes and centres are values; rules ask about the same pairs many times, e.g.
+    once per casualty)."""
+    d = np.array(cb, dtype=float) - np.array(ca, dtype=float)
     return _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] - sa.support(t) + sign * sb.support(t))
 
 

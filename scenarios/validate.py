@@ -107,7 +107,7 @@ def _weapon(ctx: Static, ident, within, entry) -> Optional[str]:
     their weapons to the commands that use them)."""
     if ctx.state.system != "starcraft" or within is None or not ctx.state.has_unit(within):
         return None
-    from tapeline.rules.starcraft.targeting import unit_weapon
+    from tapeline.rules.starcraft.catalogue import unit_weapon
 
     try:
         unit_weapon(ctx.state, within, ident)

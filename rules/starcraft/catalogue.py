@@ -134,6 +134,20 @@ def make_profile(k: str, d: Mapping[str, Any]) -> UnitProfile:
     )
 
 
+def unit_weapon(state, unit_id: str, weapon: str) -> Weapon:
+    """The weapon ``weapon`` (printed name or key) of unit ``unit_id``'s profile (§5.1), or an
+    :class:`IllegalAction` naming the weapons it has."""
+    from ..errors import IllegalAction
+
+    u = state.unit(unit_id)
+    prof = make_profile(u.profile or u.id, u.stats)
+    w = prof.weapons.get(key(weapon))
+    if w is None:
+        have = ", ".join(sorted(prof.weapons)) or "none"
+        raise IllegalAction("§5.1 weapon profiles", f"unit {unit_id} has no weapon {weapon!r} (has: {have})")
+    return w
+
+
 def unit_profile(name: str, overrides: Optional[Mapping[str, Any]] = None) -> UnitProfile:
     """The catalogue profile ``name`` (printed name or key), with ``overrides`` applied."""
     k = key(name)

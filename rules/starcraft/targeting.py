@@ -30,7 +30,7 @@ from tapeline.board.units import TOUCH
 from ..errors import IllegalAction
 from ..state import GameState
 from .casualties import engaged_pairs
-from .catalogue import Weapon, key, make_profile
+from .catalogue import Weapon, unit_weapon
 
 HIDDEN_SIGHT = 4.0
 Sight = Callable[[GameState, Sequence[str], str], np.ndarray]
@@ -71,16 +71,6 @@ def _high_ground(state: GameState, target: str, firing: Sequence[str]) -> bool:
 def engaged_with(state: GameState, unit_id: str) -> set[str]:
     """The enemy units ``unit_id`` is Engaged with (§7.2)."""
     return {state.unit_of(b).id for _, b, _ in engaged_pairs(state, unit_id)}
-
-
-def unit_weapon(state: GameState, unit_id: str, weapon: str) -> Weapon:
-    u = state.unit(unit_id)
-    prof = make_profile(u.profile or u.id, u.stats)
-    w = prof.weapons.get(key(weapon))
-    if w is None:
-        have = ", ".join(sorted(prof.weapons)) or "none"
-        raise IllegalAction("§5.1 weapon profiles", f"unit {unit_id} has no weapon {weapon!r} (has: {have})")
-    return w
 
 
 def check_target(state: GameState, unit_id: str, weapon: str, target: str,

@@ -127,7 +127,7 @@ class Shoot(Strict):
         else:
             if weapon.kw("specialist"):
                 raise IllegalAction("§11 SPECIALIST", f"{weapon.name} is carried by one model only: name it with models: [id]")
-            from tapeline.rules.starcraft.targeting import unit_weapon
+            from tapeline.rules.starcraft.catalogue import unit_weapon
 
             taken = {
                 m for o in self.batches
