@@ -79,15 +79,18 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The ``tapeline`` parser with every command, or with ``command`` alone when it names one
+    (what :func:`main` asks for: the other commands' modules need not be loaded to answer)."""
     p = Parser(
         prog="tapeline",
         description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.",
     )
     p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for m in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{commands.__name__}.{m.name}").register(sub)
+    names = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+    for name in [command] if command in names else names:
+        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
     return p
 
 
@@ -102,7 +105,7 @@ def emit(obj: dict, as_json: bool, human: str) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv[0] if argv else None).parse_args(argv)
     except UsageError as e:
         file = _file_argument(argv)
         print(one_line(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}"), file=sys.stderr)
