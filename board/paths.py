@@ -319,41 +319,87 @@ class Reach:
 
     def _region_anchors(self, region: Region):
         """The region less the grown obstacles, and the circle points (arrays ``(circle,
-        angle)``) a path may leave a circle from towards it."""
+        angle)``) a path may leave a circle from towards it.
+
+        The last leg of a shortest path ends at the region point nearest its start (any point
+        of the leg nearer the start is outside the region). That end is a foot on one piece of
+        the outline — the leg then lies on a line through a circle piece's centre, or meets a
+        straight piece square-on — or an outline vertex. Only the circle points whose last leg
+        can really end so are anchors (exact filters, never a guess):
+
+        * towards a piece's centre or square-on to it: the foot lies on the piece (within its
+          box; a foot off its piece is never the nearest point);
+        * towards a vertex ``w``: the leg's last stretch before ``w`` is outside the region
+          (the point 1e-6" short of ``w`` has a negative slack).
+
+        Pieces of the grown obstacles need no anchors of their own: a node lies outside every
+        obstacle, and a last leg square-on to (or towards the centre of) an obstacle's piece
+        would come from inside it, or through it."""
         x0, y0, x1, y1 = region.box
         bx0, by0, bx1, by1 = self.space.box
+        own = region
         region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
                         (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)), region.inside)
-        pts, dirs = region.anchors()
         C = self.space.circles
+        verts = region.vertices
+        if not len(C):
+            return region, None
+        oC, oL, oCB, oLB = own._pieces
+        k = np.arange(len(C))
         ak, aa = [], []
-        if len(pts) and len(C):
-            # the tangent points from every anchor point to every circle (point by point, the
-            # "+" tangents then the "−" ones, circles in order)
+
+        def tangents(pts):
+            """(point index, circle, angle, tangent point) of the tangents from ``pts``."""
             dx, dy = pts[:, 0, None] - C.x[None, :], pts[:, 1, None] - C.y[None, :]
             D = np.hypot(dx, dy)
             ok = D > C.r + 1e-12
             th = np.arctan2(dy, dx)
             alpha = np.arccos(np.clip(C.r / np.where(ok, D, 1), -1, 1))
-            k = np.arange(len(C))
-            A = np.stack([th + 1.0 * alpha, th + -1.0 * alpha], axis=1)
+            A = np.stack([th + alpha, th - alpha], axis=1)        # (point, ±, circle)
             good = ok[:, None, :] & C.in_cone(k, A)
-            ak.append(np.broadcast_to(k, A.shape)[good]), aa.append(A[good])
-        verts = region.vertices
-        if len(C) and len(verts):
+            pi, _, ki = np.nonzero(good)
+            a = A[good]
+            q = np.column_stack([C.x[ki] + C.r[ki] * np.cos(a), C.y[ki] + C.r[ki] * np.sin(a)])
+            return pi, ki, a, q
+
+        def on_piece(f, B, e=1e-9):
+            return (f[:, 0] >= B[:, 0] - e) & (f[:, 0] <= B[:, 2] + e) & (f[:, 1] >= B[:, 1] - e) & (f[:, 1] <= B[:, 3] + e)
+
+        if len(verts):
+            pi, ki, a, q = tangents(verts)
+            d = q - verts[pi]
+            n = np.hypot(d[:, 0], d[:, 1])
+            good = n > 1e-9
+            probe = verts[pi[good]] + 1e-6 * d[good] / n[good, None]
+            keep = np.zeros(len(pi), dtype=bool)
+            keep[np.nonzero(good)[0]] = region.slack(probe) <= 1e-9
+            ak.append(ki[keep]), aa.append(a[keep])
+        if len(oC):
+            pi, ki, a, q = tangents(oC[:, :2])
+            d = q - oC[pi, :2]
+            n = np.hypot(d[:, 0], d[:, 1])
+            good = n > 1e-15
+            f = oC[pi, :2] + oC[pi, 2:3] * d / np.where(good, n, 1)[:, None]
+            keep = good & on_piece(f, oCB[pi])
+            ak.append(ki[keep]), aa.append(a[keep])
+        if len(oL):
+            # a last leg square-on to a straight piece leaves a circle at a right angle to it
+            base = np.arctan2(oL[:, 1], oL[:, 0])
+            A = np.stack([base + math.pi / 2, base - math.pi / 2], axis=1)[:, :, None] + np.zeros(len(C))
+            li, _, ki = np.nonzero(C.in_cone(k, A))
+            a = A[C.in_cone(k, A)]
+            q = np.column_stack([C.x[ki] + C.r[ki] * np.cos(a), C.y[ki] + C.r[ki] * np.sin(a)])
+            t = oL[li, 2] - np.einsum("ij,ij->i", oL[li, :2], q)
+            f = q + t[:, None] * oL[li, :2]
+            keep = on_piece(f, oLB[li])
+            ak.append(ki[keep]), aa.append(a[keep])
+        if len(verts):
             # A region vertex on a grown obstacle's circle: a path may end there along the arc.
             d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
             vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
             ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
             good = C.in_cone(ki, ang)
             ak.append(ki[good]), aa.append(ang[good])
-        if len(dirs) and len(C):
-            # a last leg square-on to a straight piece leaves a circle at a right angle to it
-            base = np.array([math.atan2(n_[1], n_[0]) for n_ in dirs.tolist()])
-            A = np.broadcast_to(np.stack([base + math.pi / 2, base - math.pi / 2], axis=1)[:, None, :], (len(base), len(C), 2))
-            K = np.broadcast_to(np.arange(len(C))[None, :, None], A.shape)
-            good = C.in_cone(K, A)
-            ak.append(K[good]), aa.append(A[good])
         return region, ((np.concatenate(ak), np.concatenate(aa)) if ak else None)
 
     def to_region(self, region: Region) -> Optional[Path]:
@@ -391,22 +437,41 @@ class Reach:
         G = self._graph([], anchor)
         dist, prev = _dijkstra(G.adj, ("S",))
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
-        best, best_end, best_node, best_region = math.inf, None, None, None
+        C = self.space.circles
+        best, best_end, best_node, best_region, best_rank = math.inf, None, None, None, math.inf
         order = sorted(dist, key=dist.get)
-        # Nodes in order of distance, a chunk at a time: every candidate end of a chunk is
-        # tested in one vectorised call; stop once a chunk's nearest node cannot beat the best.
-        for lo in range(0, len(order), _CHUNK):
-            chunk = order[lo:lo + _CHUNK]
-            if dist[chunk[0]] >= best - 1e-12:
+        rank = {nd: i for i, nd in enumerate(order)}
+        # Every node's lower bound: its distance plus the straight distance to the nearest
+        # region's box. Nodes are taken in order of that bound (nearest the goal first, ties in
+        # Dijkstra order), a chunk at a time; every candidate end of a chunk is tested in one
+        # vectorised call; stop once a chunk's bound cannot beat the best.
+        P = np.array([G.pos[nd] for nd in order], dtype=float).reshape(-1, 2)
+        D = np.array([dist[nd] for nd in order], dtype=float)
+        if len(boxes):
+            dx = np.maximum(np.maximum(boxes[None, :, 0] - P[:, 0, None], 0), P[:, 0, None] - boxes[None, :, 2])
+            dy = np.maximum(np.maximum(boxes[None, :, 1] - P[:, 1, None], 0), P[:, 1, None] - boxes[None, :, 3])
+            LB = D[:, None] + np.hypot(dx, dy)  # (node, region)
+        else:
+            LB = np.zeros((len(order), 0))
+        key = LB.min(axis=1) if LB.shape[1] else D
+        by_bound = np.lexsort((np.arange(len(order)), key))
+        for lo in range(0, len(by_bound), _CHUNK):
+            chunk = by_bound[lo:lo + _CHUNK]
+            if key[chunk[0]] >= best - 1e-12:
                 break
             froms, cands, costs, nodes, must_test, owner = [], [], [], [], [], []
-            for nd in chunk:
-                d = dist[nd]
-                v = np.array(G.pos[nd], dtype=float)
-                lbs = np.hypot(np.maximum.reduce([boxes[:, 0] - v[0], np.zeros(len(boxes)), v[0] - boxes[:, 2]]),
-                               np.maximum.reduce([boxes[:, 1] - v[1], np.zeros(len(boxes)), v[1] - boxes[:, 3]]))
+            for ni in chunk.tolist():
+                nd = order[ni]
+                d = D[ni]
+                v = P[ni]
+                # A taut path leaves a circle along its tangent: from a circle's node only the
+                # candidates on the tangent there (the anchors put a node wherever a last leg
+                # can leave); from the start, any.
+                radial = None
+                if nd[0] == "c" and C.r[nd[1]] > 1e-9:
+                    radial = (v - (C.x[nd[1]], C.y[nd[1]])) / C.r[nd[1]]
                 for ri, region in enumerate(prepared):
-                    if d + lbs[ri] >= best - 1e-12:
+                    if LB[ni, ri] >= best - 1e-12:
                         continue
                     verts = region.vertices
                     proj = region.projections(v)
@@ -414,8 +479,12 @@ class Reach:
                     test = np.zeros(len(c), dtype=bool)
                     test[0] = True  # the node itself must lie in the region
                     test[1 + len(verts):] = True  # projections too; outline vertices already do
-                    cost = d + np.hypot(*(c - v).T)
+                    leg = np.hypot(*(c - v).T)
+                    cost = d + leg
                     keep = cost < best - 1e-12
+                    if radial is not None:
+                        keep &= np.abs((c - v) @ radial) <= _TANGENT * np.maximum(leg, 1e-12)
+                        keep[0] = cost[0] < best - 1e-12
                     k = int(keep.sum())
                     froms.append(np.repeat(v[None, :], k, axis=0))
                     cands.append(c[keep]), costs.append(cost[keep]), must_test.append(test[keep])
@@ -424,7 +493,8 @@ class Reach:
             if not nodes:
                 continue
             froms, cands, costs, must_test, owner = map(np.concatenate, (froms, cands, costs, must_test, owner))
-            order_ = np.lexsort((owner, costs))
+            ranks = np.array([rank[nd] for nd in nodes])
+            order_ = np.lexsort((ranks, owner, costs))
             # The cheapest candidate inside its region with a clear leg wins: test in cost
             # order, a growing batch at a time (membership, then the leg), up to the first.
             lo_, size = 0, 64
@@ -442,8 +512,10 @@ class Reach:
                 hit = np.nonzero(self.space.clear_segments(froms[part], cands[part]))[0]
                 if len(hit):
                     j = part[hit[0]]
-                    if costs[j] < best - 1e-12:
-                        best, best_end, best_node, best_region = float(costs[j]), tuple(map(float, cands[j])), nodes[j], int(owner[j])
+                    c_j = float(costs[j])
+                    if c_j < best - 1e-12 or (c_j <= best + 1e-12 and ranks[j] < best_rank):
+                        best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), nodes[j], int(owner[j])
+                        best_rank = ranks[j]
                     break
         if best_node is None:
             return None, None
@@ -497,6 +569,11 @@ def _route(prev: dict, node) -> list:
         route.append(prev[route[-1]])
     return route[::-1]
 
+
+#: A last leg from a circle's node counts as along the tangent there when the cosine of its
+#: angle to the radius is at most this (the anchors are tangent points to float precision,
+#: ~1e-13; anything kept beyond them is only a legal, longer path).
+_TANGENT = 1e-7
 
 #: Graph nodes whose candidate end spots are tested together in :meth:`Reach.to_region`.
 _CHUNK = 64

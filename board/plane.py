@@ -88,6 +88,14 @@ def circle_intersections(C: np.ndarray, tol: float = 0.0) -> np.ndarray:
     if len(C) < 2:
         return np.zeros((0, 2))
     i, j = np.triu_indices(len(C), 1)
+    return circle_pair_intersections(C, i, j, tol)
+
+
+def circle_pair_intersections(C: np.ndarray, i: np.ndarray, j: np.ndarray, tol: float = 0.0) -> np.ndarray:
+    """The crossing points of the circle pairs ``(C[i[k]], C[j[k]])`` (see
+    :func:`circle_intersections`)."""
+    if not len(i):
+        return np.zeros((0, 2))
     p, q, r1, r2 = C[i, :2], C[j, :2], C[i, 2], C[j, 2]
     d = np.hypot(*(q - p).T)
     ok = (d > 1e-15) & (d <= r1 + r2 + tol) & (d >= np.abs(r1 - r2) - tol)

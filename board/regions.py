@@ -41,7 +41,7 @@ import numpy as np
 import shapely
 
 from .errors import GeometryError
-from .plane import ccw_rings, circle_intersections
+from .plane import ccw_rings, circle_pair_intersections
 
 #: The outline's vertices are pairwise intersections of its pieces: refuse (an error, never a
 #: hang or an exhausted memory) beyond this many pairs.
@@ -116,54 +116,108 @@ class Region:
     @cached_property
     def primitives(self) -> tuple[np.ndarray, np.ndarray]:
         """``(circles, lines)``: circles as rows ``(cx, cy, R)``, lines as rows
-        ``(nx, ny, c)`` for the line ``n·p = c`` (``n`` a unit vector)."""
-        circles, lines = [], []
+        ``(nx, ny, c)`` for the line ``n·p = c`` (``n`` a unit vector) — those whose outline
+        piece (:attr:`_pieces`) reaches the region's :attr:`bounds`."""
+        C, L, _, _ = self._pieces
+        return C, L
+
+    @cached_property
+    def _junctions(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(circle ids, line ids)``: ``(chain, index)`` per piece, where consecutive pieces
+        of one offset outline meet (a corner's arc and the offset edges on either side of
+        it): such a meeting is smooth and is no vertex. ``(-1, -1)`` for the rest."""
+        self._pieces
+        return self.__dict__["_ids"]
+
+    @cached_property
+    def _pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The primitives and a bounding box ``(x0, y0, x1, y1)`` of each one's *piece* of the
+        outline: an offset edge is a segment, a corner's circle an arc (boxed with its chord
+        and sagitta), a round core's a whole circle; the table box's lines are unbounded.
+        Every vertex of the region's outline lies on two pieces, so inside both boxes."""
         x0, y0, x1, y1 = self.bounds
+        empty = np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros((0, 4))
         if not (x0 <= x1 and y0 <= y1):
-            return np.zeros((0, 3)), np.zeros((0, 3))
+            return empty
         hull = shapely.box(x0, y0, x1, y1)
         relevant = [(m[0], m[1]) for group in self.near for m in group]
         relevant += [(c, R) for group in self.near for m in group for c, R, _ in (m[2] if len(m) > 2 else ())]
         relevant += [(c, R) for c, R in self.far if shapely.dwithin(c, hull, R + 1e-9)]
+        parts = []  # (circles, circle boxes, lines, line boxes, circle ids, line ids)
+        pts = [(shapely.get_coordinates(c)[0], R) for c, R in relevant if shapely.get_type_id(c) == 0]
+        if pts:
+            xy = np.array([p for p, _ in pts], dtype=float)
+            R = np.array([r for _, r in pts], dtype=float)
+            parts.append((np.column_stack([xy, R]), np.column_stack([xy - R[:, None], xy + R[:, None]]), None, None))
         for core, R in relevant:
             kind = shapely.get_type_id(core)
-            if kind == 0:
-                x, y = shapely.get_coordinates(core)[0]
-                circles.append((x, y, R))
-            elif kind in (3, 6):
-                for ring in ccw_rings(core):
-                    _ring_pieces(ring, R, circles, lines, outward=True)
-            else:  # a line: both sides, a circle at every vertex
-                for part in shapely.get_parts(core):
-                    xy = shapely.get_coordinates(part)
-                    circles.extend((x, y, R) for x, y in xy)
-                    for v, w in zip(xy[:-1], xy[1:]):
-                        L = math.hypot(*(w - v))
-                        if L > 0:
-                            nx_, ny_ = (w[1] - v[1]) / L, -(w[0] - v[0]) / L
-                            lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + R))
-                            lines.append((-nx_, -ny_, -(nx_ * v[0] + ny_ * v[1]) + R))
+            if kind in (3, 6):
+                parts += [_ring_pieces(ring, R, outward=True) for ring in ccw_rings(core)]
+            elif kind != 0:  # a line: both sides, a circle at every vertex
+                parts += [_line_pieces(shapely.get_coordinates(part), R) for part in shapely.get_parts(core)]
         for poly, R in self.inside:
-            for ring in _interior_left_rings(poly):
-                _ring_pieces(ring, R, circles, lines, outward=False)
+            parts += [_ring_pieces(ring, R, outward=False) for ring in _interior_left_rings(poly)]
         bx0, by0, bx1, by1 = self.box
+        big = np.array([-np.inf, -np.inf, np.inf, np.inf])
         for n_, c in (((1, 0), bx0), ((0, 1), by0), ((1, 0), bx1), ((0, 1), by1)):
             if math.isfinite(c):
-                lines.append((n_[0], n_[1], c))
-        return np.array(circles, dtype=float).reshape(-1, 3), np.array(lines, dtype=float).reshape(-1, 3)
+                parts.append((None, None, np.array([[n_[0], n_[1], c]], dtype=float), big[None, :]))
+
+        def cat(k, w):
+            got = [p[k] for p in parts if p[k] is not None and len(p[k])]
+            return np.concatenate(got) if got else np.zeros((0, w))
+
+        def ids(k, n_of, w):  # (chain, edge slots...) per piece; chain -1: in no chain
+            out = []
+            for chain, p in enumerate(parts):
+                n = len(p[n_of]) if p[n_of] is not None else 0
+                if len(p) > 4:
+                    out.append(np.column_stack([np.full(n, chain), np.asarray(p[k]).reshape(n, w - 1)]))
+                else:
+                    out.append(np.full((n, w), -1))
+            return np.concatenate(out).astype(int) if out else np.zeros((0, w), dtype=int)
+
+        C, CB, L, LB = cat(0, 3), cat(1, 4), cat(2, 3), cat(3, 4)
+        Ci, Li = ids(4, 0, 3), ids(5, 2, 2)
+        e = 1e-6  # keep what touches the bounds
+        def meets(B):
+            return (B[:, 0] <= x1 + e) & (B[:, 2] >= x0 - e) & (B[:, 1] <= y1 + e) & (B[:, 3] >= y0 - e)
+        kc, kl = meets(CB), meets(LB)
+        self.__dict__["_ids"] = (Ci[kc], Li[kl])
+        return C[kc], L[kl], CB[kc], LB[kl]
 
     @cached_property
     def vertices(self) -> np.ndarray:
-        """Pairwise intersections of the outline's primitives that lie in the region."""
-        C, L = self.primitives
-        n = len(C) + len(L)
-        if n * (n - 1) // 2 > MAX_PRIMITIVE_PAIRS:
+        """Crossings of the outline's pieces that lie on the outline. Only pieces whose boxes
+        meet can cross (an STRtree over the boxes finds those pairs: for crowded oval bases, a
+        few thousand pieces with mostly their neighbours)."""
+        C, L, CB, LB = self._pieces
+        nc = len(C)
+        B = np.concatenate([CB, LB])
+        if len(B) < 2:
+            return np.zeros((0, 2))
+        x0, y0, x1, y1 = self.bounds
+        Bc = np.column_stack([np.maximum(B[:, 0], x0 - 1), np.maximum(B[:, 1], y0 - 1),
+                              np.minimum(B[:, 2], x1 + 1), np.minimum(B[:, 3], y1 + 1)]) + np.array([-1e-9, -1e-9, 1e-9, 1e-9])
+        boxes = shapely.box(Bc[:, 0], Bc[:, 1], Bc[:, 2], Bc[:, 3])
+        i, j = shapely.STRtree(boxes).query(boxes, predicate="intersects")
+        keep = i < j
+        i, j = i[keep], j[keep]
+        if len(i) > MAX_PRIMITIVE_PAIRS:
             raise GeometryError(
                 f"goal region too complex to search exactly ({len(C)} arcs and {len(L)} straight pieces "
-                f"in its outline; the limit is {MAX_PRIMITIVE_PAIRS} pairs): typically many oval bases "
-                "crowd the target"
+                f"in its outline crossing in {len(i)} places; the limit is {MAX_PRIMITIVE_PAIRS})"
             )
-        pts = [circle_intersections(C, 1e-12), _circle_line(C, L), _line_line(L)]
+        cc = (i < nc) & (j < nc)
+        cl = (i < nc) & (j >= nc)
+        ll = i >= nc
+        # an arc and the offset edges it joins meet smoothly: no vertex there
+        Ci, Li = self._junctions
+        a, b = Ci[i[cl]], Li[j[cl] - nc]
+        smooth = (a[:, 0] >= 0) & (a[:, 0] == b[:, 0]) & ((b[:, 1] == a[:, 1]) | (b[:, 1] == a[:, 2]))
+        cl[np.nonzero(cl)[0][smooth]] = False
+        pts = [circle_pair_intersections(C, i[cc], j[cc], 1e-12), _circle_line(C, L, i[cl], j[cl] - nc),
+               _line_line(L, i[ll] - nc, j[ll] - nc)]
         allp = np.concatenate([p for p in pts if len(p)] or [np.zeros((0, 2))])
         if not len(allp):
             return allp
@@ -173,28 +227,26 @@ class Region:
         return allp[(s >= -SLACK) & (s <= OUTLINE_SLACK)]
 
     def projections(self, v) -> np.ndarray:
-        """The foot of ``v`` on every primitive (nearest point of each circle and line)."""
+        """The foot of ``v`` on every primitive (nearest point of each circle and line) that
+        lies on that primitive's piece of the outline (within its box): a foot off its piece
+        is never the region's nearest point to ``v`` — that is then a piece's end, a vertex."""
         v = np.asarray(v, dtype=float)
-        C, L = self.primitives
+        C, L, CB, LB = self._pieces
         out = []
+        e = 1e-9
         if len(C):
             d = v - C[:, :2]
             n = np.hypot(d[:, 0], d[:, 1])
             ok = n > 1e-15
             u = d[ok] / n[ok, None]
-            out.append(C[ok, :2] + C[ok, 2:3] * u)
+            f = C[ok, :2] + C[ok, 2:3] * u
+            B = CB[ok]
+            out.append(f[(f[:, 0] >= B[:, 0] - e) & (f[:, 0] <= B[:, 2] + e) & (f[:, 1] >= B[:, 1] - e) & (f[:, 1] <= B[:, 3] + e)])
         if len(L):
             t = L[:, 2] - L[:, :2] @ v
-            out.append(v + t[:, None] * L[:, :2])
+            f = v + t[:, None] * L[:, :2]
+            out.append(f[(f[:, 0] >= LB[:, 0] - e) & (f[:, 0] <= LB[:, 2] + e) & (f[:, 1] >= LB[:, 1] - e) & (f[:, 1] <= LB[:, 3] + e)])
         return np.concatenate(out) if out else np.zeros((0, 2))
-
-    def anchors(self) -> tuple[np.ndarray, np.ndarray]:
-        """Where a shortest path's last straight leg can come from: points (outline vertices
-        and circle centres: the last leg lies on a line through one of them) and directions
-        (line normals: the last leg meets a straight piece square-on)."""
-        C, L = self.primitives
-        pts = np.concatenate([self.vertices, C[:, :2]]) if len(C) else self.vertices
-        return pts, L[:, :2].copy()
 
 
 def _member_slack(geoms, member) -> np.ndarray:
@@ -223,29 +275,62 @@ def _interior_left_rings(geom):
             yield h[::-1] if hole.is_ccw else h
 
 
-def _ring_pieces(ring, R, circles, lines, outward: bool) -> None:
+def _ring_pieces(ring, R: float, outward: bool) -> tuple:
     """The outline pieces of "at least R outside" (``outward``) or "at least R inside" a ring
-    with its interior on the left: its edges offset by R, and circles round the corners that
-    bulge that way (convex corners outside, reflex corners inside)."""
-    n = len(ring)
+    with its interior on the left: its edges offset by R (segments), and arcs round the corners
+    that bulge that way (convex corners outside, reflex corners inside). Returns ``(circles,
+    circle boxes, lines, line boxes, circle slots, line slots)``: an arc at vertex ``i`` joins
+    edges ``i`` and ``i − 1``, edge ``i`` runs from vertex ``i`` to ``i + 1``."""
+    v = np.asarray(ring, dtype=float)
     sign = 1.0 if outward else -1.0
-    for i in range(n):
-        p, v, q = ring[i - 1], ring[i], ring[(i + 1) % n]
-        e1, e2 = v - p, q - v
-        cross = e1[0] * e2[1] - e1[1] * e2[0]
-        if sign * cross > 1e-15:
-            circles.append((v[0], v[1], R))
-        L = math.hypot(*e2)
-        if L > 0:
-            nx_, ny_ = e2[1] / L, -e2[0] / L  # outward normal (interior on the left)
-            lines.append((nx_, ny_, nx_ * v[0] + ny_ * v[1] + sign * R))
+    q = np.roll(v, -1, axis=0)
+    e2 = q - v                          # edge i: v[i] -> v[i+1]
+    e1 = np.roll(e2, 1, axis=0)         # the edge into v[i]
+    Ln = np.hypot(e2[:, 0], e2[:, 1])
+    n2 = np.column_stack([e2[:, 1], -e2[:, 0]]) / np.where(Ln > 0, Ln, 1)[:, None]   # outward normals
+    n1 = np.roll(n2, 1, axis=0)
+    cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    arc = sign * cross > 1e-15
+    a, b = v[arc] + sign * R * n1[arc], v[arc] + sign * R * n2[arc]
+    half = np.arccos(np.clip(np.einsum("ij,ij->i", n1[arc], n2[arc]), -1, 1)) / 2
+    sag = R * (1 - np.cos(half))
+    C = np.column_stack([v[arc], np.full(int(arc.sum()), R)])
+    CB = np.column_stack([np.minimum(a, b) - sag[:, None], np.maximum(a, b) + sag[:, None]])
+    seg = Ln > 0
+    p0, p1 = v[seg] + sign * R * n2[seg], q[seg] + sign * R * n2[seg]
+    L = np.column_stack([n2[seg], np.einsum("ij,ij->i", n2[seg], v[seg]) + sign * R])
+    LB = np.column_stack([np.minimum(p0, p1), np.maximum(p0, p1)])
+    k = np.arange(len(v))
+    return C, CB, L, LB, np.column_stack([k[arc], (k[arc] - 1) % len(v)]), k[seg]
 
 
-def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:
-    if not len(C) or not len(L):
+def _line_pieces(xy, R: float) -> tuple:
+    """The outline pieces of "at least R from a line" (a wall): each segment offset by R on
+    both sides, a circle round every vertex."""
+    xy = np.asarray(xy, dtype=float)
+    C = np.column_stack([xy, np.full(len(xy), R)])
+    CB = np.column_stack([xy - R, xy + R])
+    v, w = xy[:-1], xy[1:]
+    d = w - v
+    Ln = np.hypot(d[:, 0], d[:, 1])
+    ok = Ln > 0
+    v, w, d, Ln = v[ok], w[ok], d[ok], Ln[ok]
+    n = np.column_stack([d[:, 1], -d[:, 0]]) / Ln[:, None]
+    c = np.einsum("ij,ij->i", n, v)
+    L = np.concatenate([np.column_stack([n, c + R]), np.column_stack([-n, -c + R])])
+    boxes = []
+    for s_ in (1.0, -1.0):
+        p0, p1 = v + s_ * R * n, w + s_ * R * n
+        boxes.append(np.column_stack([np.minimum(p0, p1), np.maximum(p0, p1)]))
+    k = np.arange(len(xy))
+    segs = np.nonzero(ok)[0]
+    return C, CB, L, np.concatenate(boxes), np.column_stack([k, k - 1]), np.concatenate([segs, segs])
+
+
+def _circle_line(C: np.ndarray, L: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Crossings of circles ``C[i]`` with lines ``L[j]`` (pairwise)."""
+    if not len(i):
         return np.zeros((0, 2))
-    i, j = np.meshgrid(np.arange(len(C)), np.arange(len(L)), indexing="ij")
-    i, j = i.ravel(), j.ravel()
     c, r, n, k = C[i, :2], C[i, 2], L[j, :2], L[j, 2]
     s = k - np.einsum("ij,ij->i", n, c)  # signed distance centre → line
     ok = np.abs(s) <= r + 1e-12
@@ -256,10 +341,10 @@ def _circle_line(C: np.ndarray, L: np.ndarray) -> np.ndarray:
     return np.concatenate([foot + h[:, None] * t, foot - h[:, None] * t])
 
 
-def _line_line(L: np.ndarray) -> np.ndarray:
-    if len(L) < 2:
+def _line_line(L: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Crossings of lines ``L[i]`` with lines ``L[j]`` (pairwise)."""
+    if not len(i):
         return np.zeros((0, 2))
-    i, j = np.triu_indices(len(L), 1)
     a1, b1, c1 = L[i].T
     a2, b2, c2 = L[j].T
     det = a1 * b2 - a2 * b1
