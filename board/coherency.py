@@ -24,14 +24,16 @@ The answer names every model out of coherency, why, and by how much.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
-import networkx as nx
 import numpy as np
 
 from .measure import far, gap_matrix
 from .table import Figure
 from .units import TOUCH
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class Coherency:
 
 
 def _link_graph(figs: Sequence[Figure], link_max: Optional[float], link_clear: Optional[Callable]) -> nx.Graph:
+    import networkx as nx  # loaded by the questions that build a coherency graph, not by every move
+
     n = len(figs)
     G = nx.Graph()
     G.add_nodes_from(f.id for f in figs)
@@ -77,10 +81,12 @@ def leader_coherency(
     link_max: Optional[float] = None,
 ) -> Coherency:
     """Leader-anchored coherency: wholly within ``radius`` of ``leader`` and linked to it."""
+    from networkx import node_connected_component
+
     by = {f.id: f for f in figs}
     lead = by[leader]
     G = _link_graph(figs, link_max, link_clear)
-    linked = nx.node_connected_component(G, leader)
+    linked = node_connected_component(G, leader)
     out, excess = {}, {}
     for f in figs:
         if f.id == leader:
@@ -104,10 +110,12 @@ def chain_coherency(figs: Sequence[Figure], link: float) -> Coherency:
     The group kept is the largest one (ties: the one holding the unit's first model); every
     other model is out, by its gap to that group minus ``link``.
     """
+    from networkx import connected_components
+
     if len(figs) < 2:
         return Coherency(True)
     G = _link_graph(figs, link, None)
-    comps = sorted(nx.connected_components(G), key=lambda c: (-len(c), min(i for i, f in enumerate(figs) if f.id in c)))
+    comps = sorted(connected_components(G), key=lambda c: (-len(c), min(i for i, f in enumerate(figs) if f.id in c)))
     main = comps[0]
     if len(comps) == 1:
         return Coherency(True, links=tuple(G.edges))

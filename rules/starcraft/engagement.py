@@ -29,9 +29,13 @@ ENGAGEMENT_RANGE = 1.0
 
 def separating_terrain(state: GameState, fa: Figure, fb: Figure) -> list[str]:
     """Ids of Size 2+ pieces that together separate the two bases (empty if none do)."""
+    own = {p.id for p in state.table.stack(fa.on)} | {p.id for p in state.table.stack(fb.on)}
+    ra, rb = fa.base.reach, fb.base.reach
+    box = shapely.box(min(fa.x - ra, fb.x - rb), min(fa.y - ra, fb.y - rb), max(fa.x + ra, fb.x + rb), max(fa.y + ra, fb.y + rb))
+    if not any(state.table.pieces[i].size >= 2 and state.table.pieces[i].id not in own for i in state.table.tree.query(box)):
+        return []  # no such piece comes near the two bases: the hull below lies inside ``box``
     pa, pb = fa.polygon, fb.polygon
     hull = shapely.convex_hull(shapely.union(pa, pb))
-    own = {p.id for p in state.table.stack(fa.on)} | {p.id for p in state.table.stack(fb.on)}
     walls = [p for p in state.table.pieces_hit(hull) if p.size >= 2 and p.id not in own]
     if not walls:
         return []
