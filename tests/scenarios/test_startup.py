@@ -117,3 +117,20 @@ def test_the_files_words_validate_as_the_whole_vocabulary(path):
     cases = [data] + (list(_broken(data)) if isinstance(data, dict) else [])
     for d in cases:
         assert _errors(scenario_model_for(d), d) == _errors(full, d)
+
+
+def test_a_tapeline_process_flushes_all_its_output_before_it_ends():
+    """The ``tapeline`` process skips the interpreter's teardown (scenarios/cli.py, ``finish``):
+    a long answer through a pipe still arrives whole, with the command's exit status."""
+    script = Path(sys.executable).parent / "tapeline"
+    argv = [str(script)] if script.exists() else [sys.executable, "-m", "tapeline.scenarios"]
+    show = ROOT / "scenarios" / "examples" / "showcase.yaml"
+    r = subprocess.run(argv + ["replay", str(show), "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] is True and len(out["events"]) > 0
+    r = subprocess.run(argv + ["schema"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and len(r.stdout) > 65536  # more than a pipe holds
+    assert json.loads(r.stdout)["$defs"] == scenario_model().model_json_schema()["$defs"]
+    r = subprocess.run(argv + ["measure", str(show), "a6", "nope"], capture_output=True, text=True, timeout=300)
+    assert (r.returncode, r.stdout) == (2, "") and r.stderr.count("\n") == 1 and "argument B" in r.stderr
