@@ -243,9 +243,10 @@ def limit_memory(limit: float) -> None:
 
 #: The cyclic garbage collector's thresholds in a ``tapeline`` process: loading the libraries
 #: makes hundreds of thousands of long-lived objects, and with Python's defaults (700, 10, 10) the
-#: collector scans them again and again while a command starts; collecting every 100,000
-#: allocations instead still collects all cyclic garbage (a few megabytes late at most).
-GC_THRESHOLDS = (100_000, 50, 100)
+#: collector scans them again and again while a command starts; a young-generation pass every
+#: 100,000 allocations instead (the older generations as ever, every 10 passes of the one below)
+#: still collects all cyclic garbage, a few megabytes later at most.
+GC_THRESHOLDS = (100_000, 10, 10)
 
 
 def run() -> NoReturn:  # console-script entry point
