@@ -134,3 +134,28 @@ def test_a_tapeline_process_flushes_all_its_output_before_it_ends():
     assert json.loads(r.stdout)["$defs"] == scenario_model().model_json_schema()["$defs"]
     r = subprocess.run(argv + ["measure", str(show), "a6", "nope"], capture_output=True, text=True, timeout=300)
     assert (r.returncode, r.stdout) == (2, "") and r.stderr.count("\n") == 1 and "argument B" in r.stderr
+
+
+@pytest.mark.parametrize("argv", [[], ["--json"], ["x.yaml"], ["x.yaml", "--after", "z"], ["--help"]], ids=str)
+def test_a_command_alone_parses_as_among_all(argv):
+    """``tapeline COMMAND`` registers only that command's parser (scenarios/cli.py): its help and
+    its refusals are the same as with every command registered."""
+    import contextlib
+    import io
+
+    from tapeline.scenarios import cli
+
+    def outcome(p, args):
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                ns = p.parse_args(args)
+        except cli.UsageError as e:
+            return "error", str(e)
+        except SystemExit as e:
+            return "exit", e.code, out.getvalue()
+        return "parsed", sorted((k, repr(v)) for k, v in vars(ns).items() if k != "func")
+
+    names = sorted(p.stem for p in (ROOT / "scenarios" / "commands").glob("*.py") if p.stem != "__init__")
+    for name in names:
+        assert outcome(cli.parser(name), [name, *argv]) == outcome(cli.parser(), [name, *argv]), name
