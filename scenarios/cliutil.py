@@ -65,18 +65,24 @@ def add_pair(p: argparse.ArgumentParser) -> None:
     p.add_argument("b", metavar="B", help="model id")
 
 
-def output_not_input(args, output: str, flag: str) -> None:
-    """Refuse ``output`` (the file a command writes, ``flag`` its option) when it is the scenario
-    file itself, by any name (a link, ``./``, ``..``): writing would destroy the input. ``-``
-    (standard output) and a path that does not exist yet are fine."""
+def check_output(args, output: str, flag: str) -> None:
+    """Refuse, before any work, a file a command would write (``output``, ``flag`` its option)
+    that is the scenario file itself by any name (a link, ``./``, ``..``: writing would destroy
+    the input), a directory, or inside a directory that does not exist. ``-`` (standard output)
+    passes; what only the write can tell (permissions, a full disk) is reported when writing."""
     if output == "-":
         return
     try:
         same = os.path.samefile(output, args.file)
     except (OSError, ValueError):  # the output does not exist yet (or cannot be looked at)
-        return
+        same = False
     if same:
         raise ArgumentError(args.file, flag, f"{output} is the scenario file itself: writing there would overwrite it")
+    if os.path.isdir(output):
+        raise ArgumentError(args.file, flag, f"cannot write {output}: it is a directory")
+    folder = os.path.dirname(output)
+    if folder and not os.path.isdir(folder):
+        raise ArgumentError(args.file, flag, f"cannot write {output}: no directory {folder}")
 
 
 def load(args) -> Loaded:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..cliutil import ArgumentError, add_file, load, output_not_input
+from ..cliutil import ArgumentError, add_file, check_output, load
 
 
 def register(sub) -> None:
@@ -36,7 +36,7 @@ def _overlay_arguments(p) -> None:
 def run(args) -> int:
     from .. import overlays
 
-    output_not_input(args, args.output, "-o")
+    check_output(args, args.output, "-o")
     if args.final:
         if args.after is not None and args.after != -1:
             raise ArgumentError(args.file, "--final", "--final is --after -1; give one or the other")

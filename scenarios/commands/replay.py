@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import sys
 
-from tapeline.board.errors import TapelineError
-
 from ..cli import emit
-from ..cliutil import add_file, answer, load, output_not_input
+from ..cliutil import ArgumentError, add_file, answer, check_output, load
 
 
 def register(sub) -> None:
@@ -32,7 +30,7 @@ def describe(ev: dict) -> str:
 
 def run(args) -> int:
     if args.html is not None:
-        output_not_input(args, args.html, "--html")
+        check_output(args, args.html, "--html")
     loaded = load(args)
     if args.html is not None:
         return _html(loaded, args)
@@ -49,7 +47,7 @@ def _html(loaded, args) -> int:
         with open(args.html, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
     except OSError as e:
-        raise TapelineError(f"{args.html}: cannot write: {e.strerror or e}") from None
+        raise ArgumentError(args.file, "--html", f"cannot write {args.html}: {e.strerror or e}") from None
     print(f"wrote {args.html}", file=sys.stderr)
     return _print(loaded, r, args)
 

@@ -116,10 +116,22 @@ def test_an_output_that_is_the_scenario_file_is_refused(at, tmp_path, spelling, 
 
 
 @pytest.mark.parametrize("flag", [["replay", "--html"], ["render", "-o"]])
-def test_an_output_that_is_a_directory_is_refused_and_nothing_is_written(at, tmp_path, flag):
+def test_an_output_that_is_a_directory_is_refused_before_any_work(at, tmp_path, monkeypatch, flag):
     f = at(BASE)
     (tmp_path / "out").mkdir()
-    refused(cli(flag[0], f, flag[1], "out"), f)
+    (tmp_path / "out.svg").mkdir()
+    from tapeline.scenarios import cliutil
+
+    def no_work(*a, **k):  # refused before the file is even read
+        raise AssertionError("the scenario was loaded")
+
+    monkeypatch.setattr(cliutil, "read", no_work)
+    for out in ("out", "out/", "out.svg", str(tmp_path / "out")):
+        line = refused(cli(flag[0], f, flag[1], out), f, f"{flag[1]}: cannot write {out}")
+        assert "directory" in line
+    line = refused(cli(flag[0], f, flag[1], "nowhere/x.svg"), f, f"{flag[1]}: cannot write nowhere/x.svg")
+    assert "no directory nowhere" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "out.svg", "s.yaml"]
     assert list((tmp_path / "out").iterdir()) == []
 
 
