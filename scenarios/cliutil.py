@@ -14,6 +14,7 @@ so argparse refuses what is out of range with the same one-line message (docs/re
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 from dataclasses import replace
@@ -83,6 +84,23 @@ def check_output(args, output: str, flag: str) -> None:
     folder = os.path.dirname(output)
     if folder and not os.path.isdir(folder):
         raise ArgumentError(args.file, flag, f"cannot write {output}: no directory {folder}")
+
+
+def write_output(args, output: str, flag: str, text: str) -> None:
+    """Write ``text`` to ``output`` (checked by :func:`check_output` first). A named pipe that
+    nobody reads is refused at once instead of blocking (opened without waiting for a reader);
+    a pipe with a reader, such as ``/dev/stdout`` in a pipeline, is written normally."""
+    try:
+        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+    except OSError as e:
+        why = "a named pipe that nobody reads" if e.errno == errno.ENXIO else (e.strerror or str(e))
+        raise ArgumentError(args.file, flag, f"cannot write {output}: {why}") from None
+    try:
+        os.set_blocking(fd, True)
+        with open(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise ArgumentError(args.file, flag, f"cannot write {output}: {e.strerror or e}") from None
 
 
 def load(args) -> Loaded:

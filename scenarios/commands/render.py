@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..cliutil import ArgumentError, add_file, check_output, load
+from ..cliutil import ArgumentError, add_file, check_output, load, write_output
 
 
 def register(sub) -> None:
@@ -47,10 +47,6 @@ def run(args) -> int:
     if args.output == "-":
         sys.stdout.write(svg)
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(svg)
-    except OSError as e:
-        raise ArgumentError(args.file, "-o", f"cannot write {args.output}: {e.strerror or e}") from None
+    write_output(args, args.output, "-o", svg)
     print(f"wrote {args.output}")
     return 0

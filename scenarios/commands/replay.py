@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from ..cli import emit
-from ..cliutil import ArgumentError, add_file, answer, check_output, load
+from ..cliutil import add_file, answer, check_output, load, write_output
 
 
 def register(sub) -> None:
@@ -43,11 +43,7 @@ def _html(loaded, args) -> int:
     from .. import viewer
 
     text, r = viewer.page_and_replay(loaded)
-    try:
-        with open(args.html, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    except OSError as e:
-        raise ArgumentError(args.file, "--html", f"cannot write {args.html}: {e.strerror or e}") from None
+    write_output(args, args.html, "--html", text)
     print(f"wrote {args.html}", file=sys.stderr)
     return _print(loaded, r, args)
 

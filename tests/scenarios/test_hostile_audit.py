@@ -171,3 +171,37 @@ def test_without_wall_the_limit_leaves_the_alarm_alone(monkeypatch):
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is before
+
+
+@pytest.mark.parametrize("flag", [["replay", "--html"], ["render", "-o"]])
+def test_a_named_pipe_nobody_reads_is_refused_at_once(at, tmp_path, flag):
+    # Opening a pipe for writing waits for a reader: forever, and without spending CPU time.
+    f = at(BASE)
+    os.mkfifo(tmp_path / "pipe")
+    t0 = time.monotonic()
+    line = refused(cli(flag[0], f, flag[1], "pipe"), f, f"{flag[1]}: cannot write pipe")
+    assert "named pipe that nobody reads" in line
+    assert time.monotonic() - t0 < 10
+
+
+def test_a_named_pipe_with_a_reader_receives_the_picture(at, tmp_path):
+    f = at(BASE)
+    code, svg, err = cli("render", f, "-o", "-")
+    assert code == 0 and len(svg.encode()) < 60_000  # fits in the pipe's buffer: no reader thread needed
+    os.mkfifo(tmp_path / "pipe")
+    fd = os.open(tmp_path / "pipe", os.O_RDONLY | os.O_NONBLOCK)  # the reader is there first
+    try:
+        code, out, err = cli("render", f, "-o", "pipe")
+        assert (code, err) == (0, ""), err
+        got = os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)
+    assert got.decode() == svg
+
+
+def test_a_full_disk_is_one_line(at):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    f = at(BASE)
+    line = refused(cli("render", f, "-o", "/dev/full"), f, "-o: cannot write /dev/full")
+    assert "space" in line.lower()
