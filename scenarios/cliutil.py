@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Optional
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 
-from .limits import MAX_INCHES
+from .limits import MAX_ID, MAX_INCHES
 from .suggest import closest
 
 if TYPE_CHECKING:
@@ -128,6 +128,8 @@ def advance(loaded: Loaded, after: Optional[int]) -> Loaded:
 
 def unknown(kind: str, ident: str, known: Iterable[str]) -> str:
     """``no model 'm11'; closest: m1, m10`` (or the first few ids that exist)."""
+    if len(ident) > MAX_ID:  # no id is that long: say so, without echoing it all
+        return f"no {kind} {ident[:40]!r}... ({len(ident)} characters; an id has at most {MAX_ID})"
     known = list(known)
     near = closest(ident, known)
     if near:

@@ -21,6 +21,8 @@ MAX_LIST = 200
 MAX_INCHES = 1_000.0
 #: Base sizes in mm: from MIN_BASE_MM to MAX_BASE_MM.
 MIN_BASE_MM, MAX_BASE_MM = 1.0, 500.0
+#: The longest id.
+MAX_ID = 100
 #: Largest seed (dice: {seed: N}): 0 .. 2**64 - 1.
 MAX_SEED = 2**64 - 1
 #: A charge's distance modifier (Concussive Shells: -2), in the file and on the command line.

@@ -16,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 # --- limits (scenarios/limits.py): every count and size a file may ask for --------------------
 from .limits import (  # noqa: F401 - re-exported (scenarios.schema.MAX_MODELS as before)
-    MAX_ACTIONS, MAX_BASE_MM, MAX_CHARGE_MODIFIER, MAX_EXPECT, MAX_INCHES, MAX_LIST, MAX_MODELS,
+    MAX_ACTIONS, MAX_BASE_MM, MAX_CHARGE_MODIFIER, MAX_EXPECT, MAX_ID, MAX_INCHES, MAX_LIST, MAX_MODELS,
     MAX_NUMBER, MAX_PIECES, MAX_POLYGON_VERTICES, MAX_ROLLS, MAX_SEED, MAX_VERTICES, MIN_BASE_MM,
 )
 
@@ -34,7 +34,7 @@ Positive = Annotated[float, Field(strict=True, gt=0, le=MAX_INCHES, allow_inf_na
 BaseMM = Annotated[float, Field(strict=True, ge=MIN_BASE_MM, le=MAX_BASE_MM, allow_inf_nan=False)]
 #: An angle in degrees, counter-clockwise from +x.
 Angle = Annotated[float, Field(strict=True, ge=-360, le=360, allow_inf_nan=False)]
-Id = Annotated[str, Field(strict=True, min_length=1, max_length=100)]
+Id = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_ID)]
 Text = Annotated[str, Field(strict=True, max_length=10_000)]
 Flag = Annotated[bool, Field(strict=True)]
 XY = tuple[Coord, Coord]

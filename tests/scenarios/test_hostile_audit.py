@@ -205,3 +205,14 @@ def test_a_full_disk_is_one_line(at):
     f = at(BASE)
     line = refused(cli("render", f, "-o", "/dev/full"), f, "-o: cannot write /dev/full")
     assert "space" in line.lower()
+
+
+# --- command-line ids longer than any id ------------------------------------------------------------
+
+
+def test_an_id_longer_than_any_is_not_echoed_whole(at):
+    f = at(BASE)
+    line = refused(cli("measure", f, "a" * 5000, "m1"), f, "argument A")
+    assert "5000 characters" in line and len(line) < 300
+    line = refused(cli("charge", f, "--unit", "z", "--target", "b" * 101), f, "--target")
+    assert "101 characters" in line and len(line) < 300
