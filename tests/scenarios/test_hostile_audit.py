@@ -120,12 +120,12 @@ def test_an_output_that_is_a_directory_is_refused_before_any_work(at, tmp_path, 
     f = at(BASE)
     (tmp_path / "out").mkdir()
     (tmp_path / "out.svg").mkdir()
-    from tapeline.scenarios import cliutil
+    from tapeline.scenarios import load
 
     def no_work(*a, **k):  # refused before the file is even read
         raise AssertionError("the scenario was loaded")
 
-    monkeypatch.setattr(cliutil, "read", no_work)
+    monkeypatch.setattr(load, "read", no_work)
     for out in ("out", "out/", "out.svg", str(tmp_path / "out")):
         line = refused(cli(flag[0], f, flag[1], out), f, f"{flag[1]}: cannot write {out}")
         assert "directory" in line
