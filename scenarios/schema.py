@@ -7,8 +7,8 @@ documented in docs/scenario-format.md. Unknown keys, wrong types and non-finite 
 errors.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the annotations are types when each class is
+# made, so pydantic need not evaluate them from strings (quicker to start, docs/performance.md).
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Optional, Union
 
