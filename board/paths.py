@@ -9,7 +9,7 @@ made of straight segments tangent to those circles and pieces of arc along them
   kept when it is clear of every grown obstacle and the table edge (one vectorised shapely
   distance query), and when its ends lie in their corner's normal cone;
 * an arc edge between consecutive tangent points on each circle, kept when the arc is clear
-  (:meth:`board.space.Space.arc_clear`);
+  (:meth:`board.space.Space.arcs_clear`);
 
 then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
 point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
@@ -330,7 +330,7 @@ class Reach:
         * towards a piece's centre or square-on to it: the foot lies on the piece (within its
           box; a foot off its piece is never the nearest point);
         * towards a vertex ``w``: the leg's last stretch before ``w`` is outside the region
-          (the point 1e-6" short of ``w`` has a negative slack).
+          (the point :data:`_PROBE` short of ``w`` has no positive slack).
 
         Pieces of the grown obstacles need no anchors of their own: a node lies outside every
         obstacle, and a last leg square-on to (or towards the centre of) an obstacle's piece
@@ -346,7 +346,7 @@ class Reach:
             return region, None
         oC, oL, oCB, oLB = own._pieces
         k = np.arange(len(C))
-        ak, aa = [], []
+        ak, aa, ends, test = [], [], [], []  # circle, angle, the end its last leg heads for, test it?
 
         def tangents(pts):
             """(point index, circle, angle, tangent point) of the tangents from ``pts``."""
@@ -370,10 +370,10 @@ class Reach:
             d = q - verts[pi]
             n = np.hypot(d[:, 0], d[:, 1])
             good = n > 1e-9
-            probe = verts[pi[good]] + 1e-6 * d[good] / n[good, None]
+            probe = verts[pi[good]] + _PROBE * d[good] / n[good, None]
             keep = np.zeros(len(pi), dtype=bool)
-            keep[np.nonzero(good)[0]] = region.slack(probe) <= 1e-9
-            ak.append(ki[keep]), aa.append(a[keep])
+            keep[np.nonzero(good)[0]] = region.probe_slack(verts, pi[good], probe, _PROBE) <= 1e-9
+            ak.append(ki[keep]), aa.append(a[keep]), ends.append(verts[pi[keep]]), test.append(np.zeros(int(keep.sum()), dtype=bool))
         if len(oC):
             pi, ki, a, q = tangents(oC[:, :2])
             d = q - oC[pi, :2]
@@ -381,7 +381,7 @@ class Reach:
             good = n > 1e-15
             f = oC[pi, :2] + oC[pi, 2:3] * d / np.where(good, n, 1)[:, None]
             keep = good & on_piece(f, oCB[pi])
-            ak.append(ki[keep]), aa.append(a[keep])
+            ak.append(ki[keep]), aa.append(a[keep]), ends.append(f[keep]), test.append(np.ones(int(keep.sum()), dtype=bool))
         if len(oL):
             # a last leg square-on to a straight piece leaves a circle at a right angle to it
             base = np.arctan2(oL[:, 1], oL[:, 0])
@@ -392,15 +392,23 @@ class Reach:
             t = oL[li, 2] - np.einsum("ij,ij->i", oL[li, :2], q)
             f = q + t[:, None] * oL[li, :2]
             keep = on_piece(f, oLB[li])
-            ak.append(ki[keep]), aa.append(a[keep])
+            ak.append(ki[keep]), aa.append(a[keep]), ends.append(f[keep]), test.append(np.ones(int(keep.sum()), dtype=bool))
         if len(verts):
             # A region vertex on a grown obstacle's circle: a path may end there along the arc.
             d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
             vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
             ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
             good = C.in_cone(ki, ang)
-            ak.append(ki[good]), aa.append(ang[good])
-        return region, ((np.concatenate(ak), np.concatenate(aa)) if ak else None)
+            ak.append(ki[good]), aa.append(ang[good]), ends.append(verts[vi[good]]), test.append(np.zeros(int(good.sum()), dtype=bool))
+        if not ak:
+            return region, None
+        ak, aa, ends, test = np.concatenate(ak), np.concatenate(aa), np.concatenate(ends), np.concatenate(test)
+        # the graph node each anchor becomes (the same slots as :meth:`_graph`'s): its ends
+        rk, _ = self._slots(ak, aa) if len(ak) else (np.zeros(0), None)
+        at: dict = {}
+        for i, key in enumerate(zip(ak.tolist(), rk.tolist())):
+            at.setdefault(("c",) + key, []).append(i)
+        return region, (ak, aa, ends, test, {nd: np.array(ix) for nd, ix in at.items()})
 
     def to_region(self, region: Region) -> Optional[Path]:
         """The shortest path to any point of ``region`` (``None`` if none is reachable).
@@ -424,13 +432,14 @@ class Reach:
         # (a unit's candidate Leading Models): what depends on the region and the space alone
         # is worked out once.
         done = self.space.memo.setdefault("regions", [])
-        prepared, anchors = [], []
+        prepared, anchors, amap = [], [], []
         for region in regions:
             hit = next((v for r, v in done if r == region), None)
             if hit is None:
                 hit = self._region_anchors(region)
                 done.append((region, hit))
             prepared.append(hit[0])
+            amap.append(hit[1])
             if hit[1] is not None:
                 anchors.append(hit[1])
         anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
@@ -440,13 +449,14 @@ class Reach:
         C = self.space.circles
         best, best_end, best_node, best_region, best_rank = math.inf, None, None, None, math.inf
         order = sorted(dist, key=dist.get)
-        rank = {nd: i for i, nd in enumerate(order)}
         # Every node's lower bound: its distance plus the straight distance to the nearest
         # region's box. Nodes are taken in order of that bound (nearest the goal first, ties in
         # Dijkstra order), a chunk at a time; every candidate end of a chunk is tested in one
         # vectorised call; stop once a chunk's bound cannot beat the best.
         P = np.array([G.pos[nd] for nd in order], dtype=float).reshape(-1, 2)
         D = np.array([dist[nd] for nd in order], dtype=float)
+        # each node's circle (-1: the start, or a circle of no radius: no tangent to keep to)
+        ck = np.array([nd[1] if nd[0] == "c" and C.r[nd[1]] > 1e-9 else -1 for nd in order], dtype=int)
         if len(boxes):
             dx = np.maximum(np.maximum(boxes[None, :, 0] - P[:, 0, None], 0), P[:, 0, None] - boxes[None, :, 2])
             dy = np.maximum(np.maximum(boxes[None, :, 1] - P[:, 1, None], 0), P[:, 1, None] - boxes[None, :, 3])
@@ -460,40 +470,38 @@ class Reach:
             if key[chunk[0]] >= best - 1e-12:
                 break
             froms, cands, costs, nodes, must_test, owner = [], [], [], [], [], []
-            for ni in chunk.tolist():
-                nd = order[ni]
-                d = D[ni]
-                v = P[ni]
-                # A taut path leaves a circle along its tangent: from a circle's node only the
-                # candidates on the tangent there (the anchors put a node wherever a last leg
-                # can leave); from the start, any.
-                radial = None
-                if nd[0] == "c" and C.r[nd[1]] > 1e-9:
-                    radial = (v - (C.x[nd[1]], C.y[nd[1]])) / C.r[nd[1]]
-                for ri, region in enumerate(prepared):
-                    if LB[ni, ri] >= best - 1e-12:
-                        continue
-                    verts = region.vertices
-                    proj = region.projections(v)
-                    c = np.concatenate([v[None, :], verts, proj]) if len(verts) or len(proj) else v[None, :]
-                    test = np.zeros(len(c), dtype=bool)
-                    test[0] = True  # the node itself must lie in the region
-                    test[1 + len(verts):] = True  # projections too; outline vertices already do
-                    leg = np.hypot(*(c - v).T)
-                    cost = d + leg
-                    keep = cost < best - 1e-12
-                    if radial is not None:
-                        keep &= np.abs((c - v) @ radial) <= _TANGENT * np.maximum(leg, 1e-12)
-                        keep[0] = cost[0] < best - 1e-12
-                    k = int(keep.sum())
-                    froms.append(np.repeat(v[None, :], k, axis=0))
-                    cands.append(c[keep]), costs.append(cost[keep]), must_test.append(test[keep])
-                    nodes.extend([nd] * k)
-                    owner.append(np.full(k, ri))
-            if not nodes:
+            # A taut path leaves a circle along its tangent: from a circle's node only the ends
+            # its anchors head for (an anchor is put wherever a last leg can leave a circle,
+            # with the end it heads for) and the node itself; from the start (or a corner of
+            # no radius), every candidate: the node, the outline's vertices, its projections.
+            for ri, region in enumerate(prepared):
+                rows = chunk[LB[chunk, ri] < best - 1e-12]
+                if not len(rows):
+                    continue
+                A = amap[ri]
+                rr, cc, tt = [rows], [P[rows]], [np.ones(len(rows), dtype=bool)]
+                for ni in rows.tolist():
+                    if ck[ni] >= 0:
+                        ix = A[4].get(order[ni]) if A is not None else None
+                        if ix is not None:
+                            rr.append(np.full(len(ix), ni)), cc.append(A[2][ix]), tt.append(A[3][ix])
+                    else:
+                        verts = region.vertices
+                        proj = region.projections(P[ni])
+                        rr.append(np.full(len(verts) + len(proj), ni)), cc.append(verts), cc.append(proj)
+                        tt.append(np.zeros(len(verts), dtype=bool)), tt.append(np.ones(len(proj), dtype=bool))
+                rr = np.concatenate(rr)
+                c = np.concatenate([x.reshape(-1, 2) for x in cc])
+                t = np.concatenate(tt)
+                V = P[rr]
+                cost = D[rr] + np.hypot(c[:, 0] - V[:, 0], c[:, 1] - V[:, 1])
+                keep = cost < best - 1e-12
+                froms.append(V[keep]), cands.append(c[keep]), costs.append(cost[keep])
+                must_test.append(t[keep]), nodes.append(rr[keep]), owner.append(np.full(int(keep.sum()), ri))
+            if not sum(len(x) for x in nodes):
                 continue
-            froms, cands, costs, must_test, owner = map(np.concatenate, (froms, cands, costs, must_test, owner))
-            ranks = np.array([rank[nd] for nd in nodes])
+            froms, cands, costs, must_test, owner, nodes = map(np.concatenate, (froms, cands, costs, must_test, owner, nodes))
+            ranks = nodes  # a node's rank is its place in Dijkstra order
             order_ = np.lexsort((ranks, owner, costs))
             # The cheapest candidate inside its region with a clear leg wins: test in cost
             # order, a growing batch at a time (membership, then the leg), up to the first.
@@ -514,7 +522,7 @@ class Reach:
                     j = part[hit[0]]
                     c_j = float(costs[j])
                     if c_j < best - 1e-12 or (c_j <= best + 1e-12 and ranks[j] < best_rank):
-                        best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), nodes[j], int(owner[j])
+                        best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), order[int(nodes[j])], int(owner[j])
                         best_rank = ranks[j]
                     break
         if best_node is None:
@@ -570,10 +578,9 @@ def _route(prev: dict, node) -> list:
     return route[::-1]
 
 
-#: A last leg from a circle's node counts as along the tangent there when the cosine of its
-#: angle to the radius is at most this (the anchors are tangent points to float precision,
-#: ~1e-13; anything kept beyond them is only a legal, longer path).
-_TANGENT = 1e-7
+#: How far short of an outline vertex its last leg is probed (inches): a leg whose probe lies
+#: inside the goal region cannot end at that vertex.
+_PROBE = 1e-6
 
 #: Graph nodes whose candidate end spots are tested together in :meth:`Reach.to_region`.
 _CHUNK = 64

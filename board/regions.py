@@ -90,6 +90,52 @@ class Region:
                 np.minimum.at(s, gi, d)
         return s
 
+    def probe_slack(self, verts, vi, probes, reach: float) -> np.ndarray:
+        """:meth:`slack` at ``probes``, each within ``reach`` of its point ``verts[vi]``, where
+        it is at most ``reach``: a constraint whose slack at the point is above ``2·reach`` is
+        skipped (slacks are 1-Lipschitz: it stays positive at the probe, and a probe's slack
+        only matters up to ``reach``). Every near member and far core is measured only at the
+        probes of the points where it is nearly active, so many probes round few points cost
+        few distances."""
+        verts = np.asarray(verts, dtype=float).reshape(-1, 2)
+        probes = np.asarray(probes, dtype=float).reshape(-1, 2)
+        vi = np.asarray(vi, dtype=int)
+        gv, gp = shapely.points(verts), shapely.points(probes)
+        act = 2 * reach + 1e-9
+        x0, y0, x1, y1 = self.box
+        s = np.minimum.reduce([probes[:, 0] - x0, probes[:, 1] - y0, x1 - probes[:, 0], y1 - probes[:, 1]])
+        s = np.minimum(s, act)
+        for group in self.near:
+            ms = np.array([_member_slack(gv, m) for m in group]).reshape(len(group), len(verts))
+            need = ms.max(axis=0)[vi] <= act
+            if not need.any():
+                continue
+            val = np.full(len(probes), -np.inf)
+            for mi, m in enumerate(group):
+                sel = need & (ms[mi, vi] >= -act)
+                if sel.any():
+                    val[sel] = np.maximum(val[sel], _member_slack(gp[sel], m))
+            s[need] = np.minimum(s[need], val[need])
+        for poly, R, edge in self._inside_arrays:
+            d = shapely.distance(gp, edge)
+            s = np.minimum(s, np.where(shapely.intersects(poly, gp), d - R, -d - R))
+        cores, R, tree = self._far_arrays
+        if cores is not None and len(probes):
+            gi, ci = tree.query(gv, predicate="dwithin", distance=float(R.max()) + act)
+            if len(gi):
+                keep = shapely.distance(gv[gi], cores[ci]) - R[ci] <= act
+                gi, ci = gi[keep], ci[keep]
+                order = np.argsort(gi, kind="stable")
+                gi, ci = gi[order], ci[order]
+                first = np.searchsorted(gi, vi)
+                n = np.searchsorted(gi, vi, side="right") - first
+                pi = np.repeat(np.arange(len(probes)), n)
+                if len(pi):
+                    pair = np.repeat(first, n) + (np.arange(len(pi)) - np.repeat(np.cumsum(n) - n, n))
+                    c = ci[pair]
+                    np.minimum.at(s, pi, shapely.distance(gp[pi], cores[c]) - R[c])
+        return s
+
     @cached_property
     def _inside_arrays(self):
         return [(poly, R, shapely.boundary(poly)) for poly, R in self.inside]

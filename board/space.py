@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 import numpy as np
 import shapely
 
-from .plane import corner_arcs, outline_edges
+from .plane import ccw_rings, corner_arcs, outline_edges
 
 #: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
 #: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
@@ -212,22 +212,140 @@ class Space:
                 cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
                 lo.append(0.0), span.append(2 * math.pi), rest.append(None)
                 continue
+            # A convex footprint needs no rest: from a point of a corner's arc (in the
+            # corner's normal cone) the nearest point of a convex polygon is that corner.
+            convex = _convex_polygon(o.core)
             for v, a, span_, where in corner_arcs(o.core):
                 cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
-                lo.append(a), span.append(span_), rest.append(where)
+                lo.append(a), span.append(span_), rest.append(None if convex else where)
         return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
 
     def arcs_clear(self, ks, a0s, sweeps) -> np.ndarray:
-        """:meth:`arc_clear` for many arcs: one vectorised query settles most of them (clear
-        at the first sampling, or blocked); the rest are refined one by one."""
+        """:meth:`arc_clear` for many arcs. Round obstacles and the table edge are decided
+        exactly (where a circle meets a disc is a closed-form interval of angles; an arc's
+        extreme coordinates are at its ends or at a quarter turn); footprints (and, for a
+        polygon corner, the rest of its own outline) by :meth:`arc_clear`'s certified sampling,
+        all arcs at once."""
         ks = np.asarray(ks, dtype=int)
-        out = np.zeros(len(ks), dtype=bool)
         if not len(ks):
-            return out
-        c = self.circles
+            return np.zeros(0, dtype=bool)
         a0s, sweeps = np.asarray(a0s, dtype=float), np.asarray(sweeps, dtype=float)
+        lo = np.where(sweeps >= 0, a0s, a0s + sweeps)
+        w = np.abs(sweeps)
+        ok = self._arcs_on_table(ks, lo, w) & self._arcs_off_discs(ks, lo, w)
+        c = self.circles
+        # (a corner's circle belongs to a footprint: without footprints, nothing is left)
+        idx = np.nonzero(ok)[0] if len(self._poly) else np.zeros(0, dtype=int)
+        if len(idx):
+            ok[idx] = self._arcs_clear_sampled(ks[idx], a0s[idx], sweeps[idx])
+        return ok
+
+    def _arcs_on_table(self, ks, lo, w) -> np.ndarray:
+        """Whether each arc (circle ``ks``, counter-clockwise from ``lo`` through ``w``) stays
+        inside the box (margin ≥ −TOL): its extreme x and y are at its ends or at the quarter
+        turns it passes."""
+        c = self.circles
+        x0, y0, x1, y1 = self.box
+        ang = np.column_stack([lo, lo + w] + [np.full(len(lo), q * math.pi / 2) for q in range(4)])
+        inside = np.ones(ang.shape, dtype=bool)
+        inside[:, 2:] = np.mod(ang[:, 2:] - lo[:, None], 2 * math.pi) <= w[:, None]
+        cs, sn = np.cos(ang), np.sin(ang)
+        big = np.inf
         R = c.r[ks]
-        n = np.maximum(2, (np.abs(sweeps) * R / 0.05).astype(int) + 2)
+        xmin = c.x[ks] + R * np.where(inside, cs, big).min(1)
+        xmax = c.x[ks] + R * np.where(inside, cs, -big).max(1)
+        ymin = c.y[ks] + R * np.where(inside, sn, big).min(1)
+        ymax = c.y[ks] + R * np.where(inside, sn, -big).max(1)
+        return (xmin - x0 >= -TOL) & (ymin - y0 >= -TOL) & (x1 - xmax >= -TOL) & (y1 - ymax >= -TOL)
+
+    @cached_property
+    def _disc_hits(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(circle, obstacle)`` pairs, sorted by circle, where a round obstacle (not the
+        circle's own) comes nearer than its grow − TOL to some point of the circle."""
+        c = self.circles
+        if not len(self._pt) or not len(c):
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        px, py = self._pt_xy[:, 0], self._pt_xy[:, 1]
+        g = self.grow[self._pt] - TOL
+        ks, js = [], []
+        step = max(1, _BLOCK // len(self._pt))
+        for lo_ in range(0, len(c), step):
+            k = np.arange(lo_, min(len(c), lo_ + step))
+            D = np.hypot(px[None, :] - c.x[k, None], py[None, :] - c.y[k, None])
+            R = c.r[k, None]
+            meet = (D < R + g[None, :]) & (R < D + g[None, :]) & (g[None, :] > 0) & (self._pt[None, :] != c.own[k, None])
+            kk, jj = np.nonzero(meet)
+            ks.append(k[kk]), js.append(jj)
+        return np.concatenate(ks), np.concatenate(js)
+
+    def _arcs_off_discs(self, ks, lo, w) -> np.ndarray:
+        """Whether each arc keeps grow − TOL from every round obstacle but its own: the angles
+        of a circle (centre c, radius R) within r of a point p at distance D are those within
+        ``acos((R² + D² − r²) / (2RD))`` of the direction of p (all of them when the circle lies
+        inside the disc)."""
+        hk, hj = self._disc_hits
+        ok = np.ones(len(ks), dtype=bool)
+        if not len(hk):
+            return ok
+        c = self.circles
+        first = np.searchsorted(hk, np.arange(len(c)))
+        count = np.searchsorted(hk, np.arange(len(c)), side="right") - first
+        n = count[ks]
+        arc = np.repeat(np.arange(len(ks)), n)
+        if not len(arc):
+            return ok
+        offs = np.arange(len(arc)) - np.repeat(np.cumsum(n) - n, n)
+        pair = first[ks][arc] + offs
+        k, j = hk[pair], hj[pair]
+        px, py = self._pt_xy[j, 0] - c.x[k], self._pt_xy[j, 1] - c.y[k]
+        D = np.hypot(px, py)
+        R = c.r[k]
+        r = self.grow[self._pt[j]] - TOL
+        whole = D + R < r
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q = (R * R + D * D - r * r) / (2 * R * D)
+        beta = np.arccos(np.clip(np.where(whole, -1.0, q), -1, 1))
+        phi = np.arctan2(py, px)
+        start = np.mod(phi - beta - lo[arc], 2 * math.pi)   # the blocked interval's start, seen from the arc's
+        back = np.mod(lo[arc] - (phi - beta), 2 * math.pi)  # the arc's start, seen from the blocked interval's
+        hit = whole | (start < w[arc]) | (back < 2 * beta)
+        ok[np.unique(arc[hit])] = False
+        return ok
+
+    @cached_property
+    def _poly_tree(self):
+        return shapely.STRtree(self.cores[self._poly]) if len(self._poly) else None
+
+    def _poly_margin(self, pts: np.ndarray, exclude: np.ndarray, extra: tuple) -> np.ndarray:
+        """:meth:`point_margin` against the footprints alone (not round obstacles, not the
+        edge), leaving out obstacle ``exclude[i]`` for point ``i`` and adding ``extra``: one
+        geometry or ``None`` per point and its grow."""
+        geoms = shapely.points(pts)
+        best = np.full(len(pts), PAD)
+        tree = self._poly_tree
+        if tree is not None and len(pts):
+            r = float(self.grow[self._poly].max()) + PAD
+            gi, oi = tree.query(shapely.box(pts[:, 0] - r, pts[:, 1] - r, pts[:, 0] + r, pts[:, 1] + r))
+            oi = self._poly[oi]
+            keep = oi != exclude[gi]
+            gi, oi = gi[keep], oi[keep]
+            if len(gi):
+                np.minimum.at(best, gi, shapely.distance(geoms[gi], self.cores[oi]) - self.grow[oi])
+        geom, grow = extra
+        has = ~shapely.is_missing(geom)
+        if has.any():
+            best[has] = np.minimum(best[has], shapely.distance(geoms[has], geom[has]) - np.asarray(grow)[has])
+        return best
+
+    def _arcs_clear_sampled(self, ks, a0s, sweeps) -> np.ndarray:
+        """The certified sampling of :meth:`arc_clear` against footprints (and a corner's own
+        rest of outline) alone, every arc at once: one query settles most of them (clear at
+        the first sampling, or blocked); the unsettled pieces of the rest are bisected
+        together."""
+        out = np.zeros(len(ks), dtype=bool)
+        c = self.circles
+        R = c.r[ks]
+        n = np.maximum(2, (np.abs(sweeps) * R / _ARC_STEP).astype(int) + 2)
         owner = np.repeat(np.arange(len(ks)), n)
         starts = np.concatenate([[0], np.cumsum(n)[:-1]])
         # np.linspace(0, 1, m) for every arc at once (the same floats: i·(1/(m−1)), last 1.0)
@@ -238,7 +356,7 @@ class Space:
         pts = np.column_stack([c.x[kk] + c.r[kk] * np.cos(t), c.y[kk] + c.r[kk] * np.sin(t)])
         rest = c.rest_array(kk)
         grow = self.grow[c.own[kk]] if len(self.grow) else np.zeros(len(kk))
-        m, _ = self.point_margin(pts, exclude=c.own[kk], extra=(rest, grow))
+        m = self._poly_margin(pts, c.own[kk], (rest, grow))
         kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
         blocked = np.logical_or.reduceat(m < -TOL, starts)
         s = R * np.abs(sweeps) / (n - 1)
@@ -248,8 +366,45 @@ class Space:
         unsettled = np.zeros(len(ks), dtype=bool)
         unsettled[owner[:-1][pair_bad]] = True
         out = ~blocked & ~unsettled
-        for i in np.nonzero(~blocked & unsettled)[0]:
-            out[i] = self.arc_clear(int(ks[i]), float(a0s[i]), float(sweeps[i]))
+        # The rest, all at once: bisect every unsettled piece of every arc still open (the
+        # same certificates and limits as :meth:`arc_clear`, arc by arc).
+        pend = ~blocked & unsettled
+        garc = self.grow[c.own[ks]] if len(self.grow) else np.zeros(len(ks))
+        sel = np.nonzero(pair_bad & pend[owner[:-1]])[0]
+        o = owner[sel]
+        ta, tb, ma, mb = t[sel], t[sel + 1], m[sel], m[sel + 1]
+        for _ in range(60):
+            if not len(o):
+                break
+            bad_pt = (ma < -TOL) | (mb < -TOL)
+            if bad_pt.any():
+                hit = np.unique(o[bad_pt])
+                pend[hit] = False  # blocked: out stays False
+            s = R[o] * np.abs(tb - ta)
+            bad = ((ma + mb - s) / 2 < -TOL) & (s * s * kappa[o] / 8 > TOL) & pend[o]
+            live = np.zeros(len(ks), dtype=bool)
+            live[o[bad]] = True
+            done = pend & ~live          # every piece certified: clear
+            out[done] = True
+            pend &= live
+            smax = np.zeros(len(ks))
+            np.maximum.at(smax, o[bad], s[bad])
+            cnt = np.bincount(o[bad], minlength=len(ks))
+            give = pend & ((smax < 1e-9) | (cnt > 100_000))
+            out[give] = True             # every sample clear far below the tolerance
+            pend &= ~give
+            keep = bad & pend[o]
+            o, ta, tb, ma, mb = o[keep], ta[keep], tb[keep], ma[keep], mb[keep]
+            if not len(o):
+                break
+            tm = (ta + tb) / 2
+            kk = ks[o]
+            pts = np.column_stack([c.x[kk] + c.r[kk] * np.cos(tm), c.y[kk] + c.r[kk] * np.sin(tm)])
+            mm = self._poly_margin(pts, c.own[kk], (c.rest_array(kk), garc[o]))
+            o = np.concatenate([o, o])
+            ta, tb = np.concatenate([ta, tm]), np.concatenate([tm, tb])
+            ma, mb = np.concatenate([ma, mm]), np.concatenate([mm, mb])
+        out[pend] = True
         return out
 
     def arc_clear(self, k: int, a0: float, sweep: float) -> bool:
@@ -338,6 +493,19 @@ class Circles:
         return full | (rel <= self.span[k] + 1e-9) | (rel >= 2 * math.pi - 1e-9)
 
 
+def _convex_polygon(core) -> bool:
+    """Whether ``core`` is one polygon whose exterior turns left at every corner."""
+    if shapely.get_type_id(core) != 3:
+        return False
+    rings = list(ccw_rings(core))
+    if len(rings) != 1:
+        return False
+    v = np.asarray(rings[0], dtype=float)
+    e = np.roll(v, -1, axis=0) - v
+    f = np.roll(e, -1, axis=0)
+    return bool(np.all(e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0] >= -1e-15))
+
+
 def _segments(a, b):
     """Arrays of start and end points and the shapely segments (a point where they coincide)."""
     a = np.asarray(a, dtype=float).reshape(-1, 2)
@@ -348,6 +516,10 @@ def _segments(a, b):
         segs[same] = shapely.points(a[same])
     return a, b, segs
 
+
+#: First sampling step (inches) along an arc in :meth:`Space.arcs_clear`; pieces the samples
+#: do not certify are bisected.
+_ARC_STEP = 0.2
 
 #: Segment x obstacle pairs box-tested at once by :meth:`Space.clear_segments`.
 _BLOCK = 1 << 21

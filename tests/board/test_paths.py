@@ -255,3 +255,26 @@ def test_a_fine_polygon_goal_is_searched_exactly_without_refusal():
     p = Reach(s, (9.5, 9.5)).to_region(g)
     want = shapely.distance(shapely.Point(9.5, 9.5), blob) - 1.0
     assert p.length == pytest.approx(want, abs=1e-9)
+
+
+def test_arcs_decided_in_closed_form_agree_with_certified_sampling():
+    # Space.arcs_clear decides round obstacles and the table edge in closed form and samples
+    # only against footprints; Space.arc_clear samples everything, arc by arc. On a crowded
+    # table (touching discs, a concave footprint, a convex one, the edge) they agree.
+    rng = np.random.default_rng(7)
+    L = shapely.Polygon([(10, 10), (14, 10), (14, 11), (11, 11), (11, 14), (10, 14)])
+    obs = [polygon_obstacle("L", "terrain", L, RHO), polygon_obstacle("b", "terrain", shapely.box(18, 4, 20, 7), RHO)]
+    xy = rng.uniform(1, 29, (40, 2))
+    obs += [disc_obstacle(f"d{i}", "model", x, y, 0.63, RHO) for i, (x, y) in enumerate(xy)]
+    obs += [disc_obstacle("t0", "model", 5, 5, 0.63, RHO), disc_obstacle("t1", "model", 5 + 2 * 1.13, 5, 0.63, RHO)]
+    s = Space(30, 30, RHO, obs)
+    C = s.circles
+    n = 3000
+    ks = rng.integers(0, len(C), n)
+    span = np.minimum(C.span[ks], 2 * math.pi)
+    a0 = C.lo[ks] + rng.uniform(0, 1, n) * span
+    sweep = rng.uniform(-1, 1, n) * span
+    got = s.arcs_clear(ks, a0, sweep)
+    want = [s.arc_clear(int(k), float(a), float(w)) for k, a, w in zip(ks, a0, sweep)]
+    assert got.tolist() == want
+    assert 0 < got.sum() < n
