@@ -419,10 +419,12 @@ class Reach:
         """
         return self.to_regions([region])[0]
 
-    def to_regions(self, regions: Sequence[Region]) -> tuple[Optional[Path], Optional[int]]:
+    def to_regions(self, regions: Sequence[Region], shorter_than: float = math.inf) -> tuple[Optional[Path], Optional[int]]:
         """The shortest path to any point of any of ``regions`` and the index of the region it
-        ends in (ties: the first); ``(None, None)`` if none is reachable. One graph and one
-        Dijkstra serve them all (a goal on several levels: one region per level)."""
+        ends in (ties: the first); ``(None, None)`` if none is reachable — or none is shorter
+        than ``shorter_than`` by more than 1e-12 (a bound another start has already achieved:
+        nothing beyond it is searched). One graph and one Dijkstra serve them all (a goal on
+        several levels: one region per level)."""
         for i, region in enumerate(regions):
             if region.contains([self.start])[0]:
                 return Path(self.start, (), 0.0), i
@@ -444,10 +446,10 @@ class Reach:
                 anchors.append(hit[1])
         anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
         G = self._graph([], anchor)
-        dist, prev = _dijkstra(G.adj, ("S",))
+        dist, prev = _dijkstra(G.adj, ("S",), limit=shorter_than)
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
         C = self.space.circles
-        best, best_end, best_node, best_region, best_rank = math.inf, None, None, None, math.inf
+        best, best_end, best_node, best_region, best_rank = float(shorter_than), None, None, None, math.inf
         order = sorted(dist, key=dist.get)
         # Every node's lower bound: its distance plus the straight distance to the nearest
         # region's box. Nodes are taken in order of that bound (nearest the goal first, ties in
@@ -521,7 +523,7 @@ class Reach:
                 if len(hit):
                     j = part[hit[0]]
                     c_j = float(costs[j])
-                    if c_j < best - 1e-12 or (c_j <= best + 1e-12 and ranks[j] < best_rank):
+                    if c_j < best - 1e-12 or (best_node is not None and c_j <= best + 1e-12 and ranks[j] < best_rank):
                         best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), order[int(nodes[j])], int(owner[j])
                         best_rank = ranks[j]
                     break
@@ -544,10 +546,11 @@ class _Graph:
     legs: dict
 
 
-def _dijkstra(adj: dict, source, target=None) -> tuple[dict, dict]:
+def _dijkstra(adj: dict, source, target=None, limit: float = math.inf) -> tuple[dict, dict]:
     """Distances from ``source`` (in the order settled) and each node's predecessor: the same
     algorithm, visiting order and tie-breaking as networkx's ``single_source_dijkstra`` (a
-    heap keyed by distance then push count), on a plain adjacency dict."""
+    heap keyed by distance then push count), on a plain adjacency dict; nodes at ``limit`` or
+    beyond are left out."""
     dist: dict = {}
     seen = {source: 0}
     prev: dict = {}
@@ -555,6 +558,8 @@ def _dijkstra(adj: dict, source, target=None) -> tuple[dict, dict]:
     fringe = [(0, next(c), source)]
     while fringe:
         d, _, v = heappop(fringe)
+        if d >= limit:
+            break
         if v in dist:
             continue
         dist[v] = d

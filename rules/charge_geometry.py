@@ -17,6 +17,7 @@ level reached, :attr:`Plan.level`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
@@ -177,10 +178,11 @@ Regions = Union[Region, Sequence[Region]]
 
 
 def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space: Optional[Space] = None,
-         region: Optional[Regions] = None) -> Plan:
+         region: Optional[Regions] = None, shorter_than: float = math.inf) -> Plan:
     """``mover``'s shortest path to its end region (``space`` / ``region``: already built for
     these rules, e.g. shared by a unit's models; ``region`` may be several regions — one per
-    level — the path ending in the nearest)."""
+    level — the path ending in the nearest); no path when none is shorter than
+    ``shorter_than`` (by more than 1e-12)."""
     space = space_for(state, rules) if space is None else space
     try:
         reach = Reach(space, mover.at)
@@ -188,7 +190,7 @@ def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space:
         return Plan(mover.id, None, None, space)
     region = end_region(state, mover, rules, groups) if region is None else region
     regions = [region] if isinstance(region, Region) else list(region)
-    path, _ = reach.to_regions(regions)
+    path, _ = reach.to_regions(regions, shorter_than)
     level = None if path is None else rules.level_at(*path.end)
     return Plan(mover.id, path, reach, space, level)
 
@@ -225,7 +227,8 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
         if not reg:
             p = Plan(f.id, None, None, space)
         else:
-            p = plan(state, f, rules, (), space, reg)
+            # only a strictly shorter path can replace the best: nothing longer is searched
+            p = plan(state, f, rules, (), space, reg, best.path.length if best is not None and best.path is not None else math.inf)
         if p.path is not None and (best is None or best.path is None or p.path.length < best.path.length - 1e-12):
             best = p
         elif best is None:
