@@ -169,6 +169,10 @@ def quiet_numerics():
 #: 0 switches it off): CPU time, and in a ``tapeline`` process also wall-clock time from its
 #: start — on a busy machine CPU time alone lets a question keep its user waiting far longer.
 TIME_LIMIT = 15.0
+#: The wall-clock limit is this many times the CPU-time limit (15 s of CPU, 18 s of waiting): a
+#: question that computes well within its CPU time keeps some room on a busy machine, and the
+#: user still has an answer or a refusal within 20 s.
+WALL_FACTOR = 1.2
 #: Whether the time limit also counts wall-clock time (set by :func:`run`, the ``tapeline``
 #: process; code calling :func:`main` in a process of its own choosing keeps CPU time only).
 _WALL_CLOCK = False
@@ -192,8 +196,9 @@ class OutOfTime(BaseException):
 @contextmanager
 def time_limit(seconds: float, wall: bool = False):
     """Raise :class:`OutOfTime` once the process has spent ``seconds`` more CPU time (user and
-    system) or, with ``wall``, once ``seconds`` of wall-clock time have passed since the process
-    started (:data:`_STARTED`): what a user waits for, however busy the machine is."""
+    system) or, with ``wall``, once ``seconds`` × :data:`WALL_FACTOR` of wall-clock time have
+    passed since the process started (:data:`_STARTED`): what a user waits for, however busy the
+    machine is."""
     import signal
 
     if not seconds or seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
@@ -203,14 +208,16 @@ def time_limit(seconds: float, wall: bool = False):
     def expire(signum, frame):
         raise OutOfTime(seconds)
 
+    waiting = seconds * WALL_FACTOR
+
     def expire_wall(signum, frame):
-        raise OutOfTime(seconds, " (wall-clock time: the machine is busy or the question is large)")
+        raise OutOfTime(waiting, " of wall-clock time (the machine is busy or the question is large)")
 
     old = signal.signal(signal.SIGPROF, expire)
     old_wall = signal.signal(signal.SIGALRM, expire_wall) if wall else None
     signal.setitimer(signal.ITIMER_PROF, seconds)
     if wall:
-        signal.setitimer(signal.ITIMER_REAL, max(seconds - (time.monotonic() - _STARTED), 1e-3))
+        signal.setitimer(signal.ITIMER_REAL, max(waiting - (time.monotonic() - _STARTED), 1e-3))
     try:
         yield
     finally:

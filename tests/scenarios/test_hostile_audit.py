@@ -152,12 +152,13 @@ def test_the_wall_clock_limit_stops_a_process_that_waits(monkeypatch):
 
 def test_the_wall_clock_limit_counts_from_the_process_start(monkeypatch):
     # Time spent before the command (importing, parsing arguments) counts too.
-    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic() - 0.25)
+    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic() - 1.0)
     t0 = time.monotonic()
-    with pytest.raises(cli_module.OutOfTime):
-        with cli_module.time_limit(0.3, wall=True):
+    with pytest.raises(cli_module.OutOfTime) as e:
+        with cli_module.time_limit(1.0, wall=True):
             time.sleep(5)
-    assert time.monotonic() - t0 < 0.25
+    assert time.monotonic() - t0 < 1.0  # 1.2 s of waiting, 1 s of it before the command
+    assert e.value.seconds == pytest.approx(1.0 * cli_module.WALL_FACTOR)
 
 
 def test_without_wall_the_limit_leaves_the_alarm_alone(monkeypatch):
