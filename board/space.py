@@ -308,7 +308,7 @@ class Space:
         phi = np.arctan2(py, px)
         start = np.mod(phi - beta - lo[arc], 2 * math.pi)   # the blocked interval's start, seen from the arc's
         back = np.mod(lo[arc] - (phi - beta), 2 * math.pi)  # the arc's start, seen from the blocked interval's
-        hit = whole | (start < w[arc]) | (back < 2 * beta)
+        hit = whole | ((beta > 0) & ((start < w[arc]) | (back < 2 * beta)))  # an open interval: empty at β = 0
         ok[np.unique(arc[hit])] = False
         return ok
 

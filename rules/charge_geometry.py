@@ -203,7 +203,8 @@ def _space_key(rules: MoveRules) -> tuple:
 def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable,
               regions_of: Optional[Callable] = None) -> Plan:
     """The model with the shortest path (ties: file order). Models are tried nearest first
-    and skipped once their straight-line lower bound cannot beat the best. Models whose rules
+    and skipped once their straight-line lower bound cannot beat the best; a later model's
+    search looks only below the best length found so far. Models whose rules
     give the same configuration space share it (and so its tangent graph and arc verdicts).
 
     ``regions_of(f)``, when given, replaces ``end_region(..., groups_of(f))``: the regions

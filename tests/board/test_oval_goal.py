@@ -103,3 +103,18 @@ def test_the_showcase_hydralisks_can_be_charged():
     rules = charge.move_rules(state, "marauders", lead, keep_away_from=[])
     assert check_path(space_for(state, rules), r.plan.path.points()).legal
     assert check_end(state.table, end, [f for f in state.all_figures() if f.id != lead.id]) is None
+
+
+def test_probe_slack_reads_only_nearly_active_constraints_yet_agrees_on_the_sign():
+    # Region.probe_slack skips a constraint at the probes of an outline vertex where it is
+    # slack by over 2e-6"; probes 1e-6" away in every direction get the sign Region.slack gives.
+    space, region, _ = scene()
+    reg = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in space.obstacles), region.box)
+    V = reg.vertices
+    rng = np.random.default_rng(0)
+    vi = rng.integers(0, len(V), 5000)
+    ang = rng.uniform(0, 2 * math.pi, len(vi))
+    probes = V[vi] + 1e-6 * np.column_stack([np.cos(ang), np.sin(ang)])
+    full, fast = reg.slack(probes), reg.probe_slack(V, vi, probes, 1e-6)
+    assert ((full <= 1e-9) == (fast <= 1e-9)).all()
+    assert 0 < (full <= 1e-9).sum() < len(vi)
