@@ -261,11 +261,69 @@ def run() -> NoReturn:  # console-script entry point
     _WALL_CLOCK = True
     gc.set_threshold(*GC_THRESHOLDS)
     limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
+    seconds = _env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)
+    if seconds > 0:
+        watchdog(seconds * WALL_FACTOR + WATCHDOG_GRACE, sys.argv[1:])  # returns in the worker only
     try:
         code = main()
     except SystemExit as e:  # --help and --version end through argparse's exit
         code = e.code
     finish(code)
+
+
+#: Seconds the watchdog waits past the wall-clock limit before it stops the command itself.
+WATCHDOG_GRACE = 1.0
+
+
+def watchdog(deadline: float, argv: Sequence[str]) -> None:
+    """Run the command in a forked worker and watch it: the time limit's signals are handled by
+    Python between two steps of its bytecode, so one long call into compiled code (a shapely or
+    numpy operation on a huge table) can hold them off well past the limit. Once ``deadline``
+    seconds have passed since the start (:data:`_STARTED`), the watchdog stops the worker and
+    says so in the one-line form (exit status 2); a worker ended by a signal (the kernel's
+    out-of-memory killer ...) is reported the same way. Returns in the worker; the watchdog
+    process ends with the worker's exit status. Without ``fork`` nothing is watched."""
+    import signal
+
+    try:
+        pid = os.fork()
+    except (AttributeError, OSError):
+        return
+    if pid == 0:
+        return
+
+    class Late(Exception):
+        pass
+
+    def late(signum, frame):
+        raise Late
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the worker, which ends itself
+    signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signal.SIGTERM))  # `timeout`, `kill`
+    signal.signal(signal.SIGALRM, late)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - (time.monotonic() - _STARTED), 1e-3))
+    try:
+        _, status = os.waitpid(pid, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except Late:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        _watchdog_says(argv, f"gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        _watchdog_says(argv, f"stopped by signal {-code}{name}: out of memory, or killed")
+    os._exit(code)
+
+
+def _watchdog_says(argv: Sequence[str], message: str) -> NoReturn:
+    file = _file_argument(argv)
+    command = next((w for w in argv if not w.startswith("-")), "tapeline")
+    print(one_line(f"{file}: {command}: {message}" if file else f"tapeline: error: {message}"), file=sys.stderr, flush=True)
+    os._exit(2)
 
 
 def finish(code) -> NoReturn:

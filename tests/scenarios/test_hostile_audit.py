@@ -217,3 +217,48 @@ def test_an_id_longer_than_any_is_not_echoed_whole(at):
     assert "5000 characters" in line and len(line) < 300
     line = refused(cli("charge", f, "--unit", "z", "--target", "b" * 101), f, "--target")
     assert "101 characters" in line and len(line) < 300
+
+
+# --- the watchdog: a command stuck where Python's signals cannot reach it ------------------------
+
+_STUCK = """
+import os, signal, sys, time
+from tapeline.scenarios import cli
+
+def stuck(argv=None):  # as a long call into compiled code: the limit's own signals never run
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
+    {body}
+
+cli.main = stuck
+sys.argv = ["tapeline", "check", "s.yaml"]
+cli.run()
+"""
+
+
+def _run_stuck(tmp_path, body: str, limit: str = "0.5"):
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TAPELINE_TIME_LIMIT=limit)
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", _STUCK.replace("{body}", body)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=60)
+    return r, time.monotonic() - t0
+
+
+def test_the_watchdog_stops_a_command_its_signals_cannot_reach(tmp_path):
+    r, took = _run_stuck(tmp_path, "time.sleep(30)")
+    assert r.returncode == 2, r
+    assert r.stderr.splitlines() == ["s.yaml: check: gave up after 1.6 s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)"]
+    assert took < 10  # 0.5 × 1.2 + 1 s of grace, not the 30 s asked for
+
+
+def test_a_worker_killed_by_a_signal_is_one_line_and_exit_2(tmp_path):
+    r, _ = _run_stuck(tmp_path, "os.kill(os.getpid(), signal.SIGKILL)")
+    assert r.returncode == 2, r
+    assert r.stderr.splitlines() == ["s.yaml: check: stopped by signal 9 (SIGKILL): out of memory, or killed"]
+
+
+def test_the_watchdog_passes_the_exit_status_and_output_through(tmp_path):
+    r, _ = _run_stuck(tmp_path, "print('answer'); sys.stdout.flush(); os._exit(1)")
+    assert (r.returncode, r.stdout, r.stderr) == (1, "answer\n", "")
