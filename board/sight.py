@@ -139,7 +139,59 @@ def tangents_from(p, c, m):
 
 
 def common_tangents(ca, ma, cb, mb):
-    """Up to four common tangent lines per row: (points (n, 4, 2), directions (n, 4, 2), ok)."""
+    """Up to four common tangent lines per row: (points (n, 4, 2), directions (n, 4, 2), ok).
+
+    Columns 0–1 are the outer tangents, 2–3 the inner ones, each pair in increasing angle of
+    the line's normal. Two circles have them in closed form; a pair with an oval finds them as
+    roots of the support-function equation (bracketed on a grid, then bisected).
+    """
+    n = len(ca)
+    pts = np.full((n, 4, 2), np.nan)
+    dirs = np.full((n, 4, 2), np.nan)
+    ok = np.zeros((n, 4), bool)
+    ra, rb = _circle_radius(ma), _circle_radius(mb)
+    rnd = ~np.isnan(ra) & ~np.isnan(rb)
+    if rnd.any():
+        i = np.nonzero(rnd)[0]
+        pts[i], dirs[i], ok[i] = _circle_tangents(ca[i], ra[i], cb[i], rb[i])
+    if not rnd.all():
+        i = np.nonzero(~rnd)[0]
+        pts[i], dirs[i], ok[i] = _support_tangents(ca[i], ma[i], cb[i], mb[i])
+    return pts, dirs, ok
+
+
+def _circle_radius(m: np.ndarray) -> np.ndarray:
+    """The radius where ``M`` is a circle's (a multiple of the identity), else NaN."""
+    r = m[:, 0, 0]
+    circ = (m[:, 0, 1] == 0) & (m[:, 1, 0] == 0) & (m[:, 1, 1] == r)
+    return np.where(circ, r, np.nan)
+
+
+def _circle_tangents(ca, ra, cb, rb):
+    """Common tangents of circles: the normal ``n(t)`` of a tangent solves
+    ``(cA − cB)·n + rA ± rB = 0`` — ``t = θ ± arccos((rA ± rB)/D)`` with ``θ`` the direction
+    from A to B and ``D`` the centre distance."""
+    n = len(ca)
+    d = cb - ca
+    D = np.hypot(d[:, 0], d[:, 1])
+    th = np.arctan2(d[:, 1], d[:, 0])
+    pts = np.full((n, 4, 2), np.nan)
+    dirs = np.full((n, 4, 2), np.nan)
+    ok = np.zeros((n, 4), bool)
+    for k, sign in enumerate((-1.0, 1.0)):  # outer: rA - rB ; inner: rA + rB
+        q = ra + sign * rb
+        good = np.abs(q) < D
+        al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
+        t = np.sort(np.mod(np.stack([th - al, th + al], axis=1), 2 * math.pi), axis=1)
+        for j in range(2):
+            nn = np.column_stack([np.cos(t[:, j]), np.sin(t[:, j])])
+            pts[:, 2 * k + j] = ca + ra[:, None] * nn
+            dirs[:, 2 * k + j] = np.column_stack([-nn[:, 1], nn[:, 0]])
+            ok[:, 2 * k + j] = good
+    return pts, dirs, ok
+
+
+def _support_tangents(ca, ma, cb, mb):
     n = len(ca)
     nx, ny = np.cos(_GRID), np.sin(_GRID)
     d = ca - cb

@@ -3,7 +3,7 @@ as a matrix, and turning a witness search into :class:`board.sight.Sight` answer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
 import shapely
@@ -35,29 +35,74 @@ def blockers(table: Table) -> Blockers:
     return bl
 
 
-def piece_gaps(figs: Sequence[Figure], table: Table) -> np.ndarray:
+def _radii(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray]:
+    """Each base's smallest and largest distance from centre to edge (equal for round bases):
+    the base contains the disc of the first radius and lies in the disc of the second."""
+    lo = np.array([f.base.radius if f.is_round else min(f.base.a, f.base.b) for f in figs], float)
+    hi = np.array([f.base.reach for f in figs], float)
+    return lo, hi
+
+
+def _undecided(lower: np.ndarray, upper: np.ndarray, limits: Sequence[float]) -> np.ndarray:
+    """Where ``gap ≤ t`` is not settled by the bounds for some limit ``t``."""
+    out = np.zeros(lower.shape, bool)
+    for t in limits:
+        out |= (lower <= t) & (t < upper)
+    return out
+
+
+def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[float]] = None) -> np.ndarray:
     """Signed-enough gaps ``[model, piece]`` from each base to each footprint.
 
     Exact for round bases (centre distance to the footprint minus the radius; circular pieces
     use their exact circle); ovals use :func:`board.measure.gap`. Inside a footprint the value
     is ``-radius`` or less — only comparisons with positive limits (within 1") are made.
+
+    ``limits`` (each ≥ 0): the caller only asks ``gap ≤ t`` for these ``t``; an oval's exact
+    gap is then worked out only where the discs inside and around it (its two semi-axes) do not
+    already settle every such question, and elsewhere the inner bound (``centre distance −
+    longer semi-axis``) stands in — it answers every ``≤ t`` the same way.
     """
     pieces = table.pieces
     out = np.zeros((len(figs), len(pieces)))
     if not len(figs) or not pieces:
         return out
     c = np.array([f.at for f in figs], float)
-    r = np.array([f.base.radius if f.is_round else np.nan for f in figs])
+    lo, hi = _radii(figs)
     pts = shapely.points(c)
     fps = np.array([p.footprint for p in pieces], dtype=object)
-    out = shapely.distance(pts[:, None], fps[None, :]) - r[:, None]
+    d = shapely.distance(pts[:, None], fps[None, :])
     for j, p in enumerate(pieces):
         if p.circle is not None:
             x, y, rr = p.circle
-            out[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr - r
-    for i in np.nonzero(np.isnan(r))[0]:
-        for j, p in enumerate(pieces):
-            out[i, j] = gap(figs[i], p.footprint)
+            d[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr
+    out = d - hi[:, None]
+    oval = np.array([not f.is_round for f in figs], bool)
+    need = oval[:, None] & np.ones(d.shape, bool)
+    if limits is not None:
+        assert min(limits) >= 0, "bounds settle only limits >= 0"
+        need &= _undecided(d - hi[:, None], d - lo[:, None], limits)
+    for i, j in zip(*np.nonzero(need)):
+        out[i, j] = gap(figs[i], pieces[j].footprint)
+    return out
+
+
+def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequence[float]) -> np.ndarray:
+    """Gaps ``[a, b]`` between bases for callers that only ask ``gap ≤ t`` for ``limits`` (each
+    ≥ 0): exact for two round bases (:func:`board.measure.gap_matrix`'s formula); where an oval
+    is involved, exact (:func:`board.measure.gap`) only where the discs inside and around each
+    base leave some ``≤ t`` open, else the inner bound, which answers them all the same way."""
+    ca = np.array([f.at for f in figs_a], float).reshape(-1, 2)
+    cb = np.array([f.at for f in figs_b], float).reshape(-1, 2)
+    loa, hia = _radii(figs_a)
+    lob, hib = _radii(figs_b)
+    d = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
+    out = d - hia[:, None] - hib[None, :]
+    assert min(limits) >= 0, "bounds settle only limits >= 0"
+    need = _undecided(out, d - loa[:, None] - lob[None, :], limits)
+    need &= (loa != hia)[:, None] | (lob != hib)[None, :]
+    for i, j in zip(*np.nonzero(need)):
+        out[i, j] = gap(figs_a[i], figs_b[j])
     return out
 
 

@@ -36,12 +36,11 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from tapeline.board.measure import gap_matrix
 from tapeline.board.sight import Sight, find_witnesses
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from ..sightcommon import blockers, own_stacks, piece_gaps, sight_answer
+from ..sightcommon import blockers, own_stacks, pair_gaps, piece_gaps, sight_answer
 from ..state import GameState
 from . import terrain as sc_terrain
 from .elevation import Level, effective_size, level, standing_piece
@@ -51,6 +50,9 @@ CLOSE_QUARTERS_RANGE = 3.0
 HIDDEN_RANGE = 4.0
 FULL, DIRECT = 1, 2
 _REASON = {FULL: "full_cover", DIRECT: "direct_cover"}
+#: The only questions asked of a pair's gap (Close Quarters, HIDDEN): exact values elsewhere
+#: are not needed (:func:`rules.sightcommon.pair_gaps`).
+_PAIR_LIMITS = (CLOSE_QUARTERS_RANGE + TOUCH, HIDDEN_RANGE + TOUCH)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
         sp = standing_piece(t, f) if lv == Level.HIGH else None
         hs.append([idx[p.id] for p in t.stack(sp.id)] if sp is not None else [])
     return _Models(list(figs), np.array(es, float), np.array(fly, bool), np.array(hid, bool),
-                   np.array(lev, int), hs, piece_gaps(figs, t), own_stacks(figs, t))
+                   np.array(lev, int), hs, piece_gaps(figs, t, (DIRECT_COVER_RANGE + TOUCH,)),
+                   own_stacks(figs, t))
 
 
 def _piece_facts(state: GameState):
@@ -99,7 +102,7 @@ def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: 
     w1a, w1b = ga <= DIRECT_COVER_RANGE + TOUCH, gb <= DIRECT_COVER_RANGE + TOUCH
     esa, esb = ma.es[ia][:, None], mb.es[ib][:, None]
     fa, fb = ma.flying[ia][:, None], mb.flying[ib][:, None]
-    d_ab = gap_matrix(ma.figs, mb.figs)[ia, ib] if len(ia) else np.zeros(0)
+    d_ab = pair_gaps(ma.figs, mb.figs, _PAIR_LIMITS)[ia, ib] if len(ia) else np.zeros(0)
     close = (d_ab <= CLOSE_QUARTERS_RANGE + TOUCH)[:, None]
     full = (pes >= esa) & (pes >= esb) & ~fa & ~fb
     direct = ((w1a & ~fa & (pes >= esa)) | (w1b & ~fb & (pes >= esb))) & ~(w1a & w1b & close)
