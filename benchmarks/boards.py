@@ -104,8 +104,17 @@ def text(scenario: dict) -> str:
     return yaml.safe_dump(scenario, sort_keys=False)
 
 
-def state(scenario: dict) -> GameState:
-    """The scenario loaded as the command line loads a file (schema and file checks included)."""
-    from tapeline.scenarios.load import parse
+def state(scenario: dict, overlap_check: bool = True) -> GameState:
+    """The scenario loaded as the command line loads a file (schema and file checks included).
 
-    return parse(text(scenario), f"<{scenario['name']}>").state
+    ``overlap_check=False`` skips the check that no two bases overlap (the tables made here
+    never have any; on a few hundred models with ovals the check takes most of a minute,
+    measured on its own by :mod:`benchmarks.bench_scale`)."""
+    from unittest import mock
+
+    from tapeline.scenarios import load
+
+    if overlap_check or not hasattr(load, "_check_overlaps"):
+        return load.parse(text(scenario), f"<{scenario['name']}>").state
+    with mock.patch.object(load, "_check_overlaps", lambda *a, **k: None):
+        return load.parse(text(scenario), f"<{scenario['name']}>").state
