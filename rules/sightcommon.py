@@ -71,17 +71,18 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     lo, hi = _radii(figs)
     pts = shapely.points(c)
     fps = np.array([p.footprint for p in pieces], dtype=object)
-    d = shapely.distance(pts[:, None], fps[None, :])
+    dfp = shapely.distance(pts[:, None], fps[None, :])  # centre to footprint, as gap() sees it
+    d = dfp.copy()
     for j, p in enumerate(pieces):
         if p.circle is not None:
             x, y, rr = p.circle
             d[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr
-    out = d - hi[:, None]
     oval = np.array([not f.is_round for f in figs], bool)
+    out = np.where(oval[:, None], dfp, d) - hi[:, None]
     need = oval[:, None] & np.ones(d.shape, bool)
     if limits is not None:
         assert min(limits) >= 0, "bounds settle only limits >= 0"
-        need &= _undecided(d - hi[:, None], d - lo[:, None], limits)
+        need &= _undecided(dfp - hi[:, None], dfp - lo[:, None], limits)
     for i, j in zip(*np.nonzero(need)):
         out[i, j] = gap(figs[i], pieces[j].footprint)
     return out
