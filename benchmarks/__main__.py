@@ -29,7 +29,9 @@ def main(argv: list[str]) -> int:
         "# Benchmarks\n\n"
         "Written by `make bench` (`python -m benchmarks`). Each section compares tapeline with a peer\n"
         "method run side by side in the same process, as a ratio, on this machine:\n"
-        f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}.\n\n"
+        f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, {_versions()}.\n"
+        "The machine is shared with other work: comparisons of single-threaded methods use CPU time\n"
+        "where a section says so; wall times of whole commands include whatever else was running.\n\n"
     )
     out = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
     if not only:
@@ -39,6 +41,18 @@ def main(argv: list[str]) -> int:
         out.write_text(splice(out.read_text(encoding="utf-8"), sections), encoding="utf-8")
         print(f"updated {out}")
     return 0
+
+
+def _versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in ("numpy", "shapely", "networkx", "pyvisgraph", "extremitypathfinder"):
+        try:
+            out.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            out.append(f"{name} not installed")
+    return ", ".join(out)
 
 
 def splice(page: str, sections: list[str]) -> str:

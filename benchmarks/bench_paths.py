@@ -167,14 +167,14 @@ def run() -> str:
     for delta in DELTAS:
         polys = merged(rects, discs, delta)
         nv = sum(len(_ring(p, True)) for p in polys)
-        union = shapely.union_all(polys)
+        interior = shapely.buffer(shapely.union_all(polys), -1e-7)  # running along an edge is fine
         n_disc = segments_for(BASE_R + RHO, delta, True)
         n_corner = segments_for(RHO, delta, True) // 4
         for name, fn in (("extremitypathfinder", run_extremitypathfinder), ("pyvisgraph", run_pyvisgraph)):
             b, q, routes = fn(polys, pairs)
             L = np.array([_length(r) for r in routes])
             bad = sum(not r or not check_path(space, r).legal for r in routes)
-            through = max(shapely.length(shapely.intersection(shapely.linestrings(r), union)) for r in routes)
+            through = max(shapely.length(shapely.intersection(shapely.linestrings(r), interior)) for r in routes)
             rows.append((name, delta, nv, n_disc, n_corner, b, q, L - mid, bad, through))
             if name == "extremitypathfinder" and delta == max(DELTAS):
                 own = PolygonMap(grown_polygons(rects, discs, BASE_R, RHO, delta, outside=True))

@@ -389,7 +389,9 @@ def _blocked(bl: Blockers, pair, s0, s1, block, heights):
     if n == 0 or not len(bl.pieces):
         return out
     deg = np.linalg.norm(s1 - s0, axis=1) < 1e-12
-    geoms = np.where(deg, shapely.points(s0), shapely.linestrings(np.stack([s0, s1], axis=1)))
+    geoms = shapely.linestrings(np.stack([s0, s1], axis=1))
+    if deg.any():  # S(L) shrunk to a point (the chords overlap)
+        geoms[deg] = shapely.points(s0[deg])
     za = zb = tops = None
     if heights is not None:
         za, zb, tops = heights
