@@ -3,11 +3,12 @@
 :func:`board` returns the scenario as a dict (``yaml.safe_dump`` it or hand it to
 :func:`state`). Terrain: ``pieces`` footprints — rectangles (some turned), L-shaped ruins and
 round pieces (the exact circles of :mod:`board.sight`) — of Size 0 to 4 (§7.1: Size 0 blocks
-nothing, Size 1 only smaller models), 0.5" apart. Models: ``per_side`` per side in units of
+nothing, a piece blocks only models of its Size or less), 0.5" apart. Models: ``per_side`` per side in units of
 four to six, the Terran side from Marines (Size 2, 32 mm), Marauders (Size 2, 50 mm) and
 Goliaths (Size 3, 80 mm), the Zerg side from Zerglings (Size 1, 32 mm), Roaches (Size 2,
 50 mm), Hydralisks (Size 2, 100 × 40 mm ovals) and Queens (Size 3, 80 mm); about one unit in
-eight is Flying, one in twelve HIDDEN. Bases never overlap each other or a footprint.
+eight is Flying, one in twelve HIDDEN. Every model stands on the ground: bases never overlap
+each other or a footprint (so no High Ground, no Dead Zone).
 """
 
 from __future__ import annotations
