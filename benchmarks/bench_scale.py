@@ -11,7 +11,7 @@ for `check` and `replay` (15 pieces per 54" × 36").
 * **check**: the in-process load (:func:`scenarios.load.read`: YAML, schema, file checks), CPU
   time, and the part of it spent in the base-overlap check (``gap_matrix`` as the loader calls
   it); ``tapeline check FILE`` as a user runs it (a new process: start-up and the same load),
-  wall time, for the smallest and the largest table. One run each: the largest takes minutes.
+  wall time, for the smallest and the largest table. One run each.
 * **replay**: the showcase (60 models, its own actions and expectations) with ``tapeline
   replay``, and random tables where every unit with a ranged weapon shoots the nearest enemy
   unit (actions the rules refuse — out of range, nothing visible — are left out beforehand):
