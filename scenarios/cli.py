@@ -176,9 +176,22 @@ WALL_FACTOR = 1.2
 #: Whether the time limit also counts wall-clock time (set by :func:`run`, the ``tapeline``
 #: process; code calling :func:`main` in a process of its own choosing keeps CPU time only).
 _WALL_CLOCK = False
-#: When this module was imported: the wall-clock limit counts from here (what the interpreter
-#: did before is a small fraction of a second).
-_STARTED = time.monotonic()
+def _process_start() -> float:
+    """When this process started, on the :func:`time.monotonic` clock: Linux's ``/proc`` tells
+    (the interpreter's own start-up counts too, a good part of a second on a busy machine);
+    elsewhere, now."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0 <= age < 60 else now
+
+
+#: When the process started: the wall-clock limit counts from here.
+_STARTED = _process_start()
 #: Address space a ``tapeline`` process may take (bytes; TAPELINE_MEMORY_LIMIT, 0: none): an
 #: allocation past it is a MemoryError, reported as one line, instead of the machine swapping.
 MEMORY_LIMIT = 3 * 2**30
@@ -272,7 +285,7 @@ def run() -> NoReturn:  # console-script entry point
 
 
 #: Seconds the watchdog waits past the wall-clock limit before it stops the command itself.
-WATCHDOG_GRACE = 1.0
+WATCHDOG_GRACE = 0.5
 
 
 def watchdog(deadline: float, argv: Sequence[str]) -> None:
