@@ -54,6 +54,9 @@ def query(loaded, args, name=None) -> dict:
     st = loaded.state
     u = unit(loaded, name, "--unit")
     targets = [unit(loaded, t, "--target") for t in args.target]
+    twice = sorted({t for i, t in enumerate(targets) if t in targets[:i]})
+    if twice:
+        raise ArgumentError(loaded.file, "--target", f"{', '.join(twice)} named more than once: name each target unit once")
     leader = model(loaded, args.leader, "--leader") if args.leader else None
     if leader is not None and st.figure(leader).unit != u:
         raise ArgumentError(loaded.file, "--leader", f"{leader} is not a model of {u}")

@@ -224,6 +224,17 @@ def test_nominees_are_checked_on_the_command_line(write, nominee, words):
     assert code == 2 and words in err and "Traceback" not in err and out == ""
 
 
+def test_a_target_named_twice_is_refused(write):
+    # a charge declares target units; the same unit twice is a mistake, located in the file and
+    # on the command line, nothing resolved
+    code, out, err = cli("charge", write(MULTI), "--unit", "lings", "--target", "marines", "--target", "marines")
+    assert code == 2 and "--target" in err and "marines named more than once" in err and out == ""
+    twice = MULTI + "dice: {rolls: [6, 6]}\nactions:\n  - {action: charge, unit: lings, targets: [marines, marines]}\n"
+    for command in ("check", "replay"):
+        code, out, err = cli(command, write(twice, "twice.yaml"))
+        assert code == 2 and "actions[0].targets[1]" in err and "already a declared target" in err and "Traceback" not in err
+
+
 def test_nominees_are_checked_in_a_replay(write):
     bad = MULTI + "dice: {rolls: [6, 6]}\nactions:\n  - {action: charge, unit: lings, targets: [marines], target_models: {marines: r1}}\n"
     code, out, err = cli("replay", write(bad))
