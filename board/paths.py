@@ -201,11 +201,13 @@ class Reach:
         rel = np.where(out, np.where(rel > math.pi + span / 2, 0.0, span), rel)
         return _round11(rel), rel
 
-    def _graph(self, extra_segs: list, anchors) -> "_Graph":
+    def _graph(self, extra_segs: list, anchors, segs: Optional[list] = None) -> "_Graph":
         """Graph of the tangent segments plus arcs; ``anchors`` (arrays ``(circle, angle)``)
-        are extra circle points joined by arcs only."""
+        are extra circle points joined by arcs only. ``segs`` given (the start-independent
+        tangents alone): the shared part of every start's graph, for :meth:`_start_graph`."""
         C = self.space.circles
-        segs = self._segs + extra_segs
+        base = segs is not None
+        segs = (self._segs + extra_segs) if segs is None else segs
         # every circle point, in order: both ends of each segment, then the anchors
         ends = [key for ka, kb, _, _ in segs for key in (ka, kb)]
         circ = [i for i, key in enumerate(ends) if key[0] == "c"]
@@ -243,6 +245,9 @@ class Reach:
             adj.setdefault(u, {})[v] = w
             adj.setdefault(v, {})[u] = w
             legs[(u, v)] = legs[(v, u)] = (u, ("line", p, q))
+        if base:  # each node's straight neighbours, and whether an anchor placed it
+            line_adj = {u: dict(d) for u, d in adj.items()}
+            by_anchor = {keys[nd]: nrel[nd] for nd in range(len(keys)) if first[nd] >= len(circ)}
         # arcs between consecutive nodes of a circle (and round the back of a full circle);
         # a node's arcs all lie on its own circle, so the order of circles does not matter
         nk_a, nr_a = np.asarray(nk, dtype=int), np.asarray(nr, dtype=float)
@@ -267,6 +272,19 @@ class Reach:
             r1 = nr[b_] if b_ > a_ else nr[b_] + 2 * math.pi
             if r1 - r0 >= 1e-12:
                 arcs.append((k, r0, r1, keys[a_], keys[b_]))
+        self._add_arcs(arcs, adj, legs)
+        G = _Graph(adj, pos, legs)
+        if base:
+            on_circle: dict = {}
+            for key in keys:
+                on_circle.setdefault(key[1], []).append(key)
+            G.shared = (line_adj, by_anchor, on_circle)
+        return G
+
+    def _add_arcs(self, arcs: list, adj: dict, legs: dict) -> None:
+        """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
+        are clear (verdicts kept in the space's memo)."""
+        C = self.space.circles
         cache = self._arc_cache
         todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in cache]
         if todo:
@@ -281,6 +299,61 @@ class Reach:
                 au[v] = w
                 adj.setdefault(v, {})[u] = w
                 legs[(u, v)] = legs[(v, u)] = (u, ("arc", k, r0, r1))
+
+    def _start_graph(self, anchors, tag) -> "_Graph":
+        """The same graph as ``_graph([], anchors)``, node for node and in the same order of
+        neighbours (so Dijkstra settles ties alike), built from the part every start on this
+        space shares (the start-independent tangents and ``anchors``, kept in the space's memo
+        under ``tag``): only the start's own tangents, and the arcs of the circles they touch,
+        are added."""
+        C = self.space.circles
+        graphs = self.space.memo.setdefault("graphs", {})
+        if tag not in graphs:
+            while len(graphs) >= _SHARED_GRAPHS:  # a bisection asks about many regions once each
+                del graphs[next(iter(graphs))]
+            graphs[tag] = self._graph([], anchors, segs=self.space.memo["bitangents"])
+        B = graphs[tag]
+        line_adj, by_anchor, on_circle = B.shared
+        own = self._segs[len(self.space.memo["bitangents"]):]
+        adj, pos, legs = dict(B.adj), dict(B.pos), dict(B.legs)
+        adj[("S",)] = {}
+        pos[("S",)] = self.start
+        if not own:
+            return _Graph(adj, pos, legs)
+        ks = np.array([kb[1] for _, kb, _, _ in own], dtype=int)
+        rk, rels = self._slots(ks, np.array([kb[2] for _, kb, _, _ in own], dtype=float))
+        touched: dict = {}  # circle -> its nodes
+        fresh: dict = {}    # node -> a dict of its own (copied from the shared one once)
+        for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
+            key = ("c", k, r)
+            if key not in pos or (key in by_anchor and key not in fresh):
+                # placed by its first occurrence: a start's tangent comes before any anchor
+                pos[key] = (C.x[k] + C.r[k] * math.cos(C.lo[k] + rel), C.y[k] + C.r[k] * math.sin(C.lo[k] + rel))
+            if key not in fresh:
+                fresh[key] = adj[key] = dict(line_adj.get(key, {}))
+            touched.setdefault(k, set()).add(key)
+        for (ka, _, p, q), k, r in zip(own, ks.tolist(), rk.tolist()):
+            v = ("c", k, r)
+            w = math.dist(p, q)
+            adj[("S",)][v] = w
+            adj[v][ka] = w
+            legs[(ka, v)] = legs[(v, ka)] = (ka, ("line", p, q))
+        arcs = []
+        for k, new in touched.items():
+            nodes = sorted(set(on_circle.get(k, ())) | new, key=lambda key: key[2])
+            for key in nodes:
+                if key not in fresh:
+                    fresh[key] = adj[key] = dict(line_adj.get(key, {}))
+            m = len(nodes)
+            pairs = list(zip(range(m - 1), range(1, m)))
+            if m > 1 and C.span[k] >= 2 * math.pi - 1e-12:
+                pairs.append((m - 1, 0))
+            for a_, b_ in pairs:
+                r0 = nodes[a_][2]
+                r1 = nodes[b_][2] if b_ > a_ else nodes[b_][2] + 2 * math.pi
+                if r1 - r0 >= 1e-12:
+                    arcs.append((k, r0, r1, nodes[a_], nodes[b_]))
+        self._add_arcs(arcs, adj, legs)
         return _Graph(adj, pos, legs)
 
     def _legs(self, G: "_Graph", route: list) -> list[Leg]:
@@ -445,7 +518,7 @@ class Reach:
             if hit[1] is not None:
                 anchors.append(hit[1])
         anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
-        G = self._graph([], anchor)
+        G = self._start_graph(anchor, tuple(id(a) for a in anchors))
         dist, prev = _dijkstra(G.adj, ("S",), limit=shorter_than)
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
         C = self.space.circles
@@ -512,7 +585,7 @@ class Reach:
                 part = order_[lo_:lo_ + size]
                 lo_, size = lo_ + size, size * 4
                 inside = np.ones(len(part), dtype=bool)
-                for ri in np.unique(owner[part]).tolist():
+                for ri in sorted(set(owner[part].tolist())):
                     sel = must_test[part] & (owner[part] == ri)
                     if sel.any():
                         inside[sel] = prepared[ri].contains(cands[part][sel])
@@ -544,6 +617,7 @@ class _Graph:
     adj: dict
     pos: dict
     legs: dict
+    shared: Optional[tuple] = None  # a shared part's extra facts (:meth:`Reach._start_graph`)
 
 
 def _dijkstra(adj: dict, source, target=None, limit: float = math.inf) -> tuple[dict, dict]:
@@ -591,6 +665,9 @@ _PROBE = 1e-6
 _CHUNK = 64
 
 _TAU = 2 * math.pi
+
+#: Shared graphs (:meth:`Reach._start_graph`) kept per space, the most recent first to go last.
+_SHARED_GRAPHS = 4
 
 
 def _round11(x: np.ndarray) -> np.ndarray:

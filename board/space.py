@@ -176,7 +176,7 @@ class Space:
             gi, oi = np.nonzero(near)
             if len(gi):
                 hit = _segments_near_points(a[idx[gi]], b[idx[gi]], self._pt_xy[oi], self.cores[self._pt[oi]], g[oi] - TOL)
-                ok[idx[np.unique(gi[hit])]] = False
+                ok[idx[gi[hit]]] = False
         if len(self._poly) and ok.any():
             idx = np.nonzero(ok)[0]
             B = self._poly_box
@@ -188,7 +188,7 @@ class Space:
                 segs = _segments(a[idx[ug]], b[idx[ug]])[2][inv]
                 oi = self._poly[oi]
                 hit = shapely.dwithin(segs, self.cores[oi], self.grow[oi] - TOL)
-                ok[idx[np.unique(gi[hit])]] = False
+                ok[idx[gi[hit]]] = False
         return ok
 
     def describe(self, which: int) -> tuple[str, str]:
@@ -309,7 +309,7 @@ class Space:
         start = np.mod(phi - beta - lo[arc], 2 * math.pi)   # the blocked interval's start, seen from the arc's
         back = np.mod(lo[arc] - (phi - beta), 2 * math.pi)  # the arc's start, seen from the blocked interval's
         hit = whole | ((beta > 0) & ((start < w[arc]) | (back < 2 * beta)))  # an open interval: empty at β = 0
-        ok[np.unique(arc[hit])] = False
+        ok[arc[hit]] = False
         return ok
 
     @cached_property
@@ -378,7 +378,7 @@ class Space:
                 break
             bad_pt = (ma < -TOL) | (mb < -TOL)
             if bad_pt.any():
-                hit = np.unique(o[bad_pt])
+                hit = o[bad_pt]
                 pend[hit] = False  # blocked: out stays False
             s = R[o] * np.abs(tb - ta)
             bad = ((ma + mb - s) / 2 < -TOL) & (s * s * kappa[o] / 8 > TOL) & pend[o]

@@ -278,3 +278,52 @@ def test_arcs_decided_in_closed_form_agree_with_certified_sampling():
     want = [s.arc_clear(int(k), float(a), float(w)) for k, a, w in zip(ks, a0, sweep)]
     assert got.tolist() == want
     assert 0 < got.sum() < n
+
+
+def _same_graph(G, R):
+    """Node for node, weight for weight, each node's neighbours in the same order (Dijkstra's
+    ties), the same positions and edge shapes."""
+    for node, nbrs in R.adj.items():
+        assert list(G.adj.get(node, {}).items()) == list(nbrs.items()), node
+    assert all(node in R.adj for node, nbrs in G.adj.items() if nbrs)
+    assert all(G.pos[k] == v for k, v in R.pos.items())
+    assert all(G.legs[k] == v for k, v in R.legs.items())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(boxes, discs, st.lists(st.tuples(coord, coord), min_size=2, max_size=4), coord, coord)
+def test_a_shared_graph_gives_each_start_the_graph_built_for_it_alone(bs, ds, starts, tx, ty):
+    # Several starts on one space (a unit's candidate Leading Models) share the tangents and
+    # anchors that do not depend on the start; each start's graph must be the one built from
+    # scratch for it, so every answer (and every tie) is unchanged.
+    s = _space(bs, ds)
+    reg = Region(near=(((shapely.Point(tx, ty), 1.0),),), box=s.box)
+    for a in starts:
+        if not s.clear_points([a])[0]:
+            continue
+        R = Reach(s, a)
+        _, anchors = R._region_anchors(reg)
+        _same_graph(R._start_graph(anchors, ("test", id(reg))), R._graph([], anchors))
+
+
+def test_the_showcase_roaches_share_one_graph_and_keep_their_own(monkeypatch):
+    # The full-table charge: three candidate Leading Models on one space, one region.
+    from pathlib import Path
+
+    from tapeline.board import paths
+    from tapeline.rules.starcraft import charge
+    from tapeline.scenarios.load import read
+
+    state = read(str(Path(__file__).resolve().parents[2] / "scenarios" / "examples" / "showcase.yaml")).state
+    starts = []
+    shared = paths.Reach._start_graph
+
+    def check(self, anchors, tag):
+        G = shared(self, anchors, tag)
+        _same_graph(G, self._graph([], anchors))
+        starts.append(self.start)
+        return G
+
+    monkeypatch.setattr(paths.Reach, "_start_graph", check)
+    charge.reach(state, "roaches", ["marauders"])
+    assert len(set(starts)) == 3
