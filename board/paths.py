@@ -13,7 +13,8 @@ made of straight segments tangent to those circles and pieces of arc along them
 
 then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
 point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
-region's anchors) is kept in :attr:`board.space.Space.memo` and shared. A goal point adds its own tangents; a goal
+region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in
+:attr:`board.space.Space.memo` and shared. A goal point adds its own tangents; a goal
 *region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
 reached from every graph node by a straight leg to the nearest candidate point of the region.
 

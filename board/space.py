@@ -169,8 +169,16 @@ class Space:
         # candidate pairs: the segment's box meets the obstacle's box grown by its clearance
         # (a superset of "within the clearance"; the verdict is taken below)
         if len(self._pt) and ok.any():
-            idx = np.nonzero(ok)[0]
             px, py, g = self._pt_xy[:, 0], self._pt_xy[:, 1], self.grow[self._pt]
+            # An end well inside a disc (by more than twice the margin the test below leaves
+            # to GEOS): that test would find the segment within reach too. Tangents between
+            # circles often start inside a neighbour's disc; they are dropped here, cheaply.
+            lim = np.maximum(g - TOL - 2 * _UNSURE, 0.0) ** 2
+            for P in (a, b):
+                idx = np.nonzero(ok)[0]
+                dx, dy = P[idx, 0, None] - px[None, :], P[idx, 1, None] - py[None, :]
+                ok[idx[(dx * dx + dy * dy < lim[None, :]).any(axis=1)]] = False
+            idx = np.nonzero(ok)[0]
             near = ((px[None, :] + g >= lo[idx, 0, None]) & (px[None, :] - g <= hi[idx, 0, None])
                     & (py[None, :] + g >= lo[idx, 1, None]) & (py[None, :] - g <= hi[idx, 1, None]))
             gi, oi = np.nonzero(near)
