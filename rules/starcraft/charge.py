@@ -38,7 +38,7 @@ from tapeline.board.placement import place_around
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from ..charge_geometry import MoveRules, Plan, best_plan, closest_within, end_regions
+from ..charge_geometry import MoveRules, Plan, best_plan, closest_within, end_regions, radius
 from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
@@ -200,9 +200,18 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         return rules_cache[f.id]
 
     extra: dict = {}
+    seen: list = []  # (base radius, extra shadows, rules, regions)
 
     def regions_of(f):
-        return [reg for _, reg in goal_regions(state, unit_id, targets, f, rules_of(f), extra)]
+        # With every level named, the goal depends on the model only through its base's
+        # radius and its move rules: models alike share one answer (and so one search graph).
+        key = (radius(f), tuple((k, tuple(map(id, v))) for k, v in extra.items()))
+        rules = rules_of(f)
+        hit = next((regs for k, r, regs in seen if k == key and r == rules), None)
+        if hit is None:
+            hit = [reg for _, reg in goal_regions(state, unit_id, targets, f, rules, extra)]
+            seen.append((key, rules, hit))
+        return hit
 
     plan = _engaging_plan(state, figs, targets, rules_of, regions_of, extra)
     if plan.path is None:
