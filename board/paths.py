@@ -667,7 +667,7 @@ _CHUNK = 64
 
 _TAU = 2 * math.pi
 
-#: Shared graphs (:meth:`Reach._start_graph`) kept per space, the most recent first to go last.
+#: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
 _SHARED_GRAPHS = 4
 
 
