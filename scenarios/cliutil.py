@@ -167,34 +167,29 @@ def pair(loaded: Loaded, args) -> tuple[str, str]:
     return a, b
 
 
-def int_in(lo: int, hi: int):
-    """An argparse type: a whole number from ``lo`` to ``hi``."""
+def _in_range(kind: str, convert, lo, hi, show):
+    """An argparse type: a ``kind`` read by ``convert``, finite, from ``lo`` to ``hi``."""
 
-    def parse(text: str) -> int:
+    def parse(text: str):
         try:
-            v = int(text)
+            v = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
-        if not lo <= v <= hi:
-            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({lo} to {hi})")
+            raise argparse.ArgumentTypeError(f"not a {kind}: {text[:40]!r}") from None
+        if not ((not isinstance(v, float) or math.isfinite(v)) and lo <= v <= hi):
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({show(lo)} to {show(hi)})")
         return v
 
     return parse
+
+
+def int_in(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    return _in_range("whole number", int, lo, hi, str)
 
 
 def number_in(lo: float, hi: float):
     """An argparse type: a finite number from ``lo`` to ``hi``."""
-
-    def parse(text: str) -> float:
-        try:
-            v = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-        if not (math.isfinite(v) and lo <= v <= hi):
-            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({lo:g} to {hi:g})")
-        return v
-
-    return parse
+    return _in_range("number", float, lo, hi, lambda x: f"{x:g}")
 
 
 def answer(command: str, obj: dict) -> dict:
