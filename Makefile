@@ -16,9 +16,11 @@ $(STAMP): pyproject.toml
 
 # Byte-compile the sources, as pip does for an installed wheel (an editable install is not, and
 # where PYTHONDONTWRITEBYTECODE is set every command would compile its modules anew: a third of
-# its start-up). Stale files are simply recompiled in memory; `make bench` refreshes them.
+# its start-up), and keep the file format's validation schema beside them
+# (scenarios/schemasnap.py). Stale files are simply rebuilt in memory; `make bench` refreshes them.
 bytecode:
 	@$(BIN)/python -m compileall -q board rules scenarios > /dev/null
+	@$(BIN)/python -m tapeline.scenarios.schemasnap > /dev/null
 
 # The HTML viewer's end-to-end test drives a real headless Chromium: Debian's package, installed
 # here when it is missing and this is root on a Debian-like machine (Playwright's own browser
@@ -71,6 +73,7 @@ $(BENCH_STAMP): pyproject.toml
 # figures are of a compiled install)
 bench: $(BENCH_STAMP)
 	@$(BENCH_VENV)/bin/python -m compileall -q board rules scenarios > /dev/null
+	@$(BENCH_VENV)/bin/python -m tapeline.scenarios.schemasnap > /dev/null
 	PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
 
 # The fuzzing suite's long profile (tests/scenarios/test_fuzz.py; make test runs the fast one).

@@ -10,7 +10,8 @@ and both as ratios to the baseline's medians. Targets (docs/performance.md): eve
 within 1.5× the baseline, ``--help`` within 0.15 s.
 
 tapeline's sources are byte-compiled first, as an installed wheel is (an editable install is not,
-and where PYTHONDONTWRITEBYTECODE is set each process would compile them anew).
+and where PYTHONDONTWRITEBYTECODE is set each process would compile them anew), and the file
+format's schema snapshot written (scenarios/schemasnap.py), as ``make`` does.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def measure(rounds: int = 7) -> dict[str, tuple[float, float]]:
 def run() -> str:
     for folder in ("board", "rules", "scenarios"):
         compileall.compile_dir(str(ROOT / folder), quiet=1)
+    from tapeline.scenarios import schemasnap
+
+    schemasnap.refresh()  # as `make` does after byte-compiling
     m = measure(int(os.environ.get("TAPELINE_BENCH_ROUNDS", "7")))
     base_wall, base_cpu = m["baseline"]
     lines = [

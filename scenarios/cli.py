@@ -269,10 +269,19 @@ def limit_memory(limit: float) -> None:
 GC_THRESHOLDS = (100_000, 10, 10)
 
 
+#: numpy's BLAS library starts a pool of threads when numpy is imported, one per core, which
+#: spin waiting for work: on the benchmark machine about 100 ms of CPU a command, taken from
+#: the command itself on a busy machine. tapeline's arrays are small (no large matrix products),
+#: so a ``tapeline`` process asks for one thread, unless its environment already says how many.
+BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
+
+
 def run() -> NoReturn:  # console-script entry point
     global _WALL_CLOCK
     _WALL_CLOCK = True
     gc.set_threshold(*GC_THRESHOLDS)
+    for name, value in BLAS_THREADS.items():  # before numpy is imported
+        os.environ.setdefault(name, value)
     limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
     seconds = _env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)
     if seconds > 0:

@@ -31,9 +31,9 @@ from tapeline.board.units import TOUCH
 from tapeline.rules.dice import Dice, RecordedDice, SeededDice
 from tapeline.rules.state import GameState, UnitState, frozen_map
 
-from . import validate, yamlio
+from . import schema, validate, yamlio
 from .errors import ScenarioError
-from .schema import MAX_MODELS, MAX_VERTICES, scenario_model_for
+from .schema import MAX_MODELS, MAX_VERTICES
 from .suggest import hint
 from .systemdata import SYSTEM_DATA
 
@@ -111,7 +111,7 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
     _check_sizes(data, probs)
     probs.raise_if_any()
     try:
-        spec = scenario_model_for(data).model_validate(data)
+        spec = schema.validate(data)
     except pydantic.ValidationError as e:
         for loc, msg in _schema_problems(e.errors(include_url=False)):
             probs.add(loc, msg)
@@ -330,7 +330,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     if probs.items:
         return None
     _check_overlaps(table, list(figures.values()), where, sysdata, probs)
-    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
+    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(schema.fields_of(spec.settings)))
 
 
 def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, probs: _Problems) -> None:

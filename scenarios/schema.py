@@ -384,6 +384,25 @@ class Settings(Strict):
     # (later settings are added below this line, one per rule they configure)
 
 
+def fields_of(value: Any, exclude_none: bool = False) -> Any:
+    """``value.model_dump(exclude_none=...)`` for the file format's models (no aliases, no
+    computed fields, no custom serialisers), read from the objects themselves: a model checked
+    with the kept validator (:func:`validate`) has no serialiser built, and building one costs
+    what the snapshot saves. Lists stay lists, tuples tuples, mappings mappings."""
+    if isinstance(value, BaseModel):
+        return {k: fields_of(v, exclude_none) for k, v in value.__dict__.items() if not (exclude_none and v is None)}
+    if isinstance(value, (list, tuple)):
+        return type(value)(fields_of(v, exclude_none) for v in value)
+    if isinstance(value, dict):
+        return {k: fields_of(v, exclude_none) for k, v in value.items()}
+    return value
+
+
+#: A file's settings where it gives none: every default. Made without validating (which would
+#: build the model's validator at start-up); equal to ``Settings()`` (tests/scenarios/test_startup.py).
+_DEFAULT_SETTINGS = Settings.model_construct()
+
+
 def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
     """The entries' type: the models, told apart by ``tag``. A ``subset`` (the words one file
     uses) stays a tagged union even of one model, so that its errors are located as the whole
@@ -406,10 +425,25 @@ def scenario_model_for(data: Any) -> type[BaseModel]:
     the ``actions:`` and ``expect:`` words ``data`` uses (so only their modules are loaded).
     Where an entry names no word, or one that is not known, the whole model answers (its
     message lists every known word)."""
-    used = [_words_used(data, "actions", "action"), _words_used(data, "expect", "expect")]
-    if None in used:
-        return scenario_model()
-    return _scenario_model(*used)
+    return _scenario_model(*_used(data))
+
+
+def validate(data: Any) -> Any:
+    """``data`` validated by :func:`scenario_model_for`'s model (raises
+    ``pydantic.ValidationError``): with the validator kept from an earlier run where there is
+    one (:mod:`scenarios.schemasnap`: the same objects, the same errors, without pydantic
+    generating the model's schema again), else with the model itself."""
+    from . import schemasnap
+
+    used = _used(data)
+    v = schemasnap.validator(*used)
+    return v.validate_python(data) if v is not None else _scenario_model(*used).model_validate(data)
+
+
+def _used(data: Any) -> tuple[Optional[frozenset], Optional[frozenset]]:
+    """The ``actions:`` and ``expect:`` words ``data`` uses, or ``(None, None)`` (every word)."""
+    used = (_words_used(data, "actions", "action"), _words_used(data, "expect", "expect"))
+    return (None, None) if None in used else used
 
 
 def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
@@ -451,7 +485,7 @@ def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) 
         terrain: Bounded(TerrainSpec, MAX_PIECES) = []
         units: Bounded(UnitSpec, MAX_MODELS)
         dice: Optional[DiceSpec] = None
-        settings: Settings = Settings()
+        settings: Settings = _DEFAULT_SETTINGS
         actions: Bounded(Action, MAX_ACTIONS) = []  # type: ignore[valid-type]
         expect: Bounded(Expect, MAX_EXPECT) = []  # type: ignore[valid-type]
 

@@ -33,7 +33,9 @@ class SystemData:
 
 
 def _file_stats(u) -> dict:
-    return u.stats.model_dump(exclude_none=True) if u.stats is not None else {}
+    from .schema import fields_of
+
+    return fields_of(u.stats, exclude_none=True) if u.stats is not None else {}
 
 
 def _starcraft_unit(u) -> UnitInfo:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Mapping, Optional
 
 import yaml
@@ -29,7 +29,9 @@ def key(name: str) -> str:
 @lru_cache(maxsize=1)
 def catalogue() -> Mapping[str, Mapping[str, Any]]:
     """The raw catalogue entries, by key."""
-    text = resources.files(__package__).joinpath("catalogue.yaml").read_text(encoding="utf-8")
+    # beside this module (package data); not importlib.resources, whose import costs a command
+    # more than reading the file
+    text = Path(__file__).with_name("catalogue.yaml").read_text(encoding="utf-8")
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # the C parser where installed
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,144 @@ def test_a_command_alone_parses_as_among_all(argv):
     names = sorted(p.stem for p in (ROOT / "scenarios" / "commands").glob("*.py") if p.stem != "__init__")
     for name in names:
         assert outcome(cli.parser(name), [name, *argv]) == outcome(cli.parser(), [name, *argv]), name
+
+
+# --- the schema snapshot (scenarios/schemasnap.py) ---------------------------------------------
+
+def _words_of(data):
+    from tapeline.scenarios.schema import _used
+
+    return _used(data)
+
+
+@pytest.fixture(scope="module")
+def snap():
+    from tapeline.scenarios import schemasnap
+
+    return schemasnap.build()
+
+
+def test_the_snapshot_assembles_the_schema_pydantic_generates(snap):
+    """For the words of every bundled file, for none and for all, the schema put together from
+    the snapshot is the one pydantic generates for that model (less its notes to itself), with
+    pydantic's own validator configuration."""
+    from pydantic._internal._config import ConfigWrapper
+
+    from tapeline.scenarios import schemasnap
+    from tapeline.scenarios.schema import _scenario_model
+
+    cases = {(None, None), (frozenset(), frozenset())}
+    for path in FILES:
+        try:
+            cases.add(_words_of(yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]))
+        except (yamlio.TextError, UnicodeDecodeError):
+            pass
+    vocab.load_all()
+    for word in vocab.ACTIONS_MODELS:  # each word alone, and beside a word of the other kind
+        cases.add((frozenset({word}), frozenset()))
+        cases.add((frozenset({word}), frozenset({"visible"})))
+    for word in vocab.EXPECT_MODELS:
+        cases.add((frozenset(), frozenset({word})))
+    assert len(cases) > 40
+    for actions, expects in cases:
+        model = _scenario_model(actions, expects)
+        model.model_rebuild()
+        schema, config = schemasnap.assemble(snap, actions, expects, model)
+        assert schema == schemasnap.strip(model.__pydantic_core_schema__), (actions, expects)
+        assert config == ConfigWrapper(model.model_config).core_config(title=model.__name__)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_kept_validator_validates_as_the_model(path, snap, monkeypatch):
+    """Every bundled and malformed file and every broken entry: the validator built from the
+    snapshot finds the errors the model finds and makes equal objects."""
+    from tapeline.scenarios import schema, schemasnap
+
+    try:
+        data = yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]
+    except (yamlio.TextError, UnicodeDecodeError):
+        pytest.skip("not readable text: refused before any model")
+    monkeypatch.setattr(schemasnap, "_snap", snap)
+    schemasnap.validator.cache_clear()
+    try:
+        cases = [data] + (list(_broken(data)) if isinstance(data, dict) else [])
+        for d in cases:
+            model = scenario_model_for(d)
+            kept = schemasnap.validator(*_words_of(d))
+            assert kept is not None
+            try:
+                got = kept.validate_python(d)
+            except pydantic.ValidationError as e:
+                assert [(x["type"], x["loc"], x["msg"]) for x in e.errors(include_url=False)] == _errors(model, d)
+            else:
+                assert _errors(model, d) == []
+                assert got == model.model_validate(d) and type(got) is model
+                assert schema.validate(d) == got
+    finally:
+        schemasnap.validator.cache_clear()
+
+
+def test_the_snapshot_is_written_whole_and_rebuilt_when_stale_or_torn(tmp_path, monkeypatch):
+    from tapeline.scenarios import schemasnap
+
+    target = tmp_path / "__pycache__" / "schema.pickle"
+    monkeypatch.setattr(schemasnap, "path", lambda: target)
+    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
+    assert schemasnap.refresh() == target
+    first = target.read_bytes()
+    assert [p.name for p in target.parent.iterdir()] == ["schema.pickle"]  # no temporary left
+    assert schemasnap._read_or_build(write=False)["key"] == schemasnap.key()
+    # torn, then from other sources: read as missing, built again and written again
+    for bad in (first[: len(first) // 2], b"", b"not a pickle"):
+        target.write_bytes(bad)
+        assert schemasnap.refresh() == target and target.read_bytes() == first
+    monkeypatch.setattr(schemasnap, "key", lambda: "other sources")
+    assert schemasnap.refresh() == target and pickle.loads(target.read_bytes())["key"] == "other sources"
+    # PYTHONDONTWRITEBYTECODE: a missing snapshot is not built (the run builds its model) ...
+    target.unlink()
+    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert schemasnap.snapshot() is None and not target.exists()
+    assert schemasnap.validator.__wrapped__(frozenset(), frozenset()) is None
+    # ... but one written (by `make`) is read
+    assert schemasnap.refresh() == target
+    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
+    assert schemasnap.snapshot()["key"] == "other sources"
+
+
+def test_the_key_follows_the_sources(tmp_path, monkeypatch):
+    """A source file touched (as an edit or a new version does) gives another key."""
+    import os
+
+    from tapeline.scenarios import schemasnap
+
+    k = schemasnap.key()
+    assert schemasnap.key() == k
+    src = Path(schemasnap.__file__)
+    st = src.stat()
+    try:
+        os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        assert schemasnap.key() != k
+    finally:
+        os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert schemasnap.key() == k
+
+
+def test_fields_of_is_model_dump_and_the_default_settings_are_settings():
+    from tapeline.scenarios.schema import _DEFAULT_SETTINGS, Settings, fields_of
+
+    assert _DEFAULT_SETTINGS == Settings() and fields_of(_DEFAULT_SETTINGS) == Settings().model_dump()
+    seen = 0
+    for path in FILES:
+        try:
+            data = yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]
+            spec = scenario_model_for(data).model_validate(data)
+        except (yamlio.TextError, UnicodeDecodeError, pydantic.ValidationError):
+            continue
+        assert fields_of(spec.settings) == spec.settings.model_dump()
+        for u in spec.units:
+            if u.stats is not None:
+                seen += 1
+                for drop in (True, False):
+                    assert fields_of(u.stats, exclude_none=drop) == u.stats.model_dump(exclude_none=drop)
+    assert seen > 5
