@@ -16,11 +16,12 @@ $(STAMP): pyproject.toml
 
 # Byte-compile the sources, as pip does for an installed wheel (an editable install is not, and
 # where PYTHONDONTWRITEBYTECODE is set every command would compile its modules anew: a third of
-# its start-up), and keep the file format's validation schema beside them
-# (scenarios/schemasnap.py). Stale files are simply rebuilt in memory; `make bench` refreshes them.
+# its start-up), and keep beside them what every command would otherwise rebuild: the file
+# format's validation schema (scenarios/schemasnap.py) and the parsed StarCraft catalogue. Stale files are simply rebuilt in memory; `make bench` refreshes them.
 bytecode:
 	@$(BIN)/python -m compileall -q board rules scenarios > /dev/null
 	@$(BIN)/python -m tapeline.scenarios.schemasnap > /dev/null
+	@$(BIN)/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 
 # The HTML viewer's end-to-end test drives a real headless Chromium: Debian's package, installed
 # here when it is missing and this is root on a Debian-like machine (Playwright's own browser
@@ -74,6 +75,7 @@ $(BENCH_STAMP): pyproject.toml
 bench: $(BENCH_STAMP)
 	@$(BENCH_VENV)/bin/python -m compileall -q board rules scenarios > /dev/null
 	@$(BENCH_VENV)/bin/python -m tapeline.scenarios.schemasnap > /dev/null
+	@$(BENCH_VENV)/bin/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 	PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
 
 # The fuzzing suite's long profile (tests/scenarios/test_fuzz.py; make test runs the fast one).

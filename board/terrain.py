@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 import numpy as np
@@ -39,14 +40,24 @@ TRAITS = frozenset(
 
 
 def circle_polygon(x: float, y: float, r: float, quad_segs: int = CIRCLE_QUAD_SEGS) -> shapely.Polygon:
-    """A polygon circumscribing the circle ``(x, y, r)``."""
+    """A polygon circumscribing the circle ``(x, y, r)``: vertex i at
+    ``x + r * grow * cos(2π (i + ½) / n)`` (and ``sin`` for y), the same floating-point
+    operations whether the unit circle is computed anew or taken from the table."""
     n = 4 * quad_segs
-    grow = 1.0 / math.cos(math.pi / n)
-    pts = [
-        (x + r * grow * math.cos(2 * math.pi * (i + 0.5) / n), y + r * grow * math.sin(2 * math.pi * (i + 0.5) / n))
-        for i in range(n)
-    ]
-    return shapely.polygons(np.array(pts, dtype=float))  # one call for the 2048 vertices
+    cos, sin, grow = _unit_circle(n)
+    pts = np.empty((n, 2))
+    pts[:, 0] = x + r * grow * cos
+    pts[:, 1] = y + r * grow * sin
+    return shapely.polygons(pts)  # one call for the 2048 vertices
+
+
+@lru_cache(maxsize=8)
+def _unit_circle(n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """``cos`` and ``sin`` of the n vertex angles (math's, as every piece had them before) and
+    the factor that makes the polygon circumscribe its circle."""
+    angles = [2 * math.pi * (i + 0.5) / n for i in range(n)]
+    return (np.array([math.cos(a) for a in angles]), np.array([math.sin(a) for a in angles]),
+            1.0 / math.cos(math.pi / n))
 
 
 @dataclass(frozen=True)

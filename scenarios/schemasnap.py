@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 #: Bumped when the snapshot's own layout changes.
-LAYOUT = 1
+LAYOUT = 2
 #: The two fields of a file holding entries of a vocabulary, by the vocabulary's tag.
 SLOTS = {"action": "actions", "expect": "expect"}
 #: The packages whose sources key the snapshot.
@@ -155,7 +155,8 @@ def _loads(data: bytes, scenario: Optional[type]) -> Any:
 def build() -> dict:
     """The snapshot, from the models pydantic generates: the file's schema with the two
     vocabularies' entries left out, each word's schema apart, the entries' schema of a file
-    that uses no word, and the validator's configuration."""
+    that uses no word, the validator's configuration, and the listing of which module defines
+    which word (:func:`scenarios.vocab.read_words`)."""
     from pydantic._internal._config import ConfigWrapper
 
     from .schema import _scenario_model
@@ -177,8 +178,10 @@ def build() -> dict:
         unions[tag] = {k: v for k, v in union.items() if k != "choices"}
         no_words[tag] = _slot(empty, field)["items_schema"]
         _slot(schema, field)["items_schema"] = None
+    from .vocab import read_words
+
     snap = {"layout": LAYOUT, "base": _dumps({"schema": schema, "config": config, "unions": unions, "empty": no_words}, full),
-            "words": words}
+            "words": words, "listing": {tag: read_words(tag) for tag in SLOTS}}
     if assemble(snap, None, None, full)[0] != strip(full.__pydantic_core_schema__):
         raise ValueError("the snapshot does not give the schema back")
     return snap
@@ -211,6 +214,7 @@ def snapshot() -> Optional[dict]:
     ``None`` where pydantic's schema cannot be kept this way."""
     global _snap
     if _snap is _MISSING:
+        _snap = None  # while it is read or built, whoever asks (the word listing) goes without
         _snap = _read_or_build()
     return _snap
 
@@ -276,6 +280,7 @@ def refresh() -> Optional[Path]:
     """Write the snapshot for the sources as they are, whatever PYTHONDONTWRITEBYTECODE says
     (``make`` does, after byte-compiling); its path, or ``None`` where it cannot be kept."""
     global _snap
+    _snap = None
     _snap = _read_or_build(write=True)
     return path() if _snap is not None and path().exists() else None
 

@@ -87,8 +87,19 @@ def load_all() -> None:
 
 @lru_cache(maxsize=None)
 def words(kind: str) -> dict[str, str]:
-    """``{word: module}`` for one vocabulary (``"action"`` or ``"expect"``), read from the
-    modules' text: each ``<kind>: Literal["word"]`` field names a word of that module."""
+    """``{word: module}`` for one vocabulary (``"action"`` or ``"expect"``): :func:`read_words`'
+    listing, as kept in the schema snapshot where there is one (:mod:`scenarios.schemasnap`,
+    made from the same sources), else read now."""
+    from . import schemasnap
+
+    snap = schemasnap.snapshot()
+    listing = snap.get("listing", {}).get(kind) if snap is not None else None
+    return dict(listing) if listing is not None else read_words(kind)
+
+
+def read_words(kind: str) -> dict[str, str]:
+    """``{word: module}`` for one vocabulary, read from the modules' text: each
+    ``<kind>: Literal["word"]`` field names a word of that module."""
     pkg_name, _ = KINDS[kind]
     pattern = re.compile(rf"^\s+{kind}:\s*Literal\[\s*[\"']([^\"']+)[\"']\s*\]", re.M)
     out: dict[str, str] = {}

@@ -74,7 +74,7 @@ def test_a_query_loads_only_the_words_the_file_uses():
 def test_the_listing_places_every_registered_word():
     vocab.load_all()
     for kind, table in (("action", vocab.ACTIONS_MODELS), ("expect", vocab.EXPECT_MODELS)):
-        assert {w: cls.__module__ for w, cls in table.items()} == vocab.words(kind)
+        assert {w: cls.__module__ for w, cls in table.items()} == vocab.words(kind) == vocab.read_words(kind)
 
 
 def _errors(model, data):
@@ -301,3 +301,54 @@ def test_fields_of_is_model_dump_and_the_default_settings_are_settings():
                 for drop in (True, False):
                     assert fields_of(u.stats, exclude_none=drop) == u.stats.model_dump(exclude_none=drop)
     assert seen > 5
+
+
+def test_each_answer_class_is_made_when_first_named():
+    """scenarios/results/: each command's class lives in its own module, named in ``CLASSES``
+    with the command that answers with it; a query loads only its own."""
+    from tapeline.scenarios import results
+
+    for command, (name, module) in results.CLASSES.items():
+        cls = getattr(results, name)
+        assert cls.command == command and cls.__module__ == f"tapeline.scenarios.results.{module}"
+        assert issubclass(cls, results.Result) and results.BY_COMMAND[command] is cls
+    show = ROOT / "scenarios" / "examples" / "showcase.yaml"
+    out = _python(
+        "import sys, json, contextlib, io\n"
+        "from tapeline.scenarios import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert cli.main(['measure', {str(show)!r}, 'a6', 'za5']) == 0\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tapeline.scenarios.results'))))\n"
+    )
+    assert json.loads(out) == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
+
+
+def test_the_kept_catalogue_is_the_yaml_files_data(tmp_path, monkeypatch):
+    """rules/starcraft/catalogue.py keeps the parsed catalogue beside the byte code: read back,
+    it is the YAML file's data; a copy made from another version of the file, or a torn one, is
+    not used."""
+    import importlib
+    import shutil
+
+    import yaml
+
+    cat = importlib.import_module("tapeline.rules.starcraft.catalogue")
+    src = tmp_path / "catalogue.yaml"
+    shutil.copy(cat.SOURCE, src)
+    monkeypatch.setattr(cat, "SOURCE", src)
+    want = yaml.safe_load(src.read_text(encoding="utf-8"))
+    assert not cat._kept().exists()
+    try:
+        cat.refresh()
+        assert cat._kept().exists() and cat._read_or_parse(write=False) == want
+        kept = cat._kept().read_bytes()
+        for bad in (kept[: len(kept) // 2], b"", b"\x00junk"):
+            cat._kept().write_bytes(bad)
+            assert cat._read_or_parse(write=False) == want
+        cat.refresh()
+        src.write_text(src.read_text(encoding="utf-8").replace("hp: 2", "hp: 3", 1), encoding="utf-8")
+        got = cat._read_or_parse(write=False)
+        assert got == yaml.safe_load(src.read_text(encoding="utf-8")) and got != want
+        assert sorted(p.name for p in cat._kept().parent.iterdir()) == [cat._kept().name]  # no temporary left
+    finally:
+        cat.catalogue.cache_clear()
