@@ -180,6 +180,12 @@ def region_far(a: Union[Figure, Point], region: shapely.Geometry) -> float:
     if _is_point(a):
         return float(shapely.distance(shapely.Point(*a), region))
     base, (x, y) = a.base, a.at
+    centre = shapely.Point(x, y)
+    if shapely.contains(region, centre) and shapely.distance(centre, region.boundary) >= base.reach:
+        # every point of the outline lies within ``reach`` of the centre, so inside the region:
+        # each of the distances maximised below is exactly 0 (the answer whenever a model
+        # stands wholly on a piece, asked for every model on terrain)
+        return 0.0
 
     def f(t):
         pts = _outline_points(base, x, y, t)
@@ -229,19 +235,24 @@ def unit_wholly_within(figs: Sequence[Figure], target: Target, x: float) -> Verd
 # --- matrices -------------------------------------------------------------------------------
 
 
-def gap_matrix(a: Sequence[Figure], b: Sequence[Figure]) -> np.ndarray:
+def gap_matrix(a: Sequence[Figure], b: Sequence[Figure], upto: float = math.inf) -> np.ndarray:
     """Signed gaps between every model of ``a`` (rows) and of ``b`` (columns).
 
     Round bases are done in one numpy expression; pairs involving an oval fall back to the
-    support-function maximisation.
+    support-function maximisation. With ``upto`` (for callers that only compare the gaps, or
+    their minimum, with ``upto`` or less), a pair involving an oval whose bases certainly lie
+    farther apart — their centres farther apart than ``upto`` plus both bases' reach — gets that
+    lower bound, a value above ``upto``, instead of its exact gap.
     """
     ca = np.array([f.at for f in a], dtype=float).reshape(-1, 2)
     cb = np.array([f.at for f in b], dtype=float).reshape(-1, 2)
     ra = np.array([f.base.radius if f.is_round else np.nan for f in a])
     rb = np.array([f.base.radius if f.is_round else np.nan for f in b])
-    out = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2) - ra[:, None] - rb[None, :]
+    centres = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
+    out = centres - ra[:, None] - rb[None, :]
     for i, j in zip(*np.nonzero(np.isnan(out))):
-        out[i, j] = gap(a[i], b[j])
+        bound = float(centres[i, j]) - a[i].base.reach - b[j].base.reach
+        out[i, j] = bound if bound > upto else gap(a[i], b[j])
     return out
 
 

@@ -130,7 +130,7 @@ def sight_matrix(state: GameState, fa, fb) -> np.ndarray:
     mask, tops = _mask(state, fa, fb, ia, ib, za, zb)
     found, _ = find_witnesses([fa[i] for i in ia], [fb[j] for j in ib], blockers(state.table), mask,
                               heights=(za, zb, tops))
-    touching = np.abs(gap_matrix(fa, fb)) <= TOUCH
+    touching = np.abs(gap_matrix(fa, fb, upto=TOUCH)) <= TOUCH
     return found.reshape(len(fa), len(fb)) | touching
 
 

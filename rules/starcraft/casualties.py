@@ -97,7 +97,7 @@ def engaged_pairs(state: GameState, unit_id: str) -> list[tuple[str, str, bool]]
     enemies = [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]
     if not own or not enemies:
         return []
-    g = gap_matrix(own, enemies)
+    g = gap_matrix(own, enemies, upto=ENGAGEMENT_RANGE + TOUCH)
     out = []
     for i, j in zip(*np.nonzero(g <= ENGAGEMENT_RANGE + TOUCH)):
         a, b = own[i].id, enemies[j].id
@@ -140,7 +140,7 @@ def priorities(state: GameState, unit_id: str, reading: Optional[str] = None) ->
     own = state.figures_of(unit_id)
     enemies = [f for e in state.enemies_of(unit_id) if not e.flying for f in state.figures_of(e.id)]
     if own and enemies:
-        g = gap_matrix(own, enemies).min(axis=1)
+        g = gap_matrix(own, enemies, upto=ENGAGEMENT_RANGE + TOUCH).min(axis=1)
         for f, d in zip(own, g.tolist()):
             prio[f.id] = 3 if d <= TOUCH else (2 if d <= ENGAGEMENT_RANGE + TOUCH else 1)
     return prio

@@ -92,5 +92,5 @@ def units_engaged(state: GameState, unit_a: str, unit_b: str) -> bool:
     fa, fb = state.figures_of(unit_a), state.figures_of(unit_b)
     if not fa or not fb:
         return False
-    close = gap_matrix(fa, fb) <= ENGAGEMENT_RANGE + TOUCH
+    close = gap_matrix(fa, fb, upto=ENGAGEMENT_RANGE + TOUCH) <= ENGAGEMENT_RANGE + TOUCH
     return any(engaged(state, fa[i].id, fb[j].id).engaged for i, j in zip(*close.nonzero()))

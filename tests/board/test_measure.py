@@ -333,3 +333,53 @@ def test_verdicts_are_values():
     assert v.ok  # exactly at the touching tolerance still counts
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.ok = False
+
+
+def test_far_from_a_region_is_the_farthest_outline_point_s_distance():
+    """``far(base, region)``: the distance from the base's farthest outline point to the region,
+    checked against 20,000 outline points per base (which can only fall short of it) — 0 exactly when the whole base lies on the
+    region (the case every model standing on a piece asks about), the maximum otherwise."""
+    import random
+
+    rng = random.Random(11)
+    regions = [shapely.box(0, 0, 6, 4), shapely.Polygon([(0, 0), (8, 0), (8, 6), (4, 2), (0, 6)]),
+               shapely.Point(3, 3).buffer(2.5, quad_segs=64)]
+    t = np.linspace(0, 2 * math.pi, 20_000, endpoint=False)
+    zeros = others = 0
+    for _ in range(120):
+        region = rng.choice(regions)
+        base = RoundBase(rng.choice([25, 32, 40, 60])) if rng.random() < 0.6 else OvalBase(rng.choice([60, 90, 105]), rng.choice([35, 46, 70]), rng.uniform(0, 180))
+        fig = Figure("m", "u", "s", base, rng.uniform(-1, 9), rng.uniform(-1, 7))
+        pts = measure._outline_points(base, fig.at[0], fig.at[1], t)
+        brute = float(np.max(shapely.distance(shapely.points(pts), region)))
+        got = measure.far(fig, region)
+        if brute == 0.0:
+            zeros += 1
+            assert got == 0.0
+        else:
+            others += 1
+            # the sampled maximum can only fall short, by at most the spacing's worth (at a corner)
+            assert brute - 1e-12 <= got <= brute + 5e-4
+    assert zeros > 10 and others > 10
+
+
+def test_gap_matrix_upto_keeps_every_gap_at_or_below_it_exact():
+    """``gap_matrix(a, b, upto)``: every pair whose gap is at most ``upto`` has its exact gap;
+    every other pair a value above ``upto`` (so comparisons with ``upto`` or less, and minima
+    compared so, are unchanged)."""
+    import random
+
+    rng = random.Random(5)
+    figs = []
+    for k in range(24):
+        base = RoundBase(rng.choice([25, 32, 40])) if k % 3 else OvalBase(rng.choice([60, 105]), rng.choice([35, 70]), rng.uniform(0, 180))
+        figs.append(Figure(f"m{k}", "u", "s", base, rng.uniform(0, 12), rng.uniform(0, 8)))
+    a, b = figs[:12], figs[12:]
+    exact = measure.gap_matrix(a, b)
+    for upto in (0.0, 1e-6, 1.0, 2.0, 6.0):
+        got = measure.gap_matrix(a, b, upto=upto)
+        near = exact <= upto
+        assert (got[near] == exact[near]).all() and (got[~near] > upto).all()
+        assert ((got <= upto) == near).all()
+        assert ((got.min(axis=1) <= upto) == (exact.min(axis=1) <= upto)).all()
+    assert 0 < int((exact <= 1.0).sum()) < exact.size
