@@ -29,7 +29,7 @@ from .units import mm_to_in
 #: vertices and ``a ≤ 6"`` that is below 1e-5", ten times finer than the stated 1e-4".
 OVAL_VERTICES = 2048
 #: Segments per quarter circle when a round base must be a polygon (shapely work only; round
-#: measurements are analytic). Inscribed error ``r(1 − cos(π/4k))``: 2e-6" for r = 1.6", k = 256.
+#: measurements are analytic). Inscribed error ``r(1 − cos(π/4k))``: 7.5e-6" for r = 1.6", k = 256.
 ROUND_QUAD_SEGS = 256
 
 
