@@ -173,11 +173,10 @@ class Space:
             # An end well inside a disc (by more than twice the margin the test below leaves
             # to GEOS): that test would find the segment within reach too. Tangents between
             # circles often start inside a neighbour's disc; they are dropped here, cheaply.
-            lim = np.maximum(g - TOL - 2 * _UNSURE, 0.0) ** 2
             for P in (a, b):
                 idx = np.nonzero(ok)[0]
-                dx, dy = P[idx, 0, None] - px[None, :], P[idx, 1, None] - py[None, :]
-                ok[idx[(dx * dx + dy * dy < lim[None, :]).any(axis=1)]] = False
+                pi, dj = self._ends_in_discs(P[idx])
+                ok[idx[pi]] = False
             idx = np.nonzero(ok)[0]
             near = ((px[None, :] + g >= lo[idx, 0, None]) & (px[None, :] - g <= hi[idx, 0, None])
                     & (py[None, :] + g >= lo[idx, 1, None]) & (py[None, :] - g <= hi[idx, 1, None]))
@@ -198,6 +197,35 @@ class Space:
                 hit = shapely.dwithin(segs, self.cores[oi], self.grow[oi] - TOL)
                 ok[idx[gi[hit]]] = False
         return ok
+
+    @cached_property
+    def _pt_by_x(self) -> list:
+        """The round obstacles for :meth:`_ends_in_discs`, in groups of like size (the "well
+        inside" radius within a factor of two): each group's obstacle indices, x, y and squared
+        radius sorted by x, and its widest radius (padded)."""
+        lim = np.maximum(self.grow[self._pt] - TOL - 2 * _UNSURE, 0.0)
+        cls = np.floor(np.log2(np.maximum(lim, 1e-3)))
+        out = []
+        for c in np.unique(cls[lim > 0]).tolist():
+            idx = np.nonzero((cls == c) & (lim > 0))[0]
+            idx = idx[np.argsort(self._pt_xy[idx, 0], kind="stable")]
+            out.append((idx, self._pt_xy[idx, 0], self._pt_xy[idx, 1], lim[idx] ** 2, float(lim[idx].max()) + 1e-6))
+        return out
+
+    def _ends_in_discs(self, P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs ``(point, round obstacle)`` where point ``P[i]`` lies well inside the disc (by
+        more than twice :data:`_UNSURE` within grow − TOL): only the discs whose x lies within
+        their group's widest such radius of the point's are looked at (no other can hold it)."""
+        pis, js = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)]
+        for idx, xs, ys, lim2, R in self._pt_by_x if len(P) else ():
+            lo = np.searchsorted(xs, P[:, 0] - R, side="left")
+            n = np.searchsorted(xs, P[:, 0] + R, side="right") - lo
+            pi = np.repeat(np.arange(len(P)), n)
+            j = np.arange(len(pi)) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
+            dx, dy = P[pi, 0] - xs[j], P[pi, 1] - ys[j]
+            inside = dx * dx + dy * dy < lim2[j]
+            pis.append(pi[inside]), js.append(idx[j[inside]])
+        return np.concatenate(pis), np.concatenate(js)
 
     def describe(self, which: int) -> tuple[str, str]:
         """(kind, id) of an obstacle index from a margin query."""
