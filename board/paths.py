@@ -198,7 +198,7 @@ class Reach:
         (clamped into the cone), rounded to 1e-11 so equal points share one node, and the
         unrounded value (where a new node is placed)."""
         C = self.space.circles
-        a = np.array([math.remainder(x, _TAU) for x in np.asarray(a, dtype=float).tolist()])
+        a = _remainder_tau(a)
         rel = np.mod(a - C.lo[k], _TAU)
         span = C.span[k]
         out = (span < _TAU - 1e-12) & (rel > span + 1e-9)
@@ -231,8 +231,9 @@ class Reach:
         nk, nr, nrel = ks[first].tolist(), rk[first].tolist(), rels[first].tolist()
         keys = [("c", k, r) for k, r in zip(nk, nr)]
         pos = {("S",): self.start}
+        cx, cy, cr, clo = C.floats
         for key, k, rel in zip(keys, nk, nrel):
-            pos[key] = (C.x[k] + C.r[k] * math.cos(C.lo[k] + rel), C.y[k] + C.r[k] * math.sin(C.lo[k] + rel))
+            pos[key] = (cx[k] + cr[k] * math.cos(clo[k] + rel), cy[k] + cr[k] * math.sin(clo[k] + rel))
         key_of = [None] * len(ends)
         for i, nd in zip(circ, node_of[:len(circ)].tolist()):
             key_of[i] = keys[nd]
@@ -251,7 +252,8 @@ class Reach:
             legs[(u, v)] = legs[(v, u)] = (u, ("line", p, q))
         if base:  # each node's straight neighbours, and whether an anchor placed it
             line_adj = {u: dict(d) for u, d in adj.items()}
-            by_anchor = {keys[nd]: nrel[nd] for nd in range(len(keys)) if first[nd] >= len(circ)}
+            nc = len(circ)
+            by_anchor = {keys[nd]: nrel[nd] for nd, f in enumerate(first.tolist()) if f >= nc}
         # arcs between consecutive nodes of a circle (and round the back of a full circle);
         # a node's arcs all lie on its own circle, so the order of circles does not matter
         nk_a, nr_a = np.asarray(nk, dtype=int), np.asarray(nr, dtype=float)
@@ -269,13 +271,11 @@ class Reach:
                               np.nonzero(wrap)[0]])
         sub = np.concatenate([np.nonzero(same)[0], np.full(int(wrap.sum()), m)])
         o = np.lexsort((sub, grp))
-        pu, pv = pu[o].tolist(), pv[o].tolist()
-        arcs = []
-        for a_, b_ in zip(pu, pv):
-            k, r0 = nk[a_], nr[a_]
-            r1 = nr[b_] if b_ > a_ else nr[b_] + 2 * math.pi
-            if r1 - r0 >= 1e-12:
-                arcs.append((k, r0, r1, keys[a_], keys[b_]))
+        pu, pv = pu[o], pv[o]
+        r0, r1 = nr_a[pu], np.where(pv > pu, nr_a[pv], nr_a[pv] + 2 * math.pi)
+        keep = r1 - r0 >= 1e-12
+        pu, pv = pu[keep].tolist(), pv[keep].tolist()
+        arcs = list(zip(nk_a[pu].tolist(), r0[keep].tolist(), r1[keep].tolist(), [keys[a_] for a_ in pu], [keys[b_] for b_ in pv]))
         self._add_arcs(arcs, adj, legs)
         G = _Graph(adj, pos, legs)
         if base:
@@ -288,16 +288,16 @@ class Reach:
     def _add_arcs(self, arcs: list, adj: dict, legs: dict) -> None:
         """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
         are clear (verdicts kept in the space's memo)."""
-        C = self.space.circles
+        _, _, cr, clo = self.space.circles.floats
         cache = self._arc_cache
         todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in cache]
         if todo:
-            ok = self.space.arcs_clear([t[0] for t in todo], [C.lo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
+            ok = self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
             cache.update(zip(todo, ok.tolist()))
         for k, r0, r1, u, v in arcs:
             if not cache[(k, r0, r1)]:
                 continue
-            w = (r1 - r0) * C.r[k]
+            w = (r1 - r0) * cr[k]
             au = adj.setdefault(u, {})
             if v not in au or au[v] > w:  # two arcs join the only two nodes of a circle: the shorter
                 au[v] = w
@@ -326,13 +326,14 @@ class Reach:
             return _Graph(adj, pos, legs)
         ks = np.array([kb[1] for _, kb, _, _ in own], dtype=int)
         rk, rels = self._slots(ks, np.array([kb[2] for _, kb, _, _ in own], dtype=float))
+        cx, cy, cr, clo = C.floats
         touched: dict = {}  # circle -> its nodes
         fresh: dict = {}    # node -> a dict of its own (copied from the shared one once)
         for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
             key = ("c", k, r)
             if key not in pos or (key in by_anchor and key not in fresh):
                 # placed by its first occurrence: a start's tangent comes before any anchor
-                pos[key] = (C.x[k] + C.r[k] * math.cos(C.lo[k] + rel), C.y[k] + C.r[k] * math.sin(C.lo[k] + rel))
+                pos[key] = (cx[k] + cr[k] * math.cos(clo[k] + rel), cy[k] + cr[k] * math.sin(clo[k] + rel))
             if key not in fresh:
                 fresh[key] = adj[key] = dict(line_adj.get(key, {}))
             touched.setdefault(k, set()).add(key)
@@ -482,10 +483,15 @@ class Reach:
         ak, aa, ends, test = np.concatenate(ak), np.concatenate(aa), np.concatenate(ends), np.concatenate(test)
         # the graph node each anchor becomes (the same slots as :meth:`_graph`'s): its ends
         rk, _ = self._slots(ak, aa) if len(ak) else (np.zeros(0), None)
-        at: dict = {}
-        for i, key in enumerate(zip(ak.tolist(), rk.tolist())):
-            at.setdefault(("c",) + key, []).append(i)
-        return region, (ak, aa, ends, test, {nd: np.array(ix) for nd, ix in at.items()})
+        # each node's anchors, in order: runs of one (circle, slot) after a stable sort
+        o = np.lexsort((rk, ak))
+        ko, ro = ak[o], rk[o]
+        new = np.ones(len(o), dtype=bool)
+        new[1:] = (ko[1:] != ko[:-1]) | (ro[1:] != ro[:-1])
+        lo = np.nonzero(new)[0]
+        hi = np.append(lo[1:], len(o))
+        at = {("c", k, r): o[a:b] for k, r, a, b in zip(ko[lo].tolist(), ro[lo].tolist(), lo.tolist(), hi.tolist())}
+        return region, (ak, aa, ends, test, at)
 
     def to_region(self, region: Region) -> Optional[Path]:
         """The shortest path to any point of ``region`` (``None`` if none is reachable).
@@ -535,7 +541,8 @@ class Reach:
         P = np.array([G.pos[nd] for nd in order], dtype=float).reshape(-1, 2)
         D = np.array([dist[nd] for nd in order], dtype=float)
         # each node's circle (-1: the start, or a circle of no radius: no tangent to keep to)
-        ck = np.array([nd[1] if nd[0] == "c" and C.r[nd[1]] > 1e-9 else -1 for nd in order], dtype=int)
+        cr = C.floats[2]
+        ck = np.array([nd[1] if nd[0] == "c" and cr[nd[1]] > 1e-9 else -1 for nd in order], dtype=int)
         if len(boxes):
             dx = np.maximum(np.maximum(boxes[None, :, 0] - P[:, 0, None], 0), P[:, 0, None] - boxes[None, :, 2])
             dy = np.maximum(np.maximum(boxes[None, :, 1] - P[:, 1, None], 0), P[:, 1, None] - boxes[None, :, 3])
@@ -672,6 +679,20 @@ _TAU = 2 * math.pi
 
 #: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
 _SHARED_GRAPHS = 4
+
+
+def _remainder_tau(a) -> np.ndarray:
+    """``math.remainder(v, 2π)`` for every ``v``, bit for bit: ``fmod`` is exact, and so is the
+    step of ±2π that brings its result into [−π, π] (Sterbenz's lemma); an exact half turn
+    (where the quotient is rounded half to even) is left to ``math.remainder``."""
+    a = np.asarray(a, dtype=float)
+    r = np.fmod(a, _TAU)
+    half = _TAU / 2
+    out = np.where(r > half, r - _TAU, np.where(r < -half, r + _TAU, r))
+    tie = np.abs(r) == half
+    if tie.any():
+        out[tie] = [math.remainder(v, _TAU) for v in a[tie].tolist()]
+    return out
 
 
 def _round11(x: np.ndarray) -> np.ndarray:

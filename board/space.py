@@ -349,8 +349,9 @@ class Space:
         return ok
 
     @cached_property
-    def _poly_tree(self):
-        return shapely.STRtree(self.cores[self._poly]) if len(self._poly) else None
+    def _poly_bounds(self) -> np.ndarray:
+        """The footprints' bounding boxes (not grown)."""
+        return shapely.bounds(self.cores[self._poly]).reshape(-1, 4)
 
     def _poly_margin(self, pts: np.ndarray, exclude: np.ndarray, extra: tuple) -> np.ndarray:
         """:meth:`point_margin` against the footprints alone (not round obstacles, not the
@@ -358,10 +359,13 @@ class Space:
         geometry or ``None`` per point and its grow."""
         geoms = shapely.points(pts)
         best = np.full(len(pts), PAD)
-        tree = self._poly_tree
-        if tree is not None and len(pts):
+        if len(self._poly) and len(pts):
+            # the footprints whose boxes meet each point's box grown by r (what a tree query
+            # would give; a footprint farther than r leaves the margin at PAD anyway)
             r = float(self.grow[self._poly].max()) + PAD
-            gi, oi = tree.query(shapely.box(pts[:, 0] - r, pts[:, 1] - r, pts[:, 0] + r, pts[:, 1] + r))
+            B = self._poly_bounds
+            gi, oi = np.nonzero((B[None, :, 0] <= pts[:, 0, None] + r) & (B[None, :, 2] >= pts[:, 0, None] - r)
+                                & (B[None, :, 1] <= pts[:, 1, None] + r) & (B[None, :, 3] >= pts[:, 1, None] - r))
             oi = self._poly[oi]
             keep = oi != exclude[gi]
             gi, oi = gi[keep], oi[keep]
@@ -522,6 +526,12 @@ class Circles:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    @cached_property
+    def floats(self) -> tuple[list, list, list, list]:
+        """``x``, ``y``, ``r`` and ``lo`` as lists of Python floats (the same values: for
+        arithmetic one point at a time, faster than numpy's scalars)."""
+        return self.x.tolist(), self.y.tolist(), self.r.tolist(), self.lo.tolist()
 
     def in_cone(self, k: np.ndarray, ang: np.ndarray) -> np.ndarray:
         rel = np.mod(ang - self.lo[k], 2 * math.pi)
