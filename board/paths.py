@@ -372,7 +372,10 @@ class Reach:
                 leg = Leg("line", tuple(spec[1]), tuple(spec[2]))
             else:
                 _, k, r0, r1 = spec
-                leg = Leg("arc", G.pos[frm], G.pos[to], (C.x[k], C.y[k]), C.r[k], C.lo[k] + r0, r1 - r0)
+                # (node positions are Python floats; a leg's ends numpy's, as they always were)
+                a, b = G.pos[frm], G.pos[to]
+                leg = Leg("arc", (np.float64(a[0]), np.float64(a[1])), (np.float64(b[0]), np.float64(b[1])), (C.x[k], C.y[k]),
+                          C.r[k], C.lo[k] + r0, r1 - r0)
             legs.append(leg if frm == u else leg.reversed())
         return legs
 
