@@ -493,8 +493,8 @@ class Reach:
         new[1:] = (ko[1:] != ko[:-1]) | (ro[1:] != ro[:-1])
         lo = np.nonzero(new)[0]
         hi = np.append(lo[1:], len(o))
-        at = {("c", k, r): o[a:b] for k, r, a, b in zip(ko[lo].tolist(), ro[lo].tolist(), lo.tolist(), hi.tolist())}
-        return region, (ak, aa, ends, test, at)
+        at = dict(zip(zip(ko[lo].tolist(), ro[lo].tolist()), zip(lo.tolist(), hi.tolist())))  # (circle, slot) -> o[a:b]
+        return region, (ak, aa, ends, test, at, o)
 
     def to_region(self, region: Region) -> Optional[Path]:
         """The shortest path to any point of ``region`` (``None`` if none is reachable).
@@ -545,7 +545,7 @@ class Reach:
         D = np.array([dist[nd] for nd in order], dtype=float)
         # each node's circle (-1: the start, or a circle of no radius: no tangent to keep to)
         cr = C.floats[2]
-        ck = np.array([nd[1] if nd[0] == "c" and cr[nd[1]] > 1e-9 else -1 for nd in order], dtype=int)
+        ck_l = [nd[1] if nd[0] == "c" and cr[nd[1]] > 1e-9 else -1 for nd in order]
         if len(boxes):
             dx = np.maximum(np.maximum(boxes[None, :, 0] - P[:, 0, None], 0), P[:, 0, None] - boxes[None, :, 2])
             dy = np.maximum(np.maximum(boxes[None, :, 1] - P[:, 1, None], 0), P[:, 1, None] - boxes[None, :, 3])
@@ -569,16 +569,28 @@ class Reach:
                     continue
                 A = amap[ri]
                 rr, cc, tt = [rows], [P[rows]], [np.ones(len(rows), dtype=bool)]
+                run: list = []  # (node, a, b): consecutive nodes' anchors A[5][a:b], added together
+
+                def flush(run=run, rr=rr, cc=cc, tt=tt, A=A):
+                    if run:
+                        ni_, a_, b_ = np.array(run, dtype=int).T
+                        n_ = b_ - a_
+                        ix = A[5][np.arange(int(n_.sum())) - np.repeat(np.cumsum(n_) - n_, n_) + np.repeat(a_, n_)]
+                        rr.append(np.repeat(ni_, n_)), cc.append(A[2][ix]), tt.append(A[3][ix])
+                        run.clear()
+
                 for ni in rows.tolist():
-                    if ck[ni] >= 0:
-                        ix = A[4].get(order[ni]) if A is not None else None
-                        if ix is not None:
-                            rr.append(np.full(len(ix), ni)), cc.append(A[2][ix]), tt.append(A[3][ix])
+                    if ck_l[ni] >= 0:
+                        ab = A[4].get(order[ni][1:]) if A is not None else None
+                        if ab is not None:
+                            run.append((ni,) + ab)
                     else:
+                        flush()
                         verts = region.vertices
                         proj = region.projections(P[ni])
                         rr.append(np.full(len(verts) + len(proj), ni)), cc.append(verts), cc.append(proj)
                         tt.append(np.zeros(len(verts), dtype=bool)), tt.append(np.ones(len(proj), dtype=bool))
+                flush()
                 rr = np.concatenate(rr)
                 c = np.concatenate([x.reshape(-1, 2) for x in cc])
                 t = np.concatenate(tt)
