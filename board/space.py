@@ -409,6 +409,14 @@ class Space:
         # The rest, all at once: bisect every unsettled piece of every arc still open (the
         # same certificates and limits as :meth:`arc_clear`, arc by arc).
         pend = ~blocked & unsettled
+        # An arc whose margin provably stays above −TOL by more than any sample's rounding
+        # (:meth:`_arcs_floor`) ends clear whatever the bisection samples: it is skipped.
+        cand = np.nonzero(pend)[0]
+        if len(cand):
+            lo_ = np.where(sweeps[cand] >= 0, a0s[cand], a0s[cand] + sweeps[cand])
+            sure = cand[self._arcs_floor(ks[cand], lo_, np.abs(sweeps[cand])) >= -TOL + _FLOOR_SLACK]
+            out[sure] = True
+            pend[sure] = False
         garc = self.grow[c.own[ks]] if len(self.grow) else np.zeros(len(ks))
         sel = np.nonzero(pair_bad & pend[owner[:-1]])[0]
         o = owner[sel]
@@ -446,6 +454,71 @@ class Space:
             ma, mb = np.concatenate([ma, mm]), np.concatenate([mm, mb])
         out[pend] = True
         return out
+
+    @cached_property
+    def _poly_segments(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """The straight pieces of every footprint's outline (holes too) and of every wall, as
+        ``(n, 2, 2)`` segments, with the obstacle each belongs to (``None`` for a core of
+        another kind). A point outside a footprint is as far from it as from these."""
+        segs, own = [np.zeros((0, 2, 2))], [np.zeros(0, dtype=int)]
+        for o in self._poly.tolist():
+            for part in shapely.get_parts(self.cores[o]):
+                kind = shapely.get_type_id(part)
+                if kind == 3:
+                    rings = [part.exterior, *part.interiors]
+                elif kind in (1, 2):
+                    rings = [part]
+                else:
+                    return None
+                for ring in rings:
+                    xy = shapely.get_coordinates(ring)
+                    xy = np.concatenate([xy, xy]) if len(xy) == 1 else xy
+                    segs.append(np.stack([xy[:-1], xy[1:]], axis=1))
+                    own.append(np.full(len(xy) - 1, o))
+        return np.concatenate(segs), np.concatenate(own)
+
+    def _arcs_floor(self, ks, lo, w) -> np.ndarray:
+        """A lower bound of each arc's margin (circle ``ks``, counter-clockwise from ``lo``
+        through ``w``) against what :meth:`_arcs_clear_sampled` samples: every footprint but
+        the circle's own, and the rest of its own outline. Exact up to float rounding (far
+        below :data:`_FLOOR_SLACK`): the least distance from the arc to any of their straight
+        pieces (:func:`_arc_segment_distance`) less that obstacle's grow. Only arcs whose every
+        sample is outside every footprint are asked (a footprint an arc enters, its outline
+        crosses: distance 0); ``-inf`` where the outlines are not straight pieces."""
+        c = self.circles
+        ks = np.asarray(ks, dtype=int)
+        floor = np.full(len(ks), np.inf)
+        ps = self._poly_segments
+        if ps is None:
+            return np.full(len(ks), -np.inf)
+        segs, sown = ps
+        lo, w = np.asarray(lo, dtype=float) - _FLOOR_EPS, np.asarray(w, dtype=float) + 2 * _FLOOR_EPS
+        cx, cy, R, own = c.x[ks], c.y[ks], c.r[ks], c.own[ks]
+        if len(segs):
+            # pairs whose boxes come within the segment's grow (+ a little): a farther piece
+            # leaves a positive margin, which decides nothing
+            g = self.grow[sown] + 1e-3
+            sb = np.column_stack([segs[:, :, 0].min(1) - g, segs[:, :, 1].min(1) - g, segs[:, :, 0].max(1) + g, segs[:, :, 1].max(1) + g])
+            step = max(1, _BLOCK // max(1, len(segs)))
+            for a_ in range(0, len(ks), step):
+                sl = slice(a_, a_ + step)
+                near = ((sb[None, :, 0] <= (cx[sl] + R[sl])[:, None]) & (sb[None, :, 2] >= (cx[sl] - R[sl])[:, None])
+                        & (sb[None, :, 1] <= (cy[sl] + R[sl])[:, None]) & (sb[None, :, 3] >= (cy[sl] - R[sl])[:, None])
+                        & (sown[None, :] != own[sl, None]))
+                ai, si = np.nonzero(near)
+                ai = ai + a_
+                if len(ai):
+                    d = _arc_segment_distance(cx[ai], cy[ai], R[ai], lo[ai], w[ai], segs[si, 0], segs[si, 1])
+                    np.minimum.at(floor, ai, d - self.grow[sown[si]])
+        # the rest of each corner's own outline: every (arc, edge) pair at once
+        edges = [c.rest_edges(k) for k in ks.tolist()]
+        n = np.array([len(e) for e in edges], dtype=int)
+        if n.sum():
+            ai = np.repeat(np.arange(len(ks)), n)
+            e = np.concatenate([x for x in edges if len(x)])
+            d = _arc_segment_distance(cx[ai], cy[ai], R[ai], lo[ai], w[ai], e[:, 0], e[:, 1])
+            np.minimum.at(floor, ai, d - self.grow[own[ai]])
+        return floor
 
     def arc_clear(self, k: int, a0: float, sweep: float) -> bool:
         """Is the arc of circle ``k`` from angle ``a0`` through ``sweep`` (signed) clear?
@@ -503,6 +576,7 @@ class Circles:
     span: np.ndarray
     rest: list  # per circle: None (round obstacle) or (outline, corner index, closed)
     _rest_geoms: dict = field(default_factory=dict, compare=False, repr=False)
+    _rest_edges: dict = field(default_factory=dict, compare=False, repr=False)
 
     def rest_of(self, k: int):
         """The rest of a corner's outline (every edge but the one or two at the corner), as
@@ -514,6 +588,15 @@ class Circles:
             edges = outline_edges(*self.rest[k])
             self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges)) if len(edges) else None
         return self._rest_geoms[k]
+
+    def rest_edges(self, k: int) -> np.ndarray:
+        """The edges of :meth:`rest_of` as an ``(m, 2, 2)`` array (none for a round obstacle)."""
+        k = int(k)
+        if self.rest[k] is None:
+            return _NO_EDGES
+        if k not in self._rest_edges:
+            self._rest_edges[k] = outline_edges(*self.rest[k]).reshape(-1, 2, 2)
+        return self._rest_edges[k]
 
     def rest_array(self, ks) -> np.ndarray:
         """:meth:`rest_of` for each index of ``ks`` (an object array, ``None`` for round ones)."""
@@ -537,6 +620,9 @@ class Circles:
         rel = np.mod(ang - self.lo[k], 2 * math.pi)
         full = self.span[k] >= 2 * math.pi - 1e-12
         return full | (rel <= self.span[k] + 1e-9) | (rel >= 2 * math.pi - 1e-9)
+
+
+_NO_EDGES = np.zeros((0, 2, 2))
 
 
 def _convex_polygon(core) -> bool:
@@ -567,6 +653,13 @@ def _segments(a, b):
 #: do not certify are bisected.
 _ARC_STEP = 0.2
 
+#: How far (in the margin) an arc's proven lower bound must clear −TOL for the sampling to be
+#: skipped (:meth:`Space._arcs_floor`): far above the rounding of a sample's margin (~1e-14").
+_FLOOR_SLACK = 1e-9
+
+#: The arcs :meth:`Space._arcs_floor` bounds are widened by this (radians) at each end.
+_FLOOR_EPS = 1e-9
+
 #: Segment x obstacle pairs box-tested at once by :meth:`Space.clear_segments`.
 _BLOCK = 1 << 21
 
@@ -590,6 +683,52 @@ def _segments_near_points(a, b, xy, cores, limit) -> np.ndarray:
     if len(unsure):
         hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores[unsure], limit[unsure])
     return hit
+
+
+def _point_segment_distance(px, py, ax, ay, bx, by) -> np.ndarray:
+    """Distance from each point ``(px, py)`` to segment ``a → b`` (a point where they meet)."""
+    ux, uy = bx - ax, by - ay
+    L2 = ux * ux + uy * uy
+    t = np.clip(((px - ax) * ux + (py - ay) * uy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    return np.hypot(px - (ax + t * ux), py - (ay + t * uy))
+
+
+def _arc_segment_distance(cx, cy, R, lo, w, A, B) -> np.ndarray:
+    """The least distance between each arc (centre ``(cx, cy)``, radius ``R``, directions
+    counter-clockwise from ``lo`` through ``w``) and segment ``A → B``, up to float rounding.
+
+    It is reached at an end of one of them, or inside both: where they cross (0), or along
+    the radius through the foot ``F`` of the centre on the segment's line when that line
+    misses the circle (``|F − c| − R``). Every candidate whose direction is within the arc
+    (with a little slack: an extra candidate can only lower the answer) is taken."""
+    TAU = 2 * math.pi
+    full = w >= TAU - 1e-9
+
+    def on_arc(px, py):
+        rel = np.mod(np.arctan2(py - cy, px - cx) - lo, TAU)
+        return full | (rel <= w + 1e-9) | (rel >= TAU - 1e-9)
+
+    ax, ay, bx, by = A[:, 0], A[:, 1], B[:, 0], B[:, 1]
+    d = np.minimum(_point_segment_distance(cx + R * np.cos(lo), cy + R * np.sin(lo), ax, ay, bx, by),
+                   _point_segment_distance(cx + R * np.cos(lo + w), cy + R * np.sin(lo + w), ax, ay, bx, by))
+    for qx, qy in ((ax, ay), (bx, by)):
+        d = np.where(on_arc(qx, qy), np.minimum(d, np.abs(np.hypot(qx - cx, qy - cy) - R)), d)
+    ux, uy = bx - ax, by - ay
+    L2 = ux * ux + uy * uy
+    seg = L2 > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(seg, ((cx - ax) * ux + (cy - ay) * uy) / np.where(seg, L2, 1.0), -1.0)
+        fx, fy = ax + t * ux, ay + t * uy
+        h = np.hypot(fx - cx, fy - cy)
+        foot = seg & (t >= -1e-12) & (t <= 1 + 1e-12)
+        d = np.where(foot & (h >= R) & on_arc(fx, fy), np.minimum(d, h - R), d)
+        off = np.sqrt(np.maximum(R * R - h * h, 0.0)) / np.sqrt(np.where(seg, L2, 1.0))
+        for sgn in (1.0, -1.0):
+            tc = t + sgn * off
+            xx, yy = ax + tc * ux, ay + tc * uy
+            cross = seg & (h < R) & (tc >= -1e-12) & (tc <= 1 + 1e-12) & on_arc(xx, yy)
+            d = np.where(cross, 0.0, d)
+    return d
 
 
 def disc_obstacle(id: str, kind: str, x: float, y: float, r: float, rho: float) -> Obstacle:

@@ -280,6 +280,99 @@ def test_arcs_decided_in_closed_form_agree_with_certified_sampling():
     assert 0 < got.sum() < n
 
 
+def _walled_space(rng, gap=1e-9):
+    """A crowded space with walls (lines, kept from both sides) beside footprints and discs: an
+    open wall whose end comes within ``gap`` of another wall's end (the showcase's ramp beside
+    its mesa), a closed wall, a concave footprint and round bases."""
+    from tapeline.board.space import Obstacle
+
+    obs = [polygon_obstacle("L", "terrain", shapely.Polygon([(10, 10), (14, 10), (14, 11), (11, 11), (11, 14), (10, 14)]), RHO),
+           polygon_obstacle("b", "terrain", shapely.box(18, 4, 20, 7), RHO),
+           Obstacle("mesa", "level", shapely.LineString([(16 - gap, 20), (13, 20), (13, 26), (25, 26), (25, 20), (20 + gap, 20)]), RHO),
+           Obstacle("ramp", "level", shapely.LineString([(16, 17), (16, 20 - gap)]), RHO),
+           Obstacle("ramp", "level", shapely.LineString([(20, 20 - gap), (20, 17)]), RHO),
+           Obstacle("ring", "level", shapely.LineString([(4, 20), (8, 20), (8, 24), (4, 24), (4, 20)]), RHO)]
+    xy = rng.uniform(1, 29, (25, 2))
+    obs += [disc_obstacle(f"d{i}", "model", x, y, 0.63, RHO) for i, (x, y) in enumerate(xy)]
+    return Space(30, 30, RHO, obs)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_arcs_beside_walls_agree_with_certified_sampling(seed, monkeypatch):
+    # arcs_clear skips the bisection of an arc whose margin is proven above -TOL
+    # (Space._arcs_floor); arc_clear bisects every arc. Beside walls whose ends nearly touch
+    # (margins of about 0 along whole arcs, which the bisection refines to its limit) and
+    # footprints, the verdicts agree, and the proof is used.
+    from tapeline.board import space as space_mod
+
+    rng = np.random.default_rng(seed)
+    s = _walled_space(rng)
+    C = s.circles
+    used = []
+    floor = space_mod.Space._arcs_floor
+
+    def spy(self, ks, lo, w):
+        out = floor(self, ks, lo, w)
+        used.append(int((out >= -space_mod.TOL + space_mod._FLOOR_SLACK).sum()))
+        return out
+
+    monkeypatch.setattr(space_mod.Space, "_arcs_floor", spy)
+    n = 1500
+    ks = np.concatenate([rng.integers(0, len(C), n), np.nonzero(np.isin(C.own, [2, 3, 4]))[0]])
+    span = np.minimum(C.span[ks], 2 * math.pi)
+    a0 = C.lo[ks] + rng.uniform(0, 1, len(ks)) * span
+    sweep = rng.uniform(-1, 1, len(ks)) * span
+    # the whole cone of each wall corner, too (the arcs a graph joins there)
+    walls = np.nonzero(np.isin(C.own, [2, 3, 4]))[0]
+    ks = np.concatenate([ks, walls])
+    a0 = np.concatenate([a0, C.lo[walls]])
+    sweep = np.concatenate([sweep, C.span[walls]])
+    got = s.arcs_clear(ks, a0, sweep)
+    want = [s.arc_clear(int(k), float(a), float(w)) for k, a, w in zip(ks, a0, sweep)]
+    assert got.tolist() == want
+    assert 0 < got.sum() < len(ks)
+    assert sum(used) > 0
+
+
+def test_an_arc_floor_is_its_least_margin():
+    # Space._arcs_floor against brute force: the margin (distance to every footprint and wall
+    # but the arc's own, and to the rest of its own outline, less their grow) at 2001 points
+    # of the arc. The floor is never above the least sampled margin and at most a sample
+    # spacing below it (distances are 1-Lipschitz). Arcs that enter a footprint are left out
+    # (the floor is asked only about arcs whose samples are all outside).
+    rng = np.random.default_rng(5)
+    s = _walled_space(rng, gap=1e-3)
+    C = s.circles
+    checked = 0
+    for _ in range(250):
+        k = int(rng.integers(0, len(C)))
+        span = min(float(C.span[k]), 2 * math.pi)
+        lo = float(C.lo[k] + rng.uniform(0, 1) * span)
+        w = float(rng.uniform(0, 1) * span)
+        t = np.linspace(lo, lo + w, 2001)
+        pts = shapely.points(np.column_stack([C.x[k] + C.r[k] * np.cos(t), C.y[k] + C.r[k] * np.sin(t)]))
+        m = np.full(len(t), np.inf)
+        inside = False
+        for o in s._poly.tolist():
+            if o == C.own[k]:
+                continue
+            d = shapely.distance(pts, s.cores[o])
+            inside |= bool((d <= 0).any())
+            m = np.minimum(m, d - s.grow[o])
+        rest = C.rest_of(k)
+        if rest is not None:
+            m = np.minimum(m, shapely.distance(pts, rest) - s.grow[C.own[k]])
+        if inside or not np.isfinite(m).any():
+            continue
+        f = float(s._arcs_floor(np.array([k]), np.array([lo]), np.array([w]))[0])
+        h = C.r[k] * w / 2000
+        assert f >= min(m.min(), 5e-4) - h - 1e-9  # (pieces farther than 1e-3 are not looked at)
+        if m.min() <= 5e-4:
+            assert f <= m.min() + 1e-9
+            checked += 1
+    assert checked > 20
+
+
 def _same_graph(G, R):
     """Node for node, weight for weight, each node's neighbours in the same order (Dijkstra's
     ties), the same positions and edge shapes."""
