@@ -182,7 +182,7 @@ class Space:
                     & (py[None, :] + g >= lo[idx, 1, None]) & (py[None, :] - g <= hi[idx, 1, None]))
             gi, oi = np.nonzero(near)
             if len(gi):
-                hit = _segments_near_points(a[idx[gi]], b[idx[gi]], self._pt_xy[oi], self.cores[self._pt[oi]], g[oi] - TOL)
+                hit = _segments_near_points(a[idx[gi]], b[idx[gi]], self._pt_xy[oi], lambda sel: self.cores[self._pt[oi[sel]]], g[oi] - TOL)
                 ok[idx[gi[hit]]] = False
         if len(self._poly) and ok.any():
             idx = np.nonzero(ok)[0]
@@ -282,17 +282,25 @@ class Space:
         turns it passes."""
         c = self.circles
         x0, y0, x1, y1 = self.box
+        out = np.ones(len(ks), dtype=bool)
+        # only a circle that comes near the edge can leave the box (on the others the test
+        # below would find every arc inside)
+        cx, cy, R = c.x[ks], c.y[ks], c.r[ks]
+        idx = np.nonzero(~((cx - R - x0 > 1e-9) & (cy - R - y0 > 1e-9) & (x1 - cx - R > 1e-9) & (y1 - cy - R > 1e-9)))[0]
+        if not len(idx):
+            return out
+        lo, w, cx, cy, R = lo[idx], w[idx], cx[idx], cy[idx], R[idx]
         ang = np.column_stack([lo, lo + w] + [np.full(len(lo), q * math.pi / 2) for q in range(4)])
         inside = np.ones(ang.shape, dtype=bool)
         inside[:, 2:] = np.mod(ang[:, 2:] - lo[:, None], 2 * math.pi) <= w[:, None]
         cs, sn = np.cos(ang), np.sin(ang)
         big = np.inf
-        R = c.r[ks]
-        xmin = c.x[ks] + R * np.where(inside, cs, big).min(1)
-        xmax = c.x[ks] + R * np.where(inside, cs, -big).max(1)
-        ymin = c.y[ks] + R * np.where(inside, sn, big).min(1)
-        ymax = c.y[ks] + R * np.where(inside, sn, -big).max(1)
-        return (xmin - x0 >= -TOL) & (ymin - y0 >= -TOL) & (x1 - xmax >= -TOL) & (y1 - ymax >= -TOL)
+        xmin = cx + R * np.where(inside, cs, big).min(1)
+        xmax = cx + R * np.where(inside, cs, -big).max(1)
+        ymin = cy + R * np.where(inside, sn, big).min(1)
+        ymax = cy + R * np.where(inside, sn, -big).max(1)
+        out[idx] = (xmin - x0 >= -TOL) & (ymin - y0 >= -TOL) & (x1 - xmax >= -TOL) & (y1 - ymax >= -TOL)
+        return out
 
     @cached_property
     def _disc_hits(self) -> tuple[np.ndarray, np.ndarray]:
@@ -670,18 +678,19 @@ _UNSURE = 1e-9
 
 def _segments_near_points(a, b, xy, cores, limit) -> np.ndarray:
     """For pairs ``i``: does segment ``a[i] → b[i]`` come within ``limit[i]`` of point
-    ``xy[i]``? The same verdict as ``shapely.dwithin(segment, cores[i], limit[i])``: computed
-    with numpy, handed to GEOS only where the distance lies within :data:`_UNSURE` of the limit."""
+    ``xy[i]``? The same verdict as ``shapely.dwithin(segment, core_i, limit[i])``: computed
+    with numpy, handed to GEOS only where the distance lies within :data:`_UNSURE` of the limit
+    (``cores(sel)``: the point geometries of pairs ``sel``, asked for those alone)."""
     d = b - a
-    L2 = (d * d).sum(1)
+    L2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]  # (what .sum(1) gives, bit for bit, and faster)
     w = xy - a
-    t = np.clip(np.where(L2 > 0, (w * d).sum(1) / np.where(L2 > 0, L2, 1), 0.0), 0.0, 1.0)
+    t = np.clip(np.where(L2 > 0, (w[:, 0] * d[:, 0] + w[:, 1] * d[:, 1]) / np.where(L2 > 0, L2, 1), 0.0), 0.0, 1.0)
     e = w - t[:, None] * d
     dist = np.hypot(e[:, 0], e[:, 1])
     hit = dist < limit - _UNSURE
     unsure = np.nonzero(np.abs(dist - limit) <= _UNSURE)[0]
     if len(unsure):
-        hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores[unsure], limit[unsure])
+        hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores(unsure), limit[unsure])
     return hit
 
 
