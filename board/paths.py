@@ -161,7 +161,7 @@ class Reach:
             return []
         pa = np.column_stack([C.x[ki] + C.r[ki] * np.cos(ai), C.y[ki] + C.r[ki] * np.sin(ai)])
         pb = np.column_stack([C.x[kj] + C.r[kj] * np.cos(aj), C.y[kj] + C.r[kj] * np.sin(aj)])
-        clear = self.space.clear_segments(pa, pb)
+        clear = self.space.clear_segments(pa, pb, (ki, kj))
         return [(("c", int(a), float(b)), ("c", int(c), float(d)), tuple(p), tuple(q)) for a, b, c, d, p, q in zip(ki[clear], ai[clear], kj[clear], aj[clear], pa[clear], pb[clear])]
 
     def _tangent_angles(self, p) -> tuple[np.ndarray, np.ndarray]:
