@@ -231,9 +231,7 @@ class Reach:
         nk, nr, nrel = ks[first].tolist(), rk[first].tolist(), rels[first].tolist()
         keys = [("c", k, r) for k, r in zip(nk, nr)]
         pos = {("S",): self.start}
-        cx, cy, cr, clo = C.floats
-        for key, k, rel in zip(keys, nk, nrel):
-            pos[key] = (cx[k] + cr[k] * math.cos(clo[k] + rel), cy[k] + cr[k] * math.sin(clo[k] + rel))
+        pos.update(zip(keys, _on_circles(C, ks[first], rels[first])))
         key_of = [None] * len(ends)
         for i, nd in zip(circ, node_of[:len(circ)].tolist()):
             key_of[i] = keys[nd]
@@ -252,8 +250,8 @@ class Reach:
             legs[(u, v)] = legs[(v, u)] = (u, ("line", p, q))
         if base:  # each node's straight neighbours, and whether an anchor placed it
             line_adj = {u: dict(d) for u, d in adj.items()}
-            nc = len(circ)
-            by_anchor = {keys[nd]: nrel[nd] for nd, f in enumerate(first.tolist()) if f >= nc}
+            placed = np.nonzero(first >= len(circ))[0]
+            by_anchor = dict(zip([keys[nd] for nd in placed.tolist()], rels[first[placed]].tolist()))
         # arcs between consecutive nodes of a circle (and round the back of a full circle);
         # a node's arcs all lie on its own circle, so the order of circles does not matter
         nk_a, nr_a = np.asarray(nk, dtype=int), np.asarray(nr, dtype=float)
@@ -278,10 +276,8 @@ class Reach:
         arcs = list(zip(nk_a[pu].tolist(), r0[keep].tolist(), r1[keep].tolist(), [keys[a_] for a_ in pu], [keys[b_] for b_ in pv]))
         self._add_arcs(arcs, adj, legs)
         G = _Graph(adj, pos, legs)
-        if base:
-            on_circle: dict = {}
-            for key in keys:
-                on_circle.setdefault(key[1], []).append(key)
+        if base:  # each circle's nodes (a run of the sorted nodes)
+            on_circle = {k: keys[a_:b_ + 1] for k, a_, b_ in zip(nk_a[firsts].tolist(), firsts.tolist(), lasts.tolist())}
             G.shared = (line_adj, by_anchor, on_circle)
         return G
 
@@ -290,12 +286,13 @@ class Reach:
         are clear (verdicts kept in the space's memo)."""
         _, _, cr, clo = self.space.circles.floats
         cache = self._arc_cache
-        todo = [(k, r0, r1) for k, r0, r1, _, _ in arcs if (k, r0, r1) not in cache]
+        which = [a[:3] for a in arcs]
+        todo = [t for t in which if t not in cache]
         if todo:
             ok = self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
             cache.update(zip(todo, ok.tolist()))
-        for k, r0, r1, u, v in arcs:
-            if not cache[(k, r0, r1)]:
+        for (k, r0, r1, u, v), clear in zip(arcs, map(cache.__getitem__, which)):
+            if not clear:
                 continue
             w = (r1 - r0) * cr[k]
             au = adj.setdefault(u, {})
@@ -694,6 +691,16 @@ _TAU = 2 * math.pi
 
 #: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
 _SHARED_GRAPHS = 4
+
+
+def _on_circles(C, k: np.ndarray, rel: np.ndarray) -> list:
+    """The points ``(x, y)`` of circles ``k`` at ``rel`` from their cones' starts, as Python
+    floats: ``x + r·cos(lo + rel)`` with the math module's cosine and sine (numpy's may differ
+    in the last bit), the rest in numpy (the same roundings)."""
+    a = (C.lo[k] + rel).tolist()
+    cos, sin = np.array(list(map(math.cos, a))), np.array(list(map(math.sin, a)))
+    R = C.r[k]
+    return list(zip((C.x[k] + R * cos).tolist(), (C.y[k] + R * sin).tolist()))
 
 
 def _remainder_tau(a) -> np.ndarray:
