@@ -282,6 +282,9 @@ def run() -> NoReturn:  # console-script entry point
     gc.set_threshold(*GC_THRESHOLDS)
     for name, value in BLAS_THREADS.items():  # before numpy is imported
         os.environ.setdefault(name, value)
+    from . import cliutil
+
+    cliutil.FREEZE_AFTER_LOAD = True
     limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
     seconds = _env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)
     if seconds > 0:
