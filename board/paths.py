@@ -139,6 +139,9 @@ class Reach:
         D = np.hypot(dx, dy)
         th = np.arctan2(dy, dx)
         ri, rj = C.r[i], C.r[j]
+        # Circles.in_cone at the first end, its circle's cone read once for the four tangents
+        lo_i, span_i = C.lo[i], C.span[i]
+        full_i = span_i >= _TAU - 1e-12
         rows = []
         for inner in (False, True):
             need = (ri + rj) if inner else np.abs(ri - rj)
@@ -147,12 +150,13 @@ class Reach:
                 alpha = np.arccos(np.clip(((ri + rj) if inner else (ri - rj)) / np.where(D > 0, D, 1), -1, 1))
             for s in (1.0, -1.0):
                 ai = th + s * alpha
-                aj = ai + (math.pi if inner else 0.0)
-                # (the cones tested on the survivors only: the same verdicts, a fraction of the work)
-                g = np.nonzero(ok)[0]
-                g = g[C.in_cone(i[g], ai[g])]
-                g = g[C.in_cone(j[g], aj[g])]
-                rows.append((i[g], ai[g], j[g], aj[g]))
+                rel = np.mod(ai - lo_i, _TAU)
+                g = np.nonzero(ok & (full_i | (rel <= span_i + 1e-9) | (rel >= _TAU - 1e-9)))[0]
+                # the second end's cone on the first's survivors only (the same verdicts)
+                aj = ai[g] + (math.pi if inner else 0.0)
+                keep = C.in_cone(j[g], aj)
+                g, aj = g[keep], aj[keep]
+                rows.append((i[g], ai[g], j[g], aj))
         ki = np.concatenate([r[0] for r in rows])
         ai = np.concatenate([r[1] for r in rows])
         kj = np.concatenate([r[2] for r in rows])
@@ -162,7 +166,10 @@ class Reach:
         pa = np.column_stack([C.x[ki] + C.r[ki] * np.cos(ai), C.y[ki] + C.r[ki] * np.sin(ai)])
         pb = np.column_stack([C.x[kj] + C.r[kj] * np.cos(aj), C.y[kj] + C.r[kj] * np.sin(aj)])
         clear = self.space.clear_segments(pa, pb, (ki, kj))
-        return [(("c", int(a), float(b)), ("c", int(c), float(d)), tuple(p), tuple(q)) for a, b, c, d, p, q in zip(ki[clear], ai[clear], kj[clear], aj[clear], pa[clear], pb[clear])]
+        pa, pb = pa[clear], pb[clear]
+        # (the ends as tuples of numpy floats, as ever)
+        ends = zip(ki[clear].tolist(), ai[clear].tolist(), kj[clear].tolist(), aj[clear].tolist(), zip(pa[:, 0], pa[:, 1]), zip(pb[:, 0], pb[:, 1]))
+        return [(("c", a, b), ("c", c, d), p, q) for a, b, c, d, p, q in ends]
 
     def _tangent_angles(self, p) -> tuple[np.ndarray, np.ndarray]:
         """(circle index, angle) of the tangent points from point ``p`` to every circle."""
