@@ -235,18 +235,18 @@ class Reach:
         first = order[new]
         node_of = np.empty(n, dtype=int)
         node_of[order] = np.cumsum(new) - 1
-        nk, nr, nrel = ks[first].tolist(), rk[first].tolist(), rels[first].tolist()
-        keys = [("c", k, r) for k, r in zip(nk, nr)]
-        pos = {("S",): self.start}
+        nk, nr = ks[first].tolist(), rk[first].tolist()
+        keys = range(len(nk))  # node ids: the nodes in order of circle and slot
+        pos = {START: self.start}
         pos.update(zip(keys, _on_circles(C, ks[first], rels[first])))
-        key_of = [None] * len(ends)
+        key_of = [_LABEL.get(key) for key in ends]  # the start, the target, or (below) a circle's node
         for i, nd in zip(circ, node_of[:len(circ)].tolist()):
-            key_of[i] = keys[nd]
-        adj: dict = {("S",): {}}  # node -> {neighbour: weight}, in insertion order
-        legs: dict = {}           # (u, v) and (v, u) -> (from, spec)
+            key_of[i] = nd
+        adj: dict = {START: {}}  # node -> {neighbour: weight}, in insertion order
+        legs: dict = {}          # (u, v) and (v, u) -> (from, spec)
         for n, (ka, kb, p, q) in enumerate(segs):
-            u = key_of[2 * n] or ka
-            v = key_of[2 * n + 1] or kb
+            u = key_of[2 * n]
+            v = key_of[2 * n + 1]
             if u not in pos:
                 pos[u] = p
             if v not in pos:
@@ -258,7 +258,7 @@ class Reach:
         if base:  # each node's straight neighbours, and whether an anchor placed it
             line_adj = {u: dict(d) for u, d in adj.items()}
             placed = np.nonzero(first >= len(circ))[0]
-            by_anchor = dict(zip([keys[nd] for nd in placed.tolist()], rels[first[placed]].tolist()))
+            by_anchor = dict(zip(placed.tolist(), rels[first[placed]].tolist()))
         # arcs between consecutive nodes of a circle (and round the back of a full circle);
         # a node's arcs all lie on its own circle, so the order of circles does not matter
         nk_a, nr_a = np.asarray(nk, dtype=int), np.asarray(nr, dtype=float)
@@ -280,12 +280,12 @@ class Reach:
         r0, r1 = nr_a[pu], np.where(pv > pu, nr_a[pv], nr_a[pv] + 2 * math.pi)
         keep = r1 - r0 >= 1e-12
         pu, pv = pu[keep].tolist(), pv[keep].tolist()
-        arcs = list(zip(nk_a[pu].tolist(), r0[keep].tolist(), r1[keep].tolist(), [keys[a_] for a_ in pu], [keys[b_] for b_ in pv]))
+        arcs = list(zip(nk_a[pu].tolist(), r0[keep].tolist(), r1[keep].tolist(), pu, pv))
         self._add_arcs(arcs, adj, legs)
-        G = _Graph(adj, pos, legs)
+        G = _Graph(adj, pos, legs, nk, nr)
         if base:  # each circle's nodes (a run of the sorted nodes)
-            on_circle = {k: keys[a_:b_ + 1] for k, a_, b_ in zip(nk_a[firsts].tolist(), firsts.tolist(), lasts.tolist())}
-            G.shared = (line_adj, by_anchor, on_circle)
+            on_circle = {k: range(a_, b_ + 1) for k, a_, b_ in zip(nk_a[firsts].tolist(), firsts.tolist(), lasts.tolist())}
+            G.shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
         return G
 
     def _add_arcs(self, arcs: list, adj: dict, legs: dict) -> None:
@@ -321,20 +321,26 @@ class Reach:
                 del graphs[next(iter(graphs))]
             graphs[tag] = self._graph([], anchors, segs=self.space.memo["bitangents"])
         B = graphs[tag]
-        line_adj, by_anchor, on_circle = B.shared
+        line_adj, by_anchor, on_circle, index = B.shared
         own = self._segs[len(self.space.memo["bitangents"]):]
         adj, pos, legs = dict(B.adj), dict(B.pos), dict(B.legs)
-        adj[("S",)] = {}
-        pos[("S",)] = self.start
+        adj[START] = {}
+        pos[START] = self.start
         if not own:
-            return _Graph(adj, pos, legs)
+            return _Graph(adj, pos, legs, B.circle, B.slot)
         ks = np.array([kb[1] for _, kb, _, _ in own], dtype=int)
         rk, rels = self._slots(ks, np.array([kb[2] for _, kb, _, _ in own], dtype=float))
         cx, cy, cr, clo = C.floats
+        circle, slot, added = list(B.circle), list(B.slot), {}  # this start's own nodes: new ids
         touched: dict = {}  # circle -> its nodes
         fresh: dict = {}    # node -> a dict of its own (copied from the shared one once)
         for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
-            key = ("c", k, r)
+            key = index.get((k, r))
+            if key is None:
+                key = added.get((k, r))
+            if key is None:
+                key = added[(k, r)] = len(circle)
+                circle.append(k), slot.append(r)
             if key not in pos or (key in by_anchor and key not in fresh):
                 # placed by its first occurrence: a start's tangent comes before any anchor
                 pos[key] = (cx[k] + cr[k] * math.cos(clo[k] + rel), cy[k] + cr[k] * math.sin(clo[k] + rel))
@@ -342,14 +348,15 @@ class Reach:
                 fresh[key] = adj[key] = dict(line_adj.get(key, {}))
             touched.setdefault(k, set()).add(key)
         for (ka, _, p, q), k, r in zip(own, ks.tolist(), rk.tolist()):
-            v = ("c", k, r)
+            v = index.get((k, r))
+            v = added[(k, r)] if v is None else v
             w = math.dist(p, q)
-            adj[("S",)][v] = w
-            adj[v][ka] = w
-            legs[(ka, v)] = legs[(v, ka)] = (ka, ("line", p, q))
+            adj[START][v] = w
+            adj[v][START] = w
+            legs[(START, v)] = legs[(v, START)] = (START, ("line", p, q))
         arcs = []
         for k, new in touched.items():
-            nodes = sorted(set(on_circle.get(k, ())) | new, key=lambda key: key[2])
+            nodes = sorted(set(on_circle.get(k, ())) | new, key=slot.__getitem__)
             for key in nodes:
                 if key not in fresh:
                     fresh[key] = adj[key] = dict(line_adj.get(key, {}))
@@ -358,12 +365,12 @@ class Reach:
             if m > 1 and C.span[k] >= 2 * math.pi - 1e-12:
                 pairs.append((m - 1, 0))
             for a_, b_ in pairs:
-                r0 = nodes[a_][2]
-                r1 = nodes[b_][2] if b_ > a_ else nodes[b_][2] + 2 * math.pi
+                r0 = slot[nodes[a_]]
+                r1 = slot[nodes[b_]] if b_ > a_ else slot[nodes[b_]] + 2 * math.pi
                 if r1 - r0 >= 1e-12:
                     arcs.append((k, r0, r1, nodes[a_], nodes[b_]))
         self._add_arcs(arcs, adj, legs)
-        return _Graph(adj, pos, legs)
+        return _Graph(adj, pos, legs, circle, slot)
 
     def _legs(self, G: "_Graph", route: list) -> list[Leg]:
         """The legs along ``route`` (edges stored as ``("line", p, q)`` or ``("arc", k, r0, r1)``)."""
@@ -395,12 +402,12 @@ class Reach:
             return Path(self.start, (Leg("line", self.start, g),), math.dist(self.start, g))
         segs = self._point_tangents(g, "T")
         G = self._graph(segs, None)
-        if ("T",) not in G.adj:
+        if TARGET not in G.adj:
             return None
-        dist, prev = _dijkstra(G.adj, ("S",), ("T",))
-        if ("T",) not in dist:
+        dist, prev = _dijkstra(G.adj, START, TARGET)
+        if TARGET not in dist:
             return None
-        return Path(self.start, tuple(self._legs(G, _route(prev, ("T",)))), float(dist[("T",)]))
+        return Path(self.start, tuple(self._legs(G, _route(prev, TARGET))), float(dist[TARGET]))
 
     def _region_anchors(self, region: Region):
         """The region less the grown obstacles, and the circle points (arrays ``(circle,
@@ -536,7 +543,7 @@ class Reach:
                 anchors.append(hit[1])
         anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
         G = self._start_graph(anchor, tuple(id(a) for a in anchors))
-        dist, prev = _dijkstra(G.adj, ("S",), limit=shorter_than)
+        dist, prev = _dijkstra(G.adj, START, limit=shorter_than)
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
         C = self.space.circles
         best, best_end, best_node, best_region, best_rank = float(shorter_than), None, None, None, math.inf
@@ -548,8 +555,8 @@ class Reach:
         P = np.array([G.pos[nd] for nd in order], dtype=float).reshape(-1, 2)
         D = np.array([dist[nd] for nd in order], dtype=float)
         # each node's circle (-1: the start, or a circle of no radius: no tangent to keep to)
-        cr = C.floats[2]
-        ck_l = [nd[1] if nd[0] == "c" and cr[nd[1]] > 1e-9 else -1 for nd in order]
+        cr, circle, slot = C.floats[2], G.circle, G.slot
+        ck_l = [circle[nd] if nd >= 0 and cr[circle[nd]] > 1e-9 else -1 for nd in order]
         if len(boxes):
             dx = np.maximum(np.maximum(boxes[None, :, 0] - P[:, 0, None], 0), P[:, 0, None] - boxes[None, :, 2])
             dy = np.maximum(np.maximum(boxes[None, :, 1] - P[:, 1, None], 0), P[:, 1, None] - boxes[None, :, 3])
@@ -585,7 +592,8 @@ class Reach:
 
                 for ni in rows.tolist():
                     if ck_l[ni] >= 0:
-                        ab = A[4].get(order[ni][1:]) if A is not None else None
+                        nd = order[ni]
+                        ab = A[4].get((circle[nd], slot[nd])) if A is not None else None
                         if ab is not None:
                             run.append((ni,) + ab)
                     else:
@@ -642,12 +650,24 @@ class Reach:
 @dataclass
 class _Graph:
     """The tangent graph: weighted adjacency (in insertion order), node positions, and how to
-    rebuild each edge's :class:`Leg`."""
+    rebuild each edge's :class:`Leg`. Nodes are ints: :data:`START`, :data:`TARGET`, and a
+    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`)."""
 
     adj: dict
     pos: dict
     legs: dict
+    circle: list
+    slot: list
     shared: Optional[tuple] = None  # a shared part's extra facts (:meth:`Reach._start_graph`)
+
+    def key(self, node) -> tuple:
+        """What a node stands for: ``("S",)``, ``("T",)`` or ``("c", circle, slot)``."""
+        return {START: ("S",), TARGET: ("T",)}.get(node) or ("c", self.circle[node], self.slot[node])
+
+
+#: The graph's start and target nodes (a circle's points are numbered from 0).
+START, TARGET = -1, -2
+_LABEL = {("S",): START, ("T",): TARGET}
 
 
 def _dijkstra(adj: dict, source, target=None, limit: float = math.inf) -> tuple[dict, dict]:

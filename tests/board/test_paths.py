@@ -374,13 +374,21 @@ def test_an_arc_floor_is_its_least_margin():
 
 
 def _same_graph(G, R):
-    """Node for node, weight for weight, each node's neighbours in the same order (Dijkstra's
-    ties), the same positions and edge shapes."""
+    """Node for node (a node is the point it stands for: the start, or a circle and a slot on
+    it; the two graphs number them differently), weight for weight, each node's neighbours in
+    the same order (Dijkstra's ties), the same positions and edge shapes."""
+    g_of = {G.key(n): n for n in G.pos}  # every node of G, by what it stands for
+    assert len(g_of) == len(G.pos)
+
+    def g(n):  # R's node n in G
+        return g_of[R.key(n)]
+
     for node, nbrs in R.adj.items():
-        assert list(G.adj.get(node, {}).items()) == list(nbrs.items()), node
-    assert all(node in R.adj for node, nbrs in G.adj.items() if nbrs)
-    assert all(G.pos[k] == v for k, v in R.pos.items())
-    assert all(G.legs[k] == v for k, v in R.legs.items())
+        assert [(G.key(v), w) for v, w in G.adj.get(g(node), {}).items()] == [(R.key(v), w) for v, w in nbrs.items()], R.key(node)
+    r_nodes = {R.key(n) for n in R.adj}
+    assert all(G.key(node) in r_nodes for node, nbrs in G.adj.items() if nbrs)
+    assert all(G.pos[g(k)] == v for k, v in R.pos.items())
+    assert all(G.legs[(g(a), g(b))] == (g(frm), spec) for (a, b), (frm, spec) in R.legs.items())
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
