@@ -373,6 +373,43 @@ def test_an_arc_floor_is_its_least_margin():
     assert checked > 20
 
 
+def test_segments_told_their_ends_circles_get_the_same_verdicts():
+    # Space.clear_segments(a, b, on): told which circle each end lies on, it looks for an end
+    # inside a disc only among the discs that circle meets; the verdicts are those it gives
+    # untold, on a crowded table where many ends lie inside neighbouring discs.
+    rng = np.random.default_rng(9)
+    s = _walled_space(rng)
+    C = s.circles
+    n = 4000
+    ka, kb = rng.integers(0, len(C), n), rng.integers(0, len(C), n)
+    ta = C.lo[ka] + rng.uniform(0, 1, n) * np.minimum(C.span[ka], 2 * math.pi)
+    tb = C.lo[kb] + rng.uniform(0, 1, n) * np.minimum(C.span[kb], 2 * math.pi)
+    a = np.column_stack([C.x[ka] + C.r[ka] * np.cos(ta), C.y[ka] + C.r[ka] * np.sin(ta)])
+    b = np.column_stack([C.x[kb] + C.r[kb] * np.cos(tb), C.y[kb] + C.r[kb] * np.sin(tb)])
+    free = rng.uniform(0, 1, n) < 0.2  # some ends on no circle
+    a[free] = rng.uniform(1, 29, (int(free.sum()), 2))
+    ka = np.where(free, -1, ka)
+    told = s.clear_segments(a, b, (ka, kb))
+    assert told.tolist() == s.clear_segments(a, b).tolist()
+    assert 0 < told.sum() < n
+
+
+def test_remainder_and_circle_points_are_the_math_modules_bit_for_bit():
+    from tapeline.board import paths
+
+    rng = np.random.default_rng(2)
+    tau = 2 * math.pi
+    x = np.concatenate([rng.uniform(-30, 30, 20000), [tau / 2, -tau / 2, 3 * tau / 2, -3 * tau / 2, tau, -tau, 0.0, -0.0, 5 * tau / 2]])
+    want = np.array([math.remainder(v, tau) for v in x.tolist()])
+    assert np.array_equal(paths._remainder_tau(x).view(np.int64), want.view(np.int64))
+    C = _walled_space(rng).circles
+    k = rng.integers(0, len(C), 5000)
+    rel = rng.uniform(0, 2 * math.pi, 5000)
+    got = paths._on_circles(C, k, rel)
+    x, y, r, lo = (v.tolist() for v in (C.x, C.y, C.r, C.lo))
+    assert got == [(x[i] + r[i] * math.cos(lo[i] + t), y[i] + r[i] * math.sin(lo[i] + t)) for i, t in zip(k.tolist(), rel.tolist())]
+
+
 def _same_graph(G, R):
     """Node for node (a node is the point it stands for: the start, or a circle and a slot on
     it; the two graphs number them differently), weight for weight, each node's neighbours in
