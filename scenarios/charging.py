@@ -9,6 +9,19 @@ import importlib
 from typing import Optional, Sequence
 
 
+def repeated_targets(targets: Sequence[str]):
+    """``(index, target, index of its first naming)`` for every target named again: a charge
+    declares each target unit once (the action, the expectation and the command refuse
+    repeats, located at the repeat)."""
+    return [(i, t, list(targets).index(t)) for i, t in enumerate(targets) if t in targets[:i]]
+
+
+def target_problems(targets: Sequence[str]):
+    """``(field, message)`` for each repeated target of a file's charge entry."""
+    for i, t, first in repeated_targets(targets):
+        yield f"targets.{i}", f"{t!r} is already a declared target of the charge (targets[{first}]): name each target unit once"
+
+
 def _module(system: str):
     return importlib.import_module(f"tapeline.rules.{system}.charge")
 

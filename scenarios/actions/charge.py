@@ -54,9 +54,9 @@ class Charge(Strict):
         return out
 
     def static_problems(self, ctx):
-        for i, t in enumerate(self.targets):
-            if t in self.targets[:i]:
-                yield f"targets.{i}", f"{t!r} is already a declared target of the charge (targets[{self.targets.index(t)}]): name each target unit once"
+        from ..charging import target_problems
+
+        yield from target_problems(self.targets)
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"

@@ -54,7 +54,7 @@ def query(loaded, args, name=None) -> dict:
     st = loaded.state
     u = unit(loaded, name, "--unit")
     targets = [unit(loaded, t, "--target") for t in args.target]
-    twice = sorted({t for i, t in enumerate(targets) if t in targets[:i]})
+    twice = sorted({t for _i, t, _first in charging.repeated_targets(targets)})
     if twice:
         raise ArgumentError(loaded.file, "--target", f"{', '.join(twice)} named more than once: name each target unit once")
     leader = model(loaded, args.leader, "--leader") if args.leader else None

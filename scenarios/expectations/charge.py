@@ -46,6 +46,9 @@ class ChargeQuery(ExpectBase, Numeric):
             raise ValueError("give exactly one of value (with equals / at_least / at_most) or reachable")
         return self
 
+    def static_problems(self, ctx):
+        yield from charging.target_problems(self.targets)
+
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         return out + ([("leader", "model", self.leader, self.unit)] if self.leader else [])

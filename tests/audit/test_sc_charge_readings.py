@@ -233,6 +233,12 @@ def test_a_target_named_twice_is_refused(write):
     for command in ("check", "replay"):
         code, out, err = cli(command, write(twice, "twice.yaml"))
         assert code == 2 and "actions[0].targets[1]" in err and "already a declared target" in err and "Traceback" not in err
+    # the charge expectation too (a fuzzed file asked it: an internal error before)
+    asked = MULTI + "expect:\n  - {expect: charge, unit: lings, targets: [marines, marines], reachable: true}\n"
+    for command in ("check", "replay"):
+        code, out, err = cli(command, write(asked, "asked.yaml"))
+        assert code == 2 and "expect[0].targets[1]" in err and "already a declared target" in err
+        assert "internal error" not in err and "Traceback" not in err
 
 
 def test_nominees_are_checked_in_a_replay(write):
