@@ -53,17 +53,23 @@ def test_help_loads_no_heavy_library_and_lists_every_command():
         assert f"\n    {name} " in text or f"\n    {name}\n" in text, name
 
 
-def test_a_query_loads_only_the_words_the_file_uses():
+def _loaded_by_a_query(*prefixes: str) -> list[str]:
+    """The modules under ``prefixes`` a fresh process has loaded once it has answered
+    ``tapeline measure`` on the showcase."""
     show = ROOT / "scenarios" / "examples" / "showcase.yaml"
     out = _python(
         "import sys, json, contextlib, io\n"
         "from tapeline.scenarios import cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    assert cli.main(['measure', {str(show)!r}, 'a6', 'za5']) == 0\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tapeline.scenarios.actions.')\n"
-        "                        or m.startswith('tapeline.scenarios.expectations.'))))\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
     )
-    loaded = {m.rsplit(".", 1)[1] for m in json.loads(out)}
+    return json.loads(out)
+
+
+def test_a_query_loads_only_the_words_the_file_uses():
+    show = ROOT / "scenarios" / "examples" / "showcase.yaml"
+    loaded = {m.rsplit(".", 1)[1] for m in _loaded_by_a_query("tapeline.scenarios.actions.", "tapeline.scenarios.expectations.")}
     data = yamlio.parse(show.read_text(), False)[0]
     want = {vocab.words("action")[a["action"]].rsplit(".", 1)[1] for a in data["actions"]}
     want |= {vocab.words("expect")[e["expect"]].rsplit(".", 1)[1] for e in data["expect"]}
@@ -312,15 +318,7 @@ def test_each_answer_class_is_made_when_first_named():
         cls = getattr(results, name)
         assert cls.command == command and cls.__module__ == f"tapeline.scenarios.results.{module}"
         assert issubclass(cls, results.Result) and results.BY_COMMAND[command] is cls
-    show = ROOT / "scenarios" / "examples" / "showcase.yaml"
-    out = _python(
-        "import sys, json, contextlib, io\n"
-        "from tapeline.scenarios import cli\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    assert cli.main(['measure', {str(show)!r}, 'a6', 'za5']) == 0\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tapeline.scenarios.results'))))\n"
-    )
-    assert json.loads(out) == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
+    assert _loaded_by_a_query("tapeline.scenarios.results") == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
 
 
 def test_the_kept_catalogue_is_the_yaml_files_data(tmp_path, monkeypatch):
