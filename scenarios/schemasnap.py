@@ -1,5 +1,5 @@
-"""The file format's validator without rebuilding it each run (docs/performance.md, "The
-schema snapshot").
+"""The file format's validator without rebuilding it each run (docs/performance.md, "Kept
+beside the byte code").
 
 pydantic validates with a validator it builds from a model's *core schema*: plain data
 (mappings, lists, strings, numbers) that names the model classes and validator functions it
