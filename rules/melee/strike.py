@@ -86,6 +86,75 @@ class Roll:
 
 @lru_cache(maxsize=8192)
 def _multinomial(faces: tuple, n: int) -> dict:
+    """``{category counts: probability}`` for ``n`` dice, the dice added one at a time (a
+    convolution of the one-die distribution): after each die, the probability of the count
+    vector K is the sum over the categories i that can occur, from the last to the first, of
+    P(K − e_i before the die) · p_i. The vectors are listed in descending lexicographic order.
+
+    The sums and products are carried on an array over the count vectors (numpy: the same
+    IEEE operations in the same order, so the same floats as adding the dice one by one to a
+    mapping, :func:`_multinomial_by_dice`, which answers where the array would be too large)."""
+    c = max(faces) + 1
+    p = [faces.count(k) / 6.0 for k in range(c)]
+    live = [k for k in range(c) if p[k]]
+    if (n + 1) ** (len(live) - 1) > _DENSE_LIMIT:
+        return _multinomial_by_dice(faces, n)
+    import numpy as np
+
+    # axis j of the array: the count of category live[j + 1] (live[0]'s count is what is left)
+    dist = np.zeros((n + 1,) * (len(live) - 1))
+    dist[(0,) * (len(live) - 1)] = 1.0
+    for _ in range(n):
+        new = np.zeros_like(dist)
+        for j in range(len(live) - 1, -1, -1):
+            if j == 0:
+                new = new + dist * p[live[0]]  # K − e_live[0]: the same other counts
+            else:
+                term = np.zeros_like(dist)
+                src = [slice(None)] * dist.ndim
+                dst = [slice(None)] * dist.ndim
+                src[j - 1], dst[j - 1] = slice(0, n), slice(1, n + 1)
+                term[tuple(dst)] = dist[tuple(src)] * p[live[j]]
+                new = new + term
+        dist = new
+    out = {}
+    for rest in _descending(n, len(live) - 1):
+        counts = [0] * c
+        counts[live[0]] = n - sum(rest)
+        for j, k in enumerate(rest):
+            counts[live[j + 1]] = k
+        out[tuple(counts)] = float(dist[rest]) if rest else 1.0
+    return out
+
+
+#: The largest array :func:`_multinomial` carries ((n + 1) to the number of categories less one).
+_DENSE_LIMIT = 4_000_000
+
+
+def _descending(n: int, m: int):
+    """The last ``m`` counts of every vector of ``m + 1`` counts summing to ``n``, in descending
+    lexicographic order of the whole vector: the first count from ``n`` down (so the others'
+    sum up from 0), the others in descending lexicographic order among themselves."""
+    for total in range(n + 1):
+        yield from _compositions(total, m)
+
+
+def _compositions(total: int, m: int):
+    """Every ``m`` counts summing to ``total``, in descending lexicographic order."""
+    if m == 0:
+        if total == 0:
+            yield ()
+        return
+    if m == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for tail in _compositions(total - first, m - 1):
+            yield (first,) + tail
+
+
+def _multinomial_by_dice(faces: tuple, n: int) -> dict:
+    """:func:`_multinomial` by adding the dice one at a time to a mapping."""
     c = max(faces) + 1
     p = [faces.count(k) / 6.0 for k in range(c)]
     dist = {(0,) * c: 1.0}

@@ -283,3 +283,30 @@ def test_bad_close_combat_stats_are_located(write, stats, where):
         """)
     code, out, err = cli("check", f)
     assert code == 2 and where in out + err and "Traceback" not in err
+
+
+def test_the_multinomial_array_gives_the_dice_by_dice_floats_in_the_same_order():
+    """rules/melee/strike.py: the distribution of n dice's category counts is carried on an
+    array; adding the dice one at a time to a mapping (the way it was computed before, kept for
+    arrays too large) gives the very same floats, listed in the same order — checked for face
+    tables with categories that cannot occur, one to four that can, and 0 to 40 dice."""
+    import math
+    import random
+
+    from tapeline.rules.melee import strike
+
+    rng = random.Random(12)
+    tables = [(0, 0, 1, 1, 1, 1), (0, 1, 1, 1, 2, 3), (0, 0, 0, 0, 0, 2), (1, 1, 1, 1, 1, 1), (3, 3, 3, 0, 0, 1)]
+    tables += [tuple(rng.randrange(5) for _ in range(6)) for _ in range(6)]
+    for faces in tables:
+        for n in (0, 1, 2, 3, 7, 12, 25, 40):
+            strike._multinomial.cache_clear()
+            got, want = strike._multinomial(faces, n), strike._multinomial_by_dice(faces, n)
+            assert list(got) == list(want), (faces, n)
+            assert all(got[k] == want[k] for k in want), (faces, n)
+            # and it is the multinomial law: n! / prod(k_i!) * prod(p_i ** k_i)
+            p = [faces.count(c) / 6 for c in range(max(faces) + 1)]
+            for k, v in list(want.items())[:50]:
+                law = math.factorial(n) / math.prod(math.factorial(x) for x in k) * math.prod(pi ** x for pi, x in zip(p, k))
+                assert v == pytest.approx(law, rel=1e-9, abs=1e-300)
+    strike._multinomial.cache_clear()
