@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..dice import Dice
 from .charts import faces_at_least, save_on
@@ -50,10 +50,10 @@ class Defender:
         return save_on(self.save, self.invulnerable, kind.ap, kind.ignores_armour)
 
 
-@dataclass(frozen=True, order=True)
-class Losses:
+class Losses(NamedTuple):
     """One unit's state in a combat: the first ``removed`` models of its casualty order are
-    gone; the next one has lost ``damage`` wounds."""
+    gone; the next one has lost ``damage`` wounds. (A named tuple: the exact engine hashes and
+    compares millions of them; ordered as ``(removed, damage)``.)"""
 
     removed: int = 0
     damage: int = 0
@@ -87,8 +87,10 @@ def mitigation_faces(m: Defender) -> tuple:
     return faces_at_least(m.mitigation, yes=SAVED, no=UNSAVED)
 
 
+@lru_cache(maxsize=4096)
 def unsaved_chance(m: Defender, kind: WoundKind) -> float:
-    """P(a wound of ``kind`` on ``m`` is neither saved nor mitigated)."""
+    """P(a wound of ``kind`` on ``m`` is neither saved nor mitigated) (remembered: the exact
+    engine asks it for every state of a unit's losses, with a handful of models and kinds)."""
     return unsaved_faces(m, kind).count(UNSAVED) / 6.0 * mitigation_faces(m).count(UNSAVED) / 6.0
 
 
