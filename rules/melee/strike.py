@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
+import numpy as np
+
 from ..dice import Dice
 
 MISS, HIT = 0, 1
@@ -99,8 +101,6 @@ def _multinomial(faces: tuple, n: int) -> dict:
     live = [k for k in range(c) if p[k]]
     if (n + 1) ** (len(live) - 1) > _DENSE_LIMIT:
         return _multinomial_by_dice(faces, n)
-    import numpy as np
-
     # axis j of the array: the count of category live[j + 1] (live[0]'s count is what is left)
     dist = np.zeros((n + 1,) * (len(live) - 1))
     dist[(0,) * (len(live) - 1)] = 1.0
@@ -123,7 +123,7 @@ def _multinomial(faces: tuple, n: int) -> dict:
         counts[live[0]] = n - sum(rest)
         for j, k in enumerate(rest):
             counts[live[j + 1]] = k
-        out[tuple(counts)] = float(dist[rest]) if rest else 1.0
+        out[tuple(counts)] = float(dist[rest])
     return out
 
 
