@@ -1,4 +1,4 @@
-"""The scenario file format (version 1) as pydantic models.
+"""The scenario file format (version 1), declared as classes that pydantic validates.
 
 The static part (board, terrain, units, models) follows the file format's fixed specification to the
 letter (docs/scenario-format.md). ``actions:`` and ``expect:`` entries are registered by the modules of
@@ -7,12 +7,12 @@ documented in docs/scenario-format.md. Unknown keys, wrong types and non-finite 
 errors.
 """
 
-# No ``from __future__ import annotations`` here: the annotations are types when each class is
-# made, so pydantic need not evaluate them from strings (quicker to start, docs/performance.md).
+# The classes are plain (scenarios/plain.py): declared in pydantic's words with light
+# stand-ins, their pydantic models made only where pydantic's schema is generated.
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from .plain import AfterValidator, ConfigDict, Field, Plain, model, model_validator
 
 # --- limits (scenarios/limits.py): every count and size a file may ask for --------------------
 from .limits import (  # noqa: F401 - re-exported (scenarios.schema.MAX_MODELS as before)
@@ -75,7 +75,7 @@ TRAIT = Literal[
 ]
 
 
-class Strict(BaseModel):
+class Strict(Plain):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
 
@@ -389,7 +389,7 @@ def fields_of(value: Any, exclude_none: bool = False) -> Any:
     computed fields, no custom serialisers), read from the objects themselves: a model checked
     with the kept validator (:func:`validate`) has no serialiser built, and building one costs
     what the snapshot saves. Lists stay lists, tuples tuples, mappings mappings."""
-    if isinstance(value, BaseModel):
+    if isinstance(value, Plain):
         return {k: fields_of(v, exclude_none) for k, v in value.__dict__.items() if not (exclude_none and v is None)}
     if isinstance(value, (list, tuple)):
         return type(value)(fields_of(v, exclude_none) for v in value)
@@ -415,12 +415,13 @@ def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
     return Annotated[Union[ms], Field(discriminator=tag)]
 
 
-def scenario_model() -> type[BaseModel]:
-    """The whole file's model, with every registered action and expectation."""
+def scenario_model() -> type:
+    """The whole file's pydantic model, with every registered action and expectation (its
+    objects are :class:`Scenario` objects once its schema is swapped, :mod:`scenarios.plain`)."""
     return _scenario_model(None, None)
 
 
-def scenario_model_for(data: Any) -> type[BaseModel]:
+def scenario_model_for(data: Any) -> type:
     """A model that validates ``data`` exactly as :func:`scenario_model` does, built with only
     the ``actions:`` and ``expect:`` words ``data`` uses (so only their modules are loaded).
     Where an entry names no word, or one that is not known, the whole model answers (its
@@ -428,16 +429,14 @@ def scenario_model_for(data: Any) -> type[BaseModel]:
     return _scenario_model(*_used(data))
 
 
-def validate(data: Any) -> Any:
-    """``data`` validated by :func:`scenario_model_for`'s model (raises
-    ``pydantic.ValidationError``): with the validator kept from an earlier run where there is
-    one (:mod:`scenarios.schemasnap`: the same objects, the same errors, without pydantic
-    generating the model's schema again), else with the model itself."""
+def validate(data: Any) -> "Scenario":
+    """``data`` validated as :func:`scenario_model_for`'s model validates it (raises
+    ``pydantic.ValidationError``), into plain objects: with the validator kept from an earlier
+    run where there is one (:mod:`scenarios.schemasnap`: the same objects, the same errors,
+    without pydantic generating the model's schema again), else with one made from the model."""
     from . import schemasnap
 
-    used = _used(data)
-    v = schemasnap.validator(*used)
-    return v.validate_python(data) if v is not None else _scenario_model(*used).model_validate(data)
+    return schemasnap.validator(*_used(data)).validate_python(data)
 
 
 def _used(data: Any) -> tuple[Optional[frozenset], Optional[frozenset]]:
@@ -464,9 +463,21 @@ def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
     return frozenset(out)
 
 
+class Scenario(Strict):
+    # A file, validated: its fields (tapeline, system, name, board, terrain, units, dice,
+    # settings, actions, expect) are those of the pydantic model :func:`_scenario_model` makes
+    # for the words the file uses (no docstring: the JSON Schema's top model has no description).
+
+    @classmethod
+    def _mirror(cls) -> type:
+        """Its pydantic model: the whole vocabulary's (:mod:`scenarios.plain`)."""
+        return scenario_model()
+
+
 @lru_cache(maxsize=64)
-def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type[BaseModel]:
-    """The file's model with the action and expectation words given (``None``: all of them)."""
+def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type:
+    """The file's pydantic model with the action and expectation words given (``None``: all of
+    them); its objects are :class:`Scenario` objects."""
     from . import vocab
 
     chosen = [vocab.models(kind, words) if words is not None else None
@@ -476,17 +487,16 @@ def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) 
         chosen = [vocab.ACTIONS_MODELS, vocab.EXPECT_MODELS]
     Action = _tagged_union(chosen[0], "action", actions is not None)
     Expect = _tagged_union(chosen[1], "expect", expects is not None)
-
-    class Scenario(Strict):
-        tapeline: Version
-        system: Literal["starcraft", "heresy", "classic40k"]
-        name: Text = ""
-        board: BoardSpec
-        terrain: Bounded(TerrainSpec, MAX_PIECES) = []
-        units: Bounded(UnitSpec, MAX_MODELS)
-        dice: Optional[DiceSpec] = None
-        settings: Settings = _DEFAULT_SETTINGS
-        actions: Bounded(Action, MAX_ACTIONS) = []  # type: ignore[valid-type]
-        expect: Bounded(Expect, MAX_EXPECT) = []  # type: ignore[valid-type]
-
-    return Scenario
+    fields = {
+        "tapeline": (Version, ...),
+        "system": (Literal["starcraft", "heresy", "classic40k"], ...),
+        "name": (Text, ""),
+        "board": (BoardSpec, ...),
+        "terrain": (Bounded(TerrainSpec, MAX_PIECES), []),
+        "units": (Bounded(UnitSpec, MAX_MODELS), ...),
+        "dice": (Optional[DiceSpec], None),
+        "settings": (Settings, _DEFAULT_SETTINGS),
+        "actions": (Bounded(Action, MAX_ACTIONS), []),
+        "expect": (Bounded(Expect, MAX_EXPECT), []),
+    }
+    return model("Scenario", Scenario, fields, Strict, __name__, "Scenario")

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 #: Bumped when the snapshot's own layout changes.
-LAYOUT = 2
+LAYOUT = 3
 #: The two fields of a file holding entries of a vocabulary, by the vocabulary's tag.
 SLOTS = {"action": "actions", "expect": "expect"}
 #: The packages whose sources key the snapshot.
@@ -48,8 +48,8 @@ def path() -> Path:
 
 def key() -> str:
     """What the snapshot depends on: Python's, pydantic's and pydantic-core's versions and every
-    source file of the package (path, size, modification time, as byte code is checked)."""
-    import hashlib
+    source file of the package (path, size, modification time, as byte code is checked), written
+    out whole (no digest: ``hashlib`` alone would cost about 3 ms of every command)."""
     from importlib.util import find_spec
 
     import pydantic
@@ -65,7 +65,7 @@ def key() -> str:
                     if f.endswith(".py"):
                         st = os.stat(os.path.join(root, f))
                         parts.append((name, os.path.relpath(os.path.join(root, f), top), st.st_size, st.st_mtime_ns))
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
+    return repr(parts)
 
 
 # --- the snapshot's pieces ------------------------------------------------------------------
@@ -114,15 +114,12 @@ def _slot(scenario_schema: dict, field: str) -> dict:
 
 class _Refs(pickle.Pickler):
     """Pickles a schema with its classes and functions as references (module, qualified name),
-    resolved when they are needed, and the file's top model as the placeholder "Scenario"."""
+    resolved when they are needed."""
 
-    def __init__(self, f, scenario: type):
+    def __init__(self, f):
         super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
-        self.scenario = scenario
 
     def persistent_id(self, obj: Any) -> Any:
-        if obj is self.scenario:
-            return ("Scenario",)
         if isinstance(obj, type) or callable(obj) and hasattr(obj, "__qualname__"):
             ref = (obj.__module__, obj.__qualname__)
             if _resolve(ref) is not obj:
@@ -136,19 +133,18 @@ def _resolve(ref: tuple) -> Any:
     obj: Any = importlib.import_module(module)
     for part in qualname.split("."):
         obj = vars(obj)[part] if isinstance(obj, type) and part in vars(obj) else getattr(obj, part)
-        obj = getattr(obj, "wrapped", obj) if not isinstance(obj, type) and not callable(obj) else obj
     return obj
 
 
-def _dumps(obj: Any, scenario: type) -> bytes:
+def _dumps(obj: Any) -> bytes:
     buf = io.BytesIO()
-    _Refs(buf, scenario).dump(obj)
+    _Refs(buf).dump(obj)
     return buf.getvalue()
 
 
-def _loads(data: bytes, scenario: Optional[type]) -> Any:
+def _loads(data: bytes) -> Any:
     u = pickle.Unpickler(io.BytesIO(data))
-    u.persistent_load = lambda pid: scenario if pid == ("Scenario",) else _resolve(pid)  # type: ignore[method-assign]
+    u.persistent_load = _resolve  # type: ignore[method-assign]
     return u.load()
 
 
@@ -157,40 +153,43 @@ def build() -> dict:
     vocabularies' entries left out, each word's schema apart, the entries' schema of a file
     that uses no word, the validator's configuration, and the listing of which module defines
     which word (:func:`scenarios.vocab.read_words`)."""
-    from pydantic._internal._config import ConfigWrapper
-
+    from .plain import core_schema
     from .schema import _scenario_model
 
     full = _scenario_model(None, None)
-    none = _scenario_model(frozenset(), frozenset())
-    for model in (full, none):
-        model.model_rebuild()  # the models are made with defer_build: build them now
-    schema, empty = strip(full.__pydantic_core_schema__), strip(none.__pydantic_core_schema__)
+    schema, empty = strip(core_schema(full)), strip(core_schema(_scenario_model(frozenset(), frozenset())))
     if any(n["type"] in ("definitions", "definition-ref") for n in _nodes(schema)):
         raise ValueError("the schema uses definitions")
-    config = ConfigWrapper(full.model_config).core_config(title=full.__name__)
     words, unions, no_words = {}, {}, {}
     for tag, field in SLOTS.items():
         union = _slot(schema, field)["items_schema"]
         if union["type"] != "tagged-union":
             raise ValueError(f"{field}: not a tagged union")
-        words[tag] = {w: _dumps(s, full) for w, s in union["choices"].items()}
+        words[tag] = {w: _dumps(s) for w, s in union["choices"].items()}
         unions[tag] = {k: v for k, v in union.items() if k != "choices"}
         no_words[tag] = _slot(empty, field)["items_schema"]
         _slot(schema, field)["items_schema"] = None
     from .vocab import read_words
 
-    snap = {"layout": LAYOUT, "base": _dumps({"schema": schema, "config": config, "unions": unions, "empty": no_words}, full),
+    snap = {"layout": LAYOUT, "base": _dumps({"schema": schema, "config": _config(full), "unions": unions, "empty": no_words}),
             "words": words, "listing": {tag: read_words(tag) for tag in SLOTS}}
-    if assemble(snap, None, None, full)[0] != strip(full.__pydantic_core_schema__):
+    if assemble(snap, None, None)[0] != strip(core_schema(full)):
         raise ValueError("the snapshot does not give the schema back")
     return snap
 
 
-def assemble(snap: dict, actions: Optional[frozenset], expects: Optional[frozenset], scenario: type) -> tuple[dict, dict]:
+def _config(model: type) -> dict:
+    """The validator's configuration of a pydantic model, as pydantic makes it."""
+    from pydantic._internal._config import ConfigWrapper
+
+    return ConfigWrapper(model.model_config).core_config(title=model.__name__)  # type: ignore[return-value]
+
+
+def assemble(snap: dict, actions: Optional[frozenset], expects: Optional[frozenset]) -> tuple[dict, dict]:
     """The core schema and configuration of the file model with the words given (``None``: all
-    of them), as pydantic generates them for :func:`scenarios.schema._scenario_model`."""
-    base = _loads(snap["base"], scenario)
+    of them), as pydantic generates them for :func:`scenarios.schema._scenario_model` (with its
+    plain classes, :func:`scenarios.plain.core_schema`)."""
+    base = _loads(snap["base"])
     schema = base["schema"]
     for (tag, field), used in zip(SLOTS.items(), (actions, expects)):
         choices = snap["words"][tag]
@@ -198,7 +197,7 @@ def assemble(snap: dict, actions: Optional[frozenset], expects: Optional[frozens
             items = base["empty"][tag]
         else:
             keep = [w for w in choices if used is None or w in used]
-            items = dict(base["unions"][tag], choices={w: _loads(choices[w], scenario) for w in keep})
+            items = dict(base["unions"][tag], choices={w: _loads(choices[w]) for w in keep})
         _slot(schema, field)["items_schema"] = items
     return schema, base["config"]
 
@@ -263,16 +262,19 @@ def _write(snap: dict) -> None:
 
 @lru_cache(maxsize=64)
 def validator(actions: Optional[frozenset], expects: Optional[frozenset]):
-    """A validator for the file model with these words (``None``: all), or ``None`` without a
-    snapshot (the caller then validates with the model itself)."""
-    snap = snapshot()
-    if snap is None:
-        return None
+    """A validator for the file model with these words (``None``: all): from the snapshot where
+    there is one, else from the model pydantic generates now (slower, the same validator)."""
     from pydantic_core import SchemaValidator
 
-    from .schema import _scenario_model
+    snap = snapshot()
+    if snap is not None:
+        schema, config = assemble(snap, actions, expects)
+    else:
+        from .plain import core_schema
+        from .schema import _scenario_model
 
-    schema, config = assemble(snap, actions, expects, _scenario_model(actions, expects))
+        model = _scenario_model(actions, expects)
+        schema, config = core_schema(model), _config(model)
     return SchemaValidator(schema, config)  # type: ignore[arg-type]
 
 

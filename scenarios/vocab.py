@@ -1,6 +1,6 @@
 """The ``actions:`` and ``expect:`` vocabularies, collected from their modules.
 
-Each module in :mod:`scenarios.actions` defines pydantic models decorated with
+Each module in :mod:`scenarios.actions` defines classes (:mod:`scenarios.plain`) decorated with
 :func:`action` (a field ``action: Literal["name"]`` and a method ``apply(state, ctx)`` returning
 the new state and its events); each module in :mod:`scenarios.expectations` defines models
 decorated with :func:`expectation` (a field ``expect: Literal["name"]`` and a method
@@ -23,17 +23,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from pydantic import BaseModel
-
 from tapeline.rules.dice import Dice
 
-ACTIONS_MODELS: dict[str, type[BaseModel]] = {}
-EXPECT_MODELS: dict[str, type[BaseModel]] = {}
+from .plain import Plain, annotation_of
+
+ACTIONS_MODELS: dict[str, type[Plain]] = {}
+EXPECT_MODELS: dict[str, type[Plain]] = {}
 
 
-def _tag(cls: type[BaseModel], field_name: str) -> str:
-    ann = cls.model_fields[field_name].annotation
-    return ann.__args__[0]
+def _tag(cls: type[Plain], field_name: str) -> str:
+    return annotation_of(cls, field_name).__args__[0]
 
 
 def _register(table: dict, tag: str, cls, what: str):
@@ -113,7 +112,7 @@ def read_words(kind: str) -> dict[str, str]:
     return out
 
 
-def models(kind: str, used: Iterable[str]) -> Optional[dict[str, type[BaseModel]]]:
+def models(kind: str, used: Iterable[str]) -> Optional[dict[str, type[Plain]]]:
     """The registered models of the words ``used`` (importing only their modules), or ``None``
     when one of them is not placed by :func:`words` or its module does not register it."""
     _, table = KINDS[kind]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from ..plain import Field
 
 from ..schema import XY, Id, Strict
 from ..vocab import action

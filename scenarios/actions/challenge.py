@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, model_validator
+from ..plain import Field, model_validator
 
 from ..schema import Flag, Id, Strict
 from ..vocab import action

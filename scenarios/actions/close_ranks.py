@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from pydantic import Field
+from ..plain import Field
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft.close_ranks import close_ranks

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field
+from ..plain import Field
 
 from tapeline.rules.errors import IllegalAction
 

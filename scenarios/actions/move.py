@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import model_validator
+from ..plain import model_validator
 
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH

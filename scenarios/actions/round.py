@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from pydantic import Field
+from ..plain import Field
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft import activation

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Optional
 
-from pydantic import Field, model_validator
+from ..plain import Field, model_validator
 
 from tapeline.rules.errors import IllegalAction
 

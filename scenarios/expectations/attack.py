@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import model_validator
+from ..plain import model_validator
 
 from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
 from ..vocab import expectation

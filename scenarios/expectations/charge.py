@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import model_validator
+from ..plain import model_validator
 
 from .. import charging
 from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, model_validator
+from ..plain import Field, model_validator
 
 from tapeline.rules.starcraft import melee
 from tapeline.rules.starcraft.ranks import ranks

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import model_validator
+from ..plain import model_validator
 
 from tapeline.board import measure
 from tapeline.rules.systems import system

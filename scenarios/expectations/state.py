@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, model_validator
+from ..plain import Field, model_validator
 
 from ..schema import XY, Flag, Id, NonNeg
 from ..vocab import expectation

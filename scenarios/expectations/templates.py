@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, model_validator
+from ..plain import Field, model_validator
 
 from tapeline.board.templates import coverage, place, shape_table
 from tapeline.rules.errors import IllegalAction
