@@ -264,7 +264,7 @@ def translate(t: Any) -> Any:
         return Union[new]
     if isinstance(t, types.GenericAlias):
         return types.GenericAlias(origin, new)
-    return t.copy_with(new)  # typing's aliases (Optional, Literal are handled above)
+    return t.copy_with(new)  # typing's other aliases (typing.List ...)
 
 
 def _translate_value(v: Any) -> Any:
@@ -312,6 +312,13 @@ def core_schema(m: type) -> dict:
     return swap(m.__pydantic_core_schema__)
 
 
+def config_of(m: type) -> dict:
+    """The validator's configuration of a pydantic model, as pydantic makes it."""
+    from pydantic._internal._config import ConfigWrapper
+
+    return ConfigWrapper(m.model_config).core_config(title=m.__name__)  # type: ignore[return-value]
+
+
 _TOOLS: dict[type, tuple] = {}
 
 
@@ -319,11 +326,9 @@ def _tools(cls: type) -> tuple:
     """The validator and serialiser of a plain class, made from its mirror's core schema."""
     got = _TOOLS.get(cls)
     if got is None:
-        from pydantic._internal._config import ConfigWrapper
         from pydantic_core import SchemaSerializer, SchemaValidator
 
         m = mirror(cls)
-        schema = core_schema(m)
-        config = ConfigWrapper(m.model_config).core_config(title=m.__name__)
+        schema, config = core_schema(m), config_of(m)
         got = _TOOLS[cls] = (SchemaValidator(schema, config), SchemaSerializer(schema, config))  # type: ignore[arg-type]
     return got

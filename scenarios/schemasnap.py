@@ -2,17 +2,17 @@
 beside the byte code").
 
 pydantic validates with a validator it builds from a model's *core schema*: plain data
-(mappings, lists, strings, numbers) that names the model classes and validator functions it
-uses. pydantic generates that schema from the classes' annotations the first time a model
-validates; for the file format this costs about 40 ms of every command (and loading pydantic's
-plugin machinery), more than reading and checking the file itself. This module keeps the core
-schema of the whole vocabulary (every ``actions:`` and ``expect:`` word), once pydantic has
-generated it, beside the package's byte code, and builds a file's validator from it with
-``pydantic_core.SchemaValidator`` — the call pydantic makes with the schema it generates —
-taking only the words the file uses, as :func:`scenarios.schema.scenario_model_for` does.
-The objects made and the errors found are pydantic's own: the tests check that the schema
-assembled here equals the one pydantic generates for the same words, and that both validate
-every bundled and malformed file and broken entry alike.
+(mappings, lists, strings, numbers) that names the classes and validator functions it uses.
+pydantic generates that schema from the models' annotations (here the mirrors of the format's
+plain classes, :mod:`scenarios.plain`, with the plain classes put in their place); for the
+file format this costs about 40 ms of every command, more than reading and checking the file
+itself. This module keeps the core schema of the whole vocabulary (every ``actions:`` and
+``expect:`` word), once pydantic has generated it, beside the package's byte code, and builds
+a file's validator from it with ``pydantic_core.SchemaValidator`` — the call pydantic makes
+with the schema it generates — taking only the words the file uses, as
+:func:`scenarios.schema.scenario_model_for` does. The errors found are pydantic's own: the
+tests check that the schema assembled here equals the one pydantic generates for the same
+words, and that both validate every bundled and malformed file and broken entry alike.
 
 The snapshot (``__pycache__/schema.<python tag>.pickle`` in this package) is written when it is
 missing or out of date, as Python writes byte code: it is keyed by the versions of Python,
@@ -153,7 +153,7 @@ def build() -> dict:
     vocabularies' entries left out, each word's schema apart, the entries' schema of a file
     that uses no word, the validator's configuration, and the listing of which module defines
     which word (:func:`scenarios.vocab.read_words`)."""
-    from .plain import core_schema
+    from .plain import config_of, core_schema
     from .schema import _scenario_model
 
     full = _scenario_model(None, None)
@@ -171,18 +171,11 @@ def build() -> dict:
         _slot(schema, field)["items_schema"] = None
     from .vocab import read_words
 
-    snap = {"layout": LAYOUT, "base": _dumps({"schema": schema, "config": _config(full), "unions": unions, "empty": no_words}),
+    snap = {"layout": LAYOUT, "base": _dumps({"schema": schema, "config": config_of(full), "unions": unions, "empty": no_words}),
             "words": words, "listing": {tag: read_words(tag) for tag in SLOTS}}
     if assemble(snap, None, None)[0] != strip(core_schema(full)):
         raise ValueError("the snapshot does not give the schema back")
     return snap
-
-
-def _config(model: type) -> dict:
-    """The validator's configuration of a pydantic model, as pydantic makes it."""
-    from pydantic._internal._config import ConfigWrapper
-
-    return ConfigWrapper(model.model_config).core_config(title=model.__name__)  # type: ignore[return-value]
 
 
 def assemble(snap: dict, actions: Optional[frozenset], expects: Optional[frozenset]) -> tuple[dict, dict]:
@@ -270,11 +263,11 @@ def validator(actions: Optional[frozenset], expects: Optional[frozenset]):
     if snap is not None:
         schema, config = assemble(snap, actions, expects)
     else:
-        from .plain import core_schema
+        from .plain import config_of, core_schema
         from .schema import _scenario_model
 
         model = _scenario_model(actions, expects)
-        schema, config = core_schema(model), _config(model)
+        schema, config = core_schema(model), config_of(model)
     return SchemaValidator(schema, config)  # type: ignore[arg-type]
 
 
