@@ -216,7 +216,9 @@ class Space:
         lim = np.maximum(self.grow[self._pt] - TOL - 2 * _UNSURE, 0.0)
         cls = np.floor(np.log2(np.maximum(lim, 1e-3)))
         out = []
-        for c in np.unique(cls[lim > 0]).tolist():
+        # (the classes in order: what np.unique gives, without its import of numpy.ma, ~7 ms
+        # of a command's start-up)
+        for c in sorted(set(cls[lim > 0].tolist())):
             idx = np.nonzero((cls == c) & (lim > 0))[0]
             idx = idx[np.argsort(self._pt_xy[idx, 0], kind="stable")]
             out.append((idx, self._pt_xy[idx, 0], self._pt_xy[idx, 1], lim[idx] ** 2, float(lim[idx].max()) + 1e-6))
