@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from heapq import heappop, heappush
 from itertools import count
 from typing import Optional, Sequence
@@ -122,19 +123,40 @@ class Reach:
         if m[0] < -TOL:
             kind, ident = space.describe(int(w[0]))
             raise GeometryError(f"the start ({self.start[0]:g}, {self.start[1]:g}) lies within the clearance of {kind} {ident} by {-m[0]:.6g}\"")
-        if "bitangents" not in space.memo:  # they do not depend on the start: one set per space
-            space.memo["bitangents"] = self._bitangents()
-        self._segs = space.memo["bitangents"] + self._point_tangents(self.start, "S")
         self._arc_cache: dict = space.memo.setdefault("arcs", {})
+
+    @property
+    def _shared(self) -> list:
+        """The clear circle-to-circle tangents: they do not depend on the start, one set per
+        space (made on first use)."""
+        if "bitangents" not in self.space.memo:
+            self.space.memo["bitangents"] = self._bitangents()
+        return self.space.memo["bitangents"]
+
+    @property
+    def _segs(self) -> list:
+        """Every candidate tangent: the circle-to-circle ones and the start's own."""
+        return self._shared + self._own
+
+    @cached_property
+    def _own(self) -> list:
+        """The clear tangents from the start to every circle."""
+        return self._point_tangents(self.start, "S")
 
     # --- candidate edges -------------------------------------------------------------------
 
-    def _bitangents(self) -> list:
+    def _bitangents(self, live: Optional[np.ndarray] = None, near=None) -> list:
+        """The clear common tangents of every pair of circles. ``live`` (a mask of circles) and
+        ``near`` (a mask of points) given: only those with an end ``near`` on a ``live`` circle
+        (:meth:`_bounded`), in the same order, with the same ends and verdicts."""
         C = self.space.circles
         n = len(C)
         if n < 2:
             return []
         i, j = np.triu_indices(n, 1)
+        if live is not None:
+            pair = live[i] | live[j]
+            i, j = i[pair], j[pair]
         dx, dy = C.x[j] - C.x[i], C.y[j] - C.y[i]
         D = np.hypot(dx, dy)
         th = np.arctan2(dy, dx)
@@ -165,6 +187,9 @@ class Reach:
             return []
         pa = np.column_stack([C.x[ki] + C.r[ki] * np.cos(ai), C.y[ki] + C.r[ki] * np.sin(ai)])
         pb = np.column_stack([C.x[kj] + C.r[kj] * np.cos(aj), C.y[kj] + C.r[kj] * np.sin(aj)])
+        if near is not None:
+            m = near(pa) | near(pb)
+            ki, ai, kj, aj, pa, pb = ki[m], ai[m], kj[m], aj[m], pa[m], pb[m]
         clear = self.space.clear_segments(pa, pb, (ki, kj))
         pa, pb = pa[clear], pb[clear]
         # (the ends as tuples of numpy floats, as ever)
@@ -212,12 +237,14 @@ class Reach:
         rel = np.where(out, np.where(rel > math.pi + span / 2, 0.0, span), rel)
         return _round11(rel), rel
 
-    def _graph(self, extra_segs: list, anchors, segs: Optional[list] = None) -> "_Graph":
+    def _graph(self, extra_segs: list, anchors, segs: Optional[list] = None, near=None) -> "_Graph":
         """Graph of the tangent segments plus arcs; ``anchors`` (arrays ``(circle, angle)``)
         are extra circle points joined by arcs only. ``segs`` given (the start-independent
-        tangents alone): the shared part of every start's graph, for :meth:`_start_graph`."""
+        tangents alone): the shared part of every start's graph, for :meth:`_start_graph`.
+        ``near`` given (with ``segs``: a bounded search's tangents, :meth:`_bounded`): only the
+        arcs with an end ``near`` (a mask of points), and no shared part."""
         C = self.space.circles
-        base = segs is not None
+        base = segs is not None and near is None
         segs = (self._segs + extra_segs) if segs is None else segs
         # every circle point, in order: both ends of each segment, then the anchors
         ends = [key for ka, kb, _, _ in segs for key in (ka, kb)]
@@ -281,6 +308,9 @@ class Reach:
         keep = r1 - r0 >= 1e-12
         pu, pv = pu[keep].tolist(), pv[keep].tolist()
         arcs = list(zip(nk_a[pu].tolist(), r0[keep].tolist(), r1[keep].tolist(), pu, pv))
+        if near is not None and arcs:
+            at = near(np.array([pos[k] for k in keys], dtype=float).reshape(-1, 2)).tolist()
+            arcs = [a for a in arcs if at[a[3]] or at[a[4]]]
         self._add_arcs(arcs, adj, legs)
         G = _Graph(adj, pos, legs, nk, nr)
         if base:  # each circle's nodes (a run of the sorted nodes)
@@ -319,10 +349,10 @@ class Reach:
         if tag not in graphs:
             while len(graphs) >= _SHARED_GRAPHS:  # a bisection asks about many regions once each
                 del graphs[next(iter(graphs))]
-            graphs[tag] = self._graph([], anchors, segs=self.space.memo["bitangents"])
+            graphs[tag] = self._graph([], anchors, segs=self._shared)
         B = graphs[tag]
         line_adj, by_anchor, on_circle, index = B.shared
-        own = self._segs[len(self.space.memo["bitangents"]):]
+        own = self._own
         adj, pos, legs = dict(B.adj), dict(B.pos), dict(B.legs)
         adj[START] = {}
         pos[START] = self.start
@@ -542,9 +572,79 @@ class Reach:
             if hit[1] is not None:
                 anchors.append(hit[1])
         anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
-        G = self._start_graph(anchor, tuple(id(a) for a in anchors))
-        dist, prev = _dijkstra(G.adj, START, limit=shorter_than)
+        tag = tuple(id(a) for a in anchors)
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
+        found = None
+        if tag not in self.space.memo.get("graphs", {}):
+            found = self._bounded(anchor, prepared, amap, boxes, shorter_than)
+        if found is None:
+            G = self._start_graph(anchor, tag)
+            dist, prev = _dijkstra(G.adj, START, limit=shorter_than)
+            found = G, prev, self._end_search(G, dist, prepared, amap, boxes, shorter_than)
+        G, prev, (best, best_end, best_node, best_region) = found
+        if best_node is None:
+            return None, None
+        legs = self._legs(G, _route(prev, best_node))
+        last = legs[-1].b if legs else self.start
+        if math.dist(last, best_end) > 0:
+            legs.append(Leg("line", tuple(last), best_end))
+        return Path(self.start, tuple(legs), best), best_region
+
+    def _bounded(self, anchor, prepared: list, amap: list, boxes: np.ndarray, shorter_than: float):
+        """The search of :meth:`to_regions` on the part of the graph a path of length at most
+        ``U`` can use — ``U`` the bound ``shorter_than`` or, without one, a guess — when that
+        part is small; ``None`` when it cannot settle the answer (the full search does).
+
+        Every node ``v`` has the lower bound ``key(v) = dist(v) + b(v)`` of the end search
+        (``b``: the straight distance to the nearest region's box, 1-Lipschitz). A point ``p``
+        with ``|start − p| + b(p) > U`` lies on no path that ends in a region within ``U``, and
+        a node whose key is at most ``U`` has its shortest route (and every route as short)
+        through such points only: so the circles whose disc holds no point within ``U`` (each
+        bounded by ``|start − c| + b(c) − 2r``, less :data:`_BOUND_SLACK`) are left out — their
+        tangents and arcs, and the start's and anchors' points on them. The nodes on the kept
+        circles are all those of the full graph (a tangent to a left-out circle still marks
+        its point on a kept one, so every arc on a kept circle is the same arc), their
+        neighbours are in the same order, and so every node whose key is at most ``U`` gets the
+        same distance, predecessor and rank among them from Dijkstra; the end search looks at
+        those nodes first, in the same chunks, and a winner within ``U`` comes from one of
+        them. A winner within ``U`` (or, with the bound ``shorter_than``, none at all) is
+        therefore the full search's answer, bit for bit (tested against it)."""
+        C = self.space.circles
+        if not len(boxes) or len(C) < _BOUND_MIN_CIRCLES:
+            return None
+        sx, sy = self.start
+        bound = shorter_than
+        if not math.isfinite(bound):
+            b0 = float(_box_distance(boxes, np.array([sx]), np.array([sy]))[0])
+            bound = _BOUND_GUESS[0] * b0 + _BOUND_GUESS[1]
+        limit = bound + _BOUND_SLACK
+        live = np.hypot(C.x - sx, C.y - sy) + _box_distance(boxes, C.x, C.y) - 2 * C.r <= limit
+        if live.sum() > _BOUND_SHARE * len(C):
+            return None  # most of the table: the full graph, shared with later searches, is cheaper
+
+        def near(p: np.ndarray) -> np.ndarray:
+            return np.hypot(p[:, 0] - sx, p[:, 1] - sy) + _box_distance(boxes, p[:, 0], p[:, 1]) <= limit
+
+        own = self._own
+        if own:
+            keep = near(np.array([q for _, _, _, q in own], dtype=float)).tolist()
+            own = [seg for seg, k in zip(own, keep) if k]
+        if anchor is not None:
+            k, a = anchor
+            on = near(np.column_stack([C.x[k] + C.r[k] * np.cos(a), C.y[k] + C.r[k] * np.sin(a)]))
+            anchor = (k[on], a[on])
+        G = self._graph([], anchor, segs=self._bitangents(live, near) + own, near=near)
+        dist, prev = _dijkstra(G.adj, START, limit=min(shorter_than, bound + _BOUND_SLACK))
+        res = self._end_search(G, dist, prepared, amap, boxes, shorter_than)
+        if res[2] is None and math.isfinite(shorter_than) and bound == shorter_than:
+            return G, prev, res  # nothing shorter than the bound: none in the full graph either
+        if res[2] is None or res[0] > bound:
+            return None
+        return G, prev, res
+
+    def _end_search(self, G: "_Graph", dist: dict, prepared: list, amap: list, boxes: np.ndarray, shorter_than: float) -> tuple:
+        """The best end spot from the nodes Dijkstra reached: ``(length, end, last node,
+        region index)`` (``None``s where there is none shorter than ``shorter_than``)."""
         C = self.space.circles
         best, best_end, best_node, best_region, best_rank = float(shorter_than), None, None, None, math.inf
         order = sorted(dist, key=dist.get)
@@ -638,13 +738,7 @@ class Reach:
                         best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), order[int(nodes[j])], int(owner[j])
                         best_rank = ranks[j]
                     break
-        if best_node is None:
-            return None, None
-        legs = self._legs(G, _route(prev, best_node))
-        last = legs[-1].b if legs else self.start
-        if math.dist(last, best_end) > 0:
-            legs.append(Leg("line", tuple(last), best_end))
-        return Path(self.start, tuple(legs), best), best_region
+        return best, best_end, best_node, best_region
 
 
 @dataclass
@@ -718,6 +812,22 @@ _TAU = 2 * math.pi
 
 #: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
 _SHARED_GRAPHS = 4
+
+#: :meth:`Reach._bounded`: without a bound, the guess ``a·b + c`` (inches; ``b`` the straight
+#: distance from the start to the nearest region's box); the search is bounded only where at
+#: most this share of the circles is kept, and the space has at least this many circles; a
+#: circle is kept within this slack of the bound (far above float rounding).
+_BOUND_GUESS = (1.3, 1.0)
+_BOUND_SHARE = 0.5
+_BOUND_MIN_CIRCLES = 32
+_BOUND_SLACK = 1e-6
+
+
+def _box_distance(boxes: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The straight distance from each point ``(x, y)`` to the nearest of ``boxes``."""
+    dx = np.maximum(np.maximum(boxes[None, :, 0] - x[:, None], 0), x[:, None] - boxes[None, :, 2])
+    dy = np.maximum(np.maximum(boxes[None, :, 1] - y[:, None], 0), y[:, None] - boxes[None, :, 3])
+    return np.hypot(dx, dy).min(axis=1)
 
 
 def _on_circles(C, k: np.ndarray, rel: np.ndarray) -> list:

@@ -463,5 +463,6 @@ def test_the_showcase_roaches_share_one_graph_and_keep_their_own(monkeypatch):
         return G
 
     monkeypatch.setattr(paths.Reach, "_start_graph", check)
+    monkeypatch.setattr(paths, "_BOUND_MIN_CIRCLES", 10**9)  # the full search (the bounded one: test_paths_bounded.py)
     charge.reach(state, "roaches", ["marauders"])
     assert len(set(starts)) == 3
