@@ -154,9 +154,10 @@ class Reach:
         if n < 2:
             return []
         i, j = np.triu_indices(n, 1)
+        npairs, at = len(i), None
         if live is not None:
-            pair = live[i] | live[j]
-            i, j = i[pair], j[pair]
+            at = np.nonzero(live[i] | live[j])[0]  # (each pair's place among all pairs)
+            i, j = i[at], j[at]
         dx, dy = C.x[j] - C.x[i], C.y[j] - C.y[i]
         D = np.hypot(dx, dy)
         th = np.arctan2(dy, dx)
@@ -178,7 +179,7 @@ class Reach:
                 aj = ai[g] + (math.pi if inner else 0.0)
                 keep = C.in_cone(j[g], aj)
                 g, aj = g[keep], aj[keep]
-                rows.append((i[g], ai[g], j[g], aj))
+                rows.append((i[g], ai[g], j[g], aj, len(rows) * npairs + (g if at is None else at[g])))
         ki = np.concatenate([r[0] for r in rows])
         ai = np.concatenate([r[1] for r in rows])
         kj = np.concatenate([r[2] for r in rows])
@@ -187,10 +188,18 @@ class Reach:
             return []
         pa = np.column_stack([C.x[ki] + C.r[ki] * np.cos(ai), C.y[ki] + C.r[ki] * np.sin(ai)])
         pb = np.column_stack([C.x[kj] + C.r[kj] * np.cos(aj), C.y[kj] + C.r[kj] * np.sin(aj)])
-        if near is not None:
+        if near is None:
+            clear = self.space.clear_segments(pa, pb, (ki, kj))
+        else:
             m = near(pa) | near(pb)
             ki, ai, kj, aj, pa, pb = ki[m], ai[m], kj[m], aj[m], pa[m], pb[m]
-        clear = self.space.clear_segments(pa, pb, (ki, kj))
+            # each candidate's verdict, kept for the space (several starts ask about many alike)
+            code = np.concatenate([r[4] for r in rows])[m]
+            seen = self.space.memo.setdefault("tangent_verdicts", np.zeros(4 * npairs, dtype=np.int8))
+            ask = np.nonzero(seen[code] == 0)[0]
+            if len(ask):
+                seen[code[ask]] = np.where(self.space.clear_segments(pa[ask], pb[ask], (ki[ask], kj[ask])), 1, 2)
+            clear = seen[code] == 1
         pa, pb = pa[clear], pb[clear]
         # (the ends as tuples of numpy floats, as ever)
         ends = zip(ki[clear].tolist(), ai[clear].tolist(), kj[clear].tolist(), aj[clear].tolist(), zip(pa[:, 0], pa[:, 1]), zip(pb[:, 0], pb[:, 1]))
@@ -439,9 +448,23 @@ class Reach:
             return None
         return Path(self.start, tuple(self._legs(G, _route(prev, TARGET))), float(dist[TARGET]))
 
-    def _region_anchors(self, region: Region):
-        """The region less the grown obstacles, and the circle points (arrays ``(circle,
-        angle)``) a path may leave a circle from towards it.
+    def _prepared(self, region: Region) -> Region:
+        """The region as far as the centre can be there at all: minus the grown obstacles,
+        inside the space's box (one object per region and space: what it works out is kept)."""
+        done = self.space.memo.setdefault("prepared", [])
+        hit = next((v for r, v in done if r == region), None)
+        if hit is None:
+            x0, y0, x1, y1 = region.box
+            bx0, by0, bx1, by1 = self.space.box
+            hit = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
+                         (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)), region.inside)
+            done.append((region, hit))
+        return hit
+
+    def _region_anchors(self, region: Region, circles: Optional[np.ndarray] = None):
+        """The region less the grown obstacles (:meth:`_prepared`), and the circle points
+        (arrays ``(circle, angle)``) a path may leave a circle from towards it (on the
+        ``circles`` given, else on every circle: the same points on those, in the same order).
 
         The last leg of a shortest path ends at the region point nearest its start (any point
         of the leg nearer the start is outside the region). That end is a foot on one piece of
@@ -457,29 +480,28 @@ class Reach:
         Pieces of the grown obstacles need no anchors of their own: a node lies outside every
         obstacle, and a last leg square-on to (or towards the centre of) an obstacle's piece
         would come from inside it, or through it."""
-        x0, y0, x1, y1 = region.box
-        bx0, by0, bx1, by1 = self.space.box
         own = region
-        region = Region(region.near, tuple(region.far) + tuple((o.core, o.grow) for o in self.space.obstacles),
-                        (max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)), region.inside)
+        region = self._prepared(region)
         C = self.space.circles
         verts = region.vertices
         if not len(C):
             return region, None
         oC, oL, oCB, oLB = own._pieces
-        k = np.arange(len(C))
+        k = np.arange(len(C)) if circles is None else np.asarray(circles, dtype=int)
+        cx, cy, cr = C.x[k], C.y[k], C.r[k]
         ak, aa, ends, test = [], [], [], []  # circle, angle, the end its last leg heads for, test it?
 
         def tangents(pts):
             """(point index, circle, angle, tangent point) of the tangents from ``pts``."""
-            dx, dy = pts[:, 0, None] - C.x[None, :], pts[:, 1, None] - C.y[None, :]
+            dx, dy = pts[:, 0, None] - cx[None, :], pts[:, 1, None] - cy[None, :]
             D = np.hypot(dx, dy)
-            ok = D > C.r + 1e-12
+            ok = D > cr + 1e-12
             th = np.arctan2(dy, dx)
-            alpha = np.arccos(np.clip(C.r / np.where(ok, D, 1), -1, 1))
+            alpha = np.arccos(np.clip(cr / np.where(ok, D, 1), -1, 1))
             A = np.stack([th + alpha, th - alpha], axis=1)        # (point, ±, circle)
             good = ok[:, None, :] & C.in_cone(k, A)
             pi, _, ki = np.nonzero(good)
+            ki = k[ki]
             a = A[good]
             q = np.column_stack([C.x[ki] + C.r[ki] * np.cos(a), C.y[ki] + C.r[ki] * np.sin(a)])
             return pi, ki, a, q
@@ -507,8 +529,9 @@ class Reach:
         if len(oL):
             # a last leg square-on to a straight piece leaves a circle at a right angle to it
             base = np.arctan2(oL[:, 1], oL[:, 0])
-            A = np.stack([base + math.pi / 2, base - math.pi / 2], axis=1)[:, :, None] + np.zeros(len(C))
+            A = np.stack([base + math.pi / 2, base - math.pi / 2], axis=1)[:, :, None] + np.zeros(len(k))
             li, _, ki = np.nonzero(C.in_cone(k, A))
+            ki = k[ki]
             a = A[C.in_cone(k, A)]
             q = np.column_stack([C.x[ki] + C.r[ki] * np.cos(a), C.y[ki] + C.r[ki] * np.sin(a)])
             t = oL[li, 2] - np.einsum("ij,ij->i", oL[li, :2], q)
@@ -517,8 +540,9 @@ class Reach:
             ak.append(ki[keep]), aa.append(a[keep]), ends.append(f[keep]), test.append(np.ones(int(keep.sum()), dtype=bool))
         if len(verts):
             # A region vertex on a grown obstacle's circle: a path may end there along the arc.
-            d = np.hypot(verts[:, None, 0] - C.x[None, :], verts[:, None, 1] - C.y[None, :])
-            vi, ki = np.nonzero(np.abs(d - C.r[None, :]) <= 1e-9)
+            d = np.hypot(verts[:, None, 0] - cx[None, :], verts[:, None, 1] - cy[None, :])
+            vi, ki = np.nonzero(np.abs(d - cr[None, :]) <= 1e-9)
+            ki = k[ki]
             ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
             good = C.in_cone(ki, ang)
             ak.append(ki[good]), aa.append(ang[good]), ends.append(verts[vi[good]]), test.append(np.zeros(int(good.sum()), dtype=bool))
@@ -560,24 +584,23 @@ class Reach:
         # against an obstacle lies on one). Several starts on one space often share a region
         # (a unit's candidate Leading Models): what depends on the region and the space alone
         # is worked out once.
-        done = self.space.memo.setdefault("regions", [])
-        prepared, anchors, amap = [], [], []
-        for region in regions:
-            hit = next((v for r, v in done if r == region), None)
-            if hit is None:
-                hit = self._region_anchors(region)
-                done.append((region, hit))
-            prepared.append(hit[0])
-            amap.append(hit[1])
-            if hit[1] is not None:
-                anchors.append(hit[1])
-        anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
-        tag = tuple(id(a) for a in anchors)
+        prepared = [self._prepared(r) for r in regions]
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
-        found = None
-        if tag not in self.space.memo.get("graphs", {}):
-            found = self._bounded(anchor, prepared, amap, boxes, shorter_than)
+        done = self.space.memo.setdefault("regions", [])
+        hits = [next((v for r, v in done if r == region), None) for region in regions]
+        shared = None not in hits and tuple(id(h[1]) for h in hits if h[1] is not None) in self.space.memo.get("graphs", {})
+        found = None if shared else self._bounded(regions, prepared, boxes, shorter_than)
         if found is None:
+            amap, anchors = [], []
+            for region, hit in zip(regions, hits):
+                if hit is None:
+                    hit = self._region_anchors(region)
+                    done.append((region, hit))
+                amap.append(hit[1])
+                if hit[1] is not None:
+                    anchors.append(hit[1])
+            anchor = (np.concatenate([a[0] for a in anchors]), np.concatenate([a[1] for a in anchors])) if anchors else None
+            tag = tuple(id(a) for a in anchors)
             G = self._start_graph(anchor, tag)
             dist, prev = _dijkstra(G.adj, START, limit=shorter_than)
             found = G, prev, self._end_search(G, dist, prepared, amap, boxes, shorter_than)
@@ -590,7 +613,7 @@ class Reach:
             legs.append(Leg("line", tuple(last), best_end))
         return Path(self.start, tuple(legs), best), best_region
 
-    def _bounded(self, anchor, prepared: list, amap: list, boxes: np.ndarray, shorter_than: float):
+    def _bounded(self, regions: Sequence[Region], prepared: list, boxes: np.ndarray, shorter_than: float):
         """The search of :meth:`to_regions` on the part of the graph a path of length at most
         ``U`` can use — ``U`` the bound ``shorter_than`` or, without one, a guess — when that
         part is small; ``None`` when it cannot settle the answer (the full search does).
@@ -629,8 +652,12 @@ class Reach:
         if own:
             keep = near(np.array([q for _, _, _, q in own], dtype=float)).tolist()
             own = [seg for seg, k in zip(own, keep) if k]
-        if anchor is not None:
-            k, a = anchor
+        # each region's anchors on the live circles (a node on another is never within U)
+        amap = [self._region_anchors(r, np.nonzero(live)[0])[1] for r in regions]
+        anchors = [a for a in amap if a is not None]
+        anchor = None
+        if anchors:
+            k, a = np.concatenate([x[0] for x in anchors]), np.concatenate([x[1] for x in anchors])
             on = near(np.column_stack([C.x[k] + C.r[k] * np.cos(a), C.y[k] + C.r[k] * np.sin(a)]))
             anchor = (k[on], a[on])
         G = self._graph([], anchor, segs=self._bitangents(live, near) + own, near=near)
