@@ -34,7 +34,6 @@ from typing import Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap
-from tapeline.board.placement import place_around
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
@@ -300,6 +299,8 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     others = [f for f in state.all_figures() if f.unit != unit_id]
     pieces = [p for p in state.table.pieces if not p.has("grass")]
     lspace = link_space(state, unit_id, rc.targets)
+    from tapeline.board.placement import place_around  # (a resolved charge's only)
+
     pl = place_around(moved, rest, state.table, others, pieces, tfigs, keep, coherency_radius(state.unit(unit_id)),
                       lspace.clear_segments, ENGAGEMENT_RANGE, levels=rules.levels,
                       pieces_on=lambda lv: end_pieces_on(state.table, lv))

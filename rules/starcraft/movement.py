@@ -33,7 +33,6 @@ from typing import Optional, Sequence
 
 import shapely
 
-from tapeline.board.coherency import leader_coherency
 from tapeline.board.levels import Levels, levels_of
 from tapeline.board.measure import region_gap
 from tapeline.board.space import Space, figure_obstacle, piece_obstacle
@@ -154,6 +153,8 @@ def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, pass
         if units_engaged(state, unit_id, e.id):
             engaged_with.add(e.id)
     space = link_space(state, unit_id, tuple(engaged_with))
+    from tapeline.board.coherency import leader_coherency  # (loaded by the questions that ask)
+
     return leader_coherency(figs, lead, coherency_radius(unit), space.clear_segments, state.settings.get("coherency_link_max"))
 
 
