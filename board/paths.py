@@ -589,7 +589,18 @@ class Reach:
         done = self.space.memo.setdefault("regions", [])
         hits = [next((v for r, v in done if r == region), None) for region in regions]
         shared = None not in hits and tuple(id(h[1]) for h in hits if h[1] is not None) in self.space.memo.get("graphs", {})
-        found = None if shared else self._bounded(regions, prepared, boxes, shorter_than)
+        found = None
+        if not shared and len(boxes) and len(self.space.circles) >= _BOUND_MIN_CIRCLES:
+            if math.isfinite(shorter_than):
+                found, _ = self._bounded(regions, prepared, boxes, shorter_than, shorter_than)
+            else:
+                # a tight guess first; then the length it found (a real path: the answer is no
+                # longer), or a looser guess
+                b0 = float(_box_distance(boxes, np.array([self.start[0]]), np.array([self.start[1]]))[0])
+                found, length = self._bounded(regions, prepared, boxes, shorter_than, _BOUND_GUESS[0] * b0 + _BOUND_GUESS[1])
+                if found is None and length is not False:
+                    bound = length * (1 + 1e-12) + 1e-9 if length is not None else _BOUND_RETRY[0] * b0 + _BOUND_RETRY[1]
+                    found, _ = self._bounded(regions, prepared, boxes, shorter_than, bound)
         if found is None:
             amap, anchors = [], []
             for region, hit in zip(regions, hits):
@@ -613,10 +624,13 @@ class Reach:
             legs.append(Leg("line", tuple(last), best_end))
         return Path(self.start, tuple(legs), best), best_region
 
-    def _bounded(self, regions: Sequence[Region], prepared: list, boxes: np.ndarray, shorter_than: float):
+    def _bounded(self, regions: Sequence[Region], prepared: list, boxes: np.ndarray, shorter_than: float, bound: float):
         """The search of :meth:`to_regions` on the part of the graph a path of length at most
-        ``U`` can use — ``U`` the bound ``shorter_than`` or, without one, a guess — when that
-        part is small; ``None`` when it cannot settle the answer (the full search does).
+        ``U = bound`` can use (the bound ``shorter_than``; without one, a guess), when that part
+        is small: ``(graph, predecessors, the end search's answer)``, or ``None`` when it
+        cannot settle the answer; and the length it found (``None``: no path; ``False``: not
+        searched, the part being most of the table). A found length is that of a real path:
+        :meth:`to_regions` may search again within it.
 
         Every node ``v`` has the lower bound ``key(v) = dist(v) + b(v)`` of the end search
         (``b``: the straight distance to the nearest region's box, 1-Lipschitz). A point ``p``
@@ -633,17 +647,11 @@ class Reach:
         them. A winner within ``U`` (or, with the bound ``shorter_than``, none at all) is
         therefore the full search's answer, bit for bit (tested against it)."""
         C = self.space.circles
-        if not len(boxes) or len(C) < _BOUND_MIN_CIRCLES:
-            return None
         sx, sy = self.start
-        bound = shorter_than
-        if not math.isfinite(bound):
-            b0 = float(_box_distance(boxes, np.array([sx]), np.array([sy]))[0])
-            bound = _BOUND_GUESS[0] * b0 + _BOUND_GUESS[1]
         limit = bound + _BOUND_SLACK
         live = np.hypot(C.x - sx, C.y - sy) + _box_distance(boxes, C.x, C.y) - 2 * C.r <= limit
         if live.sum() > _BOUND_SHARE * len(C):
-            return None  # most of the table: the full graph, shared with later searches, is cheaper
+            return None, False  # most of the table: the full graph, shared with later searches, is cheaper
 
         def near(p: np.ndarray) -> np.ndarray:
             return np.hypot(p[:, 0] - sx, p[:, 1] - sy) + _box_distance(boxes, p[:, 0], p[:, 1]) <= limit
@@ -663,11 +671,11 @@ class Reach:
         G = self._graph([], anchor, segs=self._bitangents(live, near) + own, near=near)
         dist, prev = _dijkstra(G.adj, START, limit=min(shorter_than, bound + _BOUND_SLACK))
         res = self._end_search(G, dist, prepared, amap, boxes, shorter_than)
-        if res[2] is None and math.isfinite(shorter_than) and bound == shorter_than:
-            return G, prev, res  # nothing shorter than the bound: none in the full graph either
+        if res[2] is None and bound == shorter_than:
+            return (G, prev, res), None  # nothing shorter than the bound: none in the full graph either
         if res[2] is None or res[0] > bound:
-            return None
-        return G, prev, res
+            return None, res[0] if res[2] is not None else None
+        return (G, prev, res), res[0]
 
     def _end_search(self, G: "_Graph", dist: dict, prepared: list, amap: list, boxes: np.ndarray, shorter_than: float) -> tuple:
         """The best end spot from the nodes Dijkstra reached: ``(length, end, last node,
@@ -841,10 +849,12 @@ _TAU = 2 * math.pi
 _SHARED_GRAPHS = 4
 
 #: :meth:`Reach._bounded`: without a bound, the guess ``a·b + c`` (inches; ``b`` the straight
-#: distance from the start to the nearest region's box); the search is bounded only where at
-#: most this share of the circles is kept, and the space has at least this many circles; a
-#: circle is kept within this slack of the bound (far above float rounding).
-_BOUND_GUESS = (1.3, 1.0)
+#: distance from the start to the nearest region's box), then the length that search found or,
+#: where it found none, the looser guess; the search is bounded only where at most this share
+#: of the circles is kept, and the space has at least this many circles; a circle is kept
+#: within this slack of the bound (far above float rounding).
+_BOUND_GUESS = (1.1, 0.5)
+_BOUND_RETRY = (1.5, 2.0)
 _BOUND_SHARE = 0.5
 _BOUND_MIN_CIRCLES = 32
 _BOUND_SLACK = 1e-6
