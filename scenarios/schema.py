@@ -386,9 +386,9 @@ class Settings(Strict):
 
 def fields_of(value: Any, exclude_none: bool = False) -> Any:
     """``value.model_dump(exclude_none=...)`` for the file format's models (no aliases, no
-    computed fields, no custom serialisers), read from the objects themselves: a model checked
-    with the kept validator (:func:`validate`) has no serialiser built, and building one costs
-    what the snapshot saves. Lists stay lists, tuples tuples, mappings mappings."""
+    computed fields, no custom serialisers), read from the objects themselves: ``model_dump``
+    would make the class's mirror and its serialiser, loading pydantic's model machinery
+    (:mod:`scenarios.plain`). Lists stay lists, tuples tuples, mappings mappings."""
     if isinstance(value, Plain):
         return {k: fields_of(v, exclude_none) for k, v in value.__dict__.items() if not (exclude_none and v is None)}
     if isinstance(value, (list, tuple)):
