@@ -153,11 +153,14 @@ class Reach:
         n = len(C)
         if n < 2:
             return []
-        i, j = np.triu_indices(n, 1)
-        npairs, at = len(i), None
-        if live is not None:
-            at = np.nonzero(live[i] | live[j])[0]  # (each pair's place among all pairs)
-            i, j = i[at], j[at]
+        npairs, at = n * (n - 1) // 2, None
+        if live is None:
+            i, j = np.triu_indices(n, 1)
+        else:  # the pairs with a live circle, in the same order, and their places among all pairs
+            M = np.zeros((n, n), dtype=bool)
+            M[live, :] = M[:, live] = True
+            i, j = np.nonzero(np.triu(M, 1))
+            at = i * n - i * (i + 1) // 2 + (j - i - 1)
         dx, dy = C.x[j] - C.x[i], C.y[j] - C.y[i]
         D = np.hypot(dx, dy)
         th = np.arctan2(dy, dx)
@@ -223,12 +226,17 @@ class Reach:
             ks.append(k[good]), angs.append(a[good])
         return np.concatenate(ks), np.concatenate(angs)
 
-    def _point_tangents(self, p, label) -> list:
+    def _point_tangents(self, p, label, near=None) -> list:
+        """The clear tangents from point ``p`` to every circle (``near`` given, a mask of
+        points: those whose tangent point is ``near``, in the same order)."""
         C = self.space.circles
         k, a = self._tangent_angles(p)
         if not len(k):
             return []
         q = np.column_stack([C.x[k] + C.r[k] * np.cos(a), C.y[k] + C.r[k] * np.sin(a)])
+        if near is not None:
+            m = near(q)
+            k, a, q = k[m], a[m], q[m]
         clear = self.space.clear_segments(np.repeat([p], len(q), axis=0), q)
         return [((label,), ("c", int(kk), float(aa)), tuple(p), tuple(qq)) for kk, aa, qq in zip(k[clear], a[clear], q[clear])]
 
@@ -656,10 +664,7 @@ class Reach:
         def near(p: np.ndarray) -> np.ndarray:
             return np.hypot(p[:, 0] - sx, p[:, 1] - sy) + _box_distance(boxes, p[:, 0], p[:, 1]) <= limit
 
-        own = self._own
-        if own:
-            keep = near(np.array([q for _, _, _, q in own], dtype=float)).tolist()
-            own = [seg for seg, k in zip(own, keep) if k]
+        own = self._point_tangents(self.start, "S", near)
         # each region's anchors on the live circles (a node on another is never within U)
         amap = [self._region_anchors(r, np.nonzero(live)[0])[1] for r in regions]
         anchors = [a for a in amap if a is not None]

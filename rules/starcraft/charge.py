@@ -29,8 +29,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap
@@ -47,6 +47,9 @@ from .elevation import Level, level
 from .engagement import units_engaged
 from .movement import (ENGAGEMENT_RANGE, coherency_radius, end_pieces_on, grass_crossed, grass_ended_on, link_space,
                        move_rules, without_grass)
+
+if TYPE_CHECKING:
+    from .charge_outcome import ChargeOutcome
 
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
@@ -83,25 +86,6 @@ class ChargeReach:
         return None if self.plan.path is None else self.plan.path.end
 
 
-@dataclass(frozen=True)
-class ChargeOutcome:
-    reach: ChargeReach
-    roll: int
-    rolls: tuple
-    success: bool
-    end: Optional[tuple] = None
-    path: list = field(default_factory=list)
-    target_model: Optional[str] = None
-    contact: bool = False
-    end_gap: Optional[float] = None
-    placed: dict = field(default_factory=dict)
-    removed: tuple = ()
-    out_of_coherency: tuple = ()
-    grass_removed: tuple = ()
-    target_models: dict = field(default_factory=dict)   # target unit -> nominated model
-    end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
-
-
 def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on=goal.HERE) -> list[Figure]:
     """The target unit's models a charger can engage from level ``on`` (a piece id, ``None``
     the ground; default: the level it stands on) (§7.2: High Ground and Ground Level never
@@ -131,10 +115,11 @@ def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Fi
         undeclared = [e.id for e in state.enemies_of(unit_id) if e.id not in targets and not e.flying]
         rules = move_rules(state, unit_id, fig, keep_away_from=undeclared)
     extra = {} if extra is None else extra
+    memo: dict = {}  # the levels often see the same pieces round a target (charge_goal.shadows)
 
     def goals(lv) -> list:
-        groups = [goal.group(state, fig, t, extra, on=lv) for t in targets]
-        groups += [tuple(goal.members(state, fig, nf, k + 1e-9, extra.get(nf.id, ()), on=lv)) for nf in nominees]
+        groups = [goal.group(state, fig, t, extra, on=lv, memo=memo) for t in targets]
+        groups += [tuple(goal.members(state, fig, nf, k + 1e-9, extra.get(nf.id, ()), on=lv, memo=memo)) for nf in nominees]
         return [groups] if all(groups) else []
 
     return end_regions(state, fig, rules, goals)
@@ -258,6 +243,8 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     """Resolve a Charge with the given dice: the new state (unchanged on failure) and what
     happened. ``target_models`` nominates one model per target unit (default: the model of the
     first target nearest the Leading Model's end spot)."""
+    from . import charge_outcome as outcome  # (a resolved charge's only)
+
     rc = reach(state, unit_id, targets, leader, modifier)
     for t in target_models or {}:
         if t not in rc.targets:
@@ -270,7 +257,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)
     if not ok:
-        return state, ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
+        return state, outcome.ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
     noms = [state.figure(m) for m in nominees.values()]
     extra: dict = {}
     path, k = rc.plan.path, None
@@ -310,7 +297,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     pts = path.points()
     grass = sorted(set(grass_crossed(state, pts)) | set(grass_ended_on(new, new.figures_of(unit_id))))
     new = without_grass(new, grass)
-    return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
+    return new, outcome.ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
                               dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass),
                               dict(nominees), end_gaps)
 

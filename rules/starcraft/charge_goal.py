@@ -94,33 +94,41 @@ def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HE
 KNIFE_EDGE = 2e-5
 
 
-def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (), on=HERE) -> tuple:
+def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (), on=HERE, memo: Optional[dict] = None) -> tuple:
     """The polygons the mover's centre must stay out of to engage ``target`` across no Size 2+
-    terrain; ``extra``: more convex obstacles (from :func:`verify`)."""
+    terrain; ``extra``: more convex obstacles (from :func:`verify`). ``memo``: a dict kept by
+    the caller for one question, where the answer for the same pieces is remembered (the
+    levels a goal is built for often see the same ones)."""
     r = radius(mover)
     (x, y), rt = _light(target)
+    walls = _walls_near(state, mover, target, r, on)
+    key = (r, target.id, tuple(p.id for p in walls), tuple(map(id, extra)))
+    if memo is not None and key in memo:
+        return memo[key]
     out = []
-    obstacles = [part for p in _walls_near(state, mover, target, r, on) for part in _convex_parts(p, target)] + list(extra)
+    obstacles = [part for p in walls for part in _convex_parts(p, target)] + list(extra)
     # the disc of centres within 1" of the target, as a circumscribed 64-gon (never smaller)
     reach = shapely.Point(x, y).buffer((r + rt + ENGAGEMENT_RANGE + 1e-6) / math.cos(math.pi / 64), quad_segs=16)
     for ob in obstacles:
         S = hidden_centres(ob, (x, y), rt, r - KNIFE_EDGE)
         if S is not None and shapely.intersects(S, reach):   # a shadow beyond 1" changes nothing
             out.append((S, 0.0, False))
+    if memo is not None:
+        memo[key] = tuple(out)
     return tuple(out)
 
 
 def members(state: GameState, mover: Figure, target: Figure, reach: float = ENGAGEMENT_RANGE,
-            extra: Sequence = (), on=HERE) -> list[tuple]:
+            extra: Sequence = (), on=HERE, memo: Optional[dict] = None) -> list[tuple]:
     """The goal-region members for "within ``reach`` of ``target`` and Engaged with it" (§7.2)
     for the mover ending on level ``on`` (default: the level it stands on): none when the
-    levels never engage."""
+    levels never engage. ``memo``: see :func:`shadows`."""
     lm, lt = _standing(state, mover, on)[0], level(state.table, target)
     if {lm, lt} == {Level.HIGH, Level.GROUND}:
         return []
     r = radius(mover)
     (core, R), = near_group(r, [target], reach)
-    cond = shadows(state, mover, target, extra, on)
+    cond = shadows(state, mover, target, extra, on, memo)
     if lm == lt or Level.MID not in (lm, lt):
         return [(core, R, cond)]
     aps = [p for p in state.table.pieces if p.has("access_point") and within(target, p.footprint, ENGAGEMENT_RANGE).ok]
@@ -132,11 +140,12 @@ def engageable(state: GameState, mover: Figure, target_unit: str, on=HERE) -> li
     return [f for f in state.figures_of(target_unit) if members(state, mover, f, on=on)]
 
 
-def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None, on=HERE) -> tuple:
+def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None, on=HERE,
+          memo: Optional[dict] = None) -> tuple:
     """One near group of the goal region: Engaged with some model of ``target_unit`` from
-    level ``on``."""
+    level ``on`` (``memo``: see :func:`shadows`)."""
     extra = extra or {}
-    return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ()), on=on))
+    return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ()), on=on, memo=memo))
 
 
 def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: dict,
