@@ -169,6 +169,9 @@ class Levels:
         self._tree = shapely.STRtree([self.cells[k] for k in ids]) if ids else None
         self.doors: tuple = tuple(self._doors(sids))
         self.walls: tuple = tuple(self._walls())
+        # kept where :func:`levels_of` looks first (the file's check builds the table's levels
+        # once; a move's question then finds them)
+        table.__dict__.setdefault("_levels_cache", {}).setdefault(sids, self)
 
     # --- construction ----------------------------------------------------------------------
 
