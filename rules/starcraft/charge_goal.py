@@ -78,12 +78,19 @@ def _convex_parts(piece, fig: Figure) -> list:
     return list(shapely.get_parts(shapely.constrained_delaunay_triangles(fp)))
 
 
-def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HERE) -> list:
-    """Size 2+ pieces that could stand between the two bases at any end spot within 1"."""
+def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HERE, memo: Optional[dict] = None) -> list:
+    """Size 2+ pieces that could stand between the two bases at any end spot within 1"
+    (``memo``: see :func:`shadows`)."""
     (x, y), rt = _light(target)
     own = _standing(state, mover, on)[1] | {p.id for p in state.table.stack(target.on)}
-    zone = shapely.Point(x, y).buffer(rt + ENGAGEMENT_RANGE + 2 * r + 1e-6)
-    return [p for p in state.table.pieces_hit(zone) if p.size >= 2 and p.id not in own]
+    key = ("near", target.id, r)
+    near = None if memo is None else memo.get(key)
+    if near is None:
+        zone = shapely.Point(x, y).buffer(rt + ENGAGEMENT_RANGE + 2 * r + 1e-6)
+        near = [p for p in state.table.pieces_hit(zone) if p.size >= 2]
+        if memo is not None:
+            memo[key] = near
+    return [p for p in near if p.id not in own]
 
 
 #: How far (inches) the goal region keeps off the knife edge where a piece just touches the
@@ -101,7 +108,7 @@ def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (
     levels a goal is built for often see the same ones)."""
     r = radius(mover)
     (x, y), rt = _light(target)
-    walls = _walls_near(state, mover, target, r, on)
+    walls = _walls_near(state, mover, target, r, on, memo)
     key = (r, target.id, tuple(p.id for p in walls), tuple(map(id, extra)))
     if memo is not None and key in memo:
         return memo[key]
