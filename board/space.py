@@ -273,9 +273,10 @@ class Space:
     def circles(self) -> "Circles":
         """Every circle a shortest path may wrap around (see :class:`Circles`)."""
         cx, cy, R, own, lo, span, rest = [], [], [], [], [], [], []
+        row = dict(zip(self._pt.tolist(), self._pt_xy))  # (a round obstacle's centre, read once)
         for k, o in enumerate(self.obstacles):
-            if o.is_point:
-                x, y = shapely.get_coordinates(o.core)[0]
+            if k in row:
+                x, y = row[k]
                 cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
                 lo.append(0.0), span.append(2 * math.pi), rest.append(None)
                 continue
