@@ -171,10 +171,16 @@ def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
         ti = combat.index[a.target]
         tu = combat.units[ti]
         new: dict = defaultdict(float)
+        taken: dict = {}  # the target's losses after w, by its losses before (states share them)
         for s, q in sub.items():
-            for w, r in W.items():
-                for after, r2 in allocate_distribution(tu.order, s[ti], a.kinds, w).items():
-                    new[s[:ti] + (after,) + s[ti + 1:]] += q * r * r2
+            head, tail = s[:ti], s[ti + 1:]
+            by_w = taken.get(s[ti])
+            if by_w is None:
+                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w).items()) for w, r in W.items()]
+            for r, after_dist in by_w:
+                qr = q * r  # (q * r) * r2, as the product is read left to right
+                for after, r2 in after_dist:
+                    new[head + (after,) + tail] += qr * r2
         sub = dict(new)
     return sub
 

@@ -25,7 +25,7 @@ weapon and plain "n+" tables. Two engines read the same :class:`Roll` steps:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Optional
 
@@ -170,8 +170,9 @@ def _multinomial_by_dice(faces: tuple, n: int) -> dict:
 
 
 def _add(w: tuple, counts: tuple) -> tuple:
+    """The wounds by kind ``w`` with the counts' wound categories (after miss and hit) added."""
     extra = counts[2:]
-    return tuple(w[k] + (extra[k] if k < len(extra) else 0) for k in range(len(w)))
+    return tuple(a + b for a, b in zip(w, extra)) + w[len(extra):]
 
 
 @dataclass(frozen=True)
@@ -194,9 +195,9 @@ class Against:
         Hit", "Rolling To Wound")."""
         tag = f" ({label})" if label else ""
         hit = Roll(f"to hit{tag}", lambda p: p.attacks, self.hit_faces,
-                   lambda p, c: replace(p, hits=p.hits + (c[HIT] if len(c) > HIT else 0), wounds=_add(p.wounds, c)))
+                   lambda p, c: StrikePools(p.attacks, p.hits + (c[HIT] if len(c) > HIT else 0), _add(p.wounds, c)))
         wound = Roll(f"to wound{tag}", lambda p: p.hits, self.wound_faces,
-                     lambda p, c: replace(p, hits=0, wounds=_add(p.wounds, c)))
+                     lambda p, c: StrikePools(p.attacks, 0, _add(p.wounds, c)))
         return [hit, wound]
 
     def start(self, n: int) -> StrikePools:

@@ -94,26 +94,77 @@ def unsaved_chance(m: Defender, kind: WoundKind) -> float:
     return unsaved_faces(m, kind).count(UNSAVED) / 6.0 * mitigation_faces(m).count(UNSAVED) / 6.0
 
 
-@lru_cache(maxsize=65536)
+#: Distributions after each sequence of wounds already worked out: by (order, kinds), each
+#: kind's unsaved chance per model and, by the losses they start from, the distribution after
+#: each sequence, by the wounds of each kind (every prefix of a sequence worked out is kept: a
+#: fight asks for the wounds of every outcome of its strike roll, which share their first wounds).
+_TAKEN: dict = {}
+#: Sequences kept at most (then the memory is cleared and filled again).
+TAKEN_LIMIT = 20_000
+_taken_count = 0
+
+
 def allocate_distribution(order: tuple, start: Losses, kinds: tuple, wounds: tuple) -> dict:
     """Exact distribution of the unit's :class:`Losses` after ``wounds[k]`` wounds of
-    ``kinds[k]``, taken in kind order."""
-    dist = {start: 1.0}
-    for kind, n in zip(kinds, wounds):
-        for _ in range(n):
-            new: dict = defaultdict(float)
-            for losses, q in dist.items():
-                m = current(order, losses)
-                if m is None:
-                    new[losses] += q
-                    continue
-                u = unsaved_chance(m, kind)
-                if u > 0:
-                    new[take(order, losses, kind)] += q * u
-                if u < 1:
-                    new[losses] += q * (1 - u)
-            dist = dict(new)
+    ``kinds[k]``, taken in kind order: one wound after another, from the distribution after the
+    longest sequence of the same first wounds already worked out (the same steps, in the same
+    order, as from the start: the same floats). The dict returned is shared: read it only."""
+    global _taken_count
+    wounds = tuple(int(n) for n in wounds)
+    entry = _TAKEN.get((order, kinds))
+    if entry is None:
+        entry = _TAKEN[(order, kinds)] = ([None] * len(kinds), {})
+    chances, by_start = entry
+    memo = by_start.get(start)
+    if memo is None:
+        memo = by_start[start] = {}
+    got = memo.get(wounds)
+    if got is not None:
+        return got
+    # walk back, one wound at a time (the last one taken first), to a sequence worked out
+    w, back = list(wounds), []
+    while True:
+        k = next((i for i in range(len(w) - 1, -1, -1) if w[i] > 0), None)
+        if k is None:
+            dist = {start: 1.0}
+            break
+        w[k] -= 1
+        back.append(k)
+        dist = memo.get(tuple(w))
+        if dist is not None:
+            break
+    if _taken_count + len(back) > TAKEN_LIMIT:
+        _TAKEN.clear()
+        _taken_count = 0
+        entry = _TAKEN[(order, kinds)] = (chances, {start: {}})
+        memo = entry[1][start]
+    for k in reversed(back):
+        if chances[k] is None:
+            chances[k] = tuple(unsaved_chance(m, kinds[k]) for m in order)
+        dist = _one_wound(order, dist, kinds[k], chances[k])
+        w[k] += 1
+        memo[tuple(w)] = dist
+    _taken_count += len(back)
     return dist
+
+
+def _one_wound(order: tuple, dist: dict, kind: WoundKind, chances: tuple) -> dict:
+    """The distribution after one more wound of ``kind`` (``chances``: each model's
+    :func:`unsaved_chance`; the step :func:`take` takes, written out)."""
+    n, dmg = len(order), max(1, int(kind.damage))
+    new: dict = defaultdict(float)
+    for losses, q in dist.items():
+        i = losses[0]
+        if i >= n:
+            new[losses] += q
+            continue
+        u = chances[i]
+        if u > 0:
+            d = losses[1] + dmg
+            new[Losses(i + 1, 0) if d >= order[i].wounds else Losses(i, d)] += q * u
+        if u < 1:
+            new[losses] += q * (1 - u)
+    return dict(new)
 
 
 def _uniform(order: tuple, losses: Losses, kind: WoundKind) -> bool:
