@@ -99,8 +99,9 @@ def unsaved_chance(m: Defender, kind: WoundKind) -> float:
 #: each sequence, by the wounds of each kind (every prefix of a sequence worked out is kept: a
 #: fight asks for the wounds of every outcome of its strike roll, which share their first wounds).
 _TAKEN: dict = {}
-#: Sequences kept at most (then the memory is cleared and filled again).
-TAKEN_LIMIT = 20_000
+#: Entries (a losses state and its chance) kept at most in all, about 60 MB (then the memory is
+#: cleared and filled again; the sequences one call works out are kept whole).
+TAKEN_LIMIT = 500_000
 _taken_count = 0
 
 
@@ -133,7 +134,7 @@ def allocate_distribution(order: tuple, start: Losses, kinds: tuple, wounds: tup
         dist = memo.get(tuple(w))
         if dist is not None:
             break
-    if _taken_count + len(back) > TAKEN_LIMIT:
+    if _taken_count > TAKEN_LIMIT:
         _TAKEN.clear()
         _taken_count = 0
         entry = _TAKEN[(order, kinds)] = (chances, {start: {}})
@@ -144,7 +145,7 @@ def allocate_distribution(order: tuple, start: Losses, kinds: tuple, wounds: tup
         dist = _one_wound(order, dist, kinds[k], chances[k])
         w[k] += 1
         memo[tuple(w)] = dist
-    _taken_count += len(back)
+        _taken_count += len(dist)
     return dist
 
 

@@ -310,3 +310,47 @@ def test_the_multinomial_array_gives_the_dice_by_dice_floats_in_the_same_order()
                 law = math.factorial(n) / math.prod(math.factorial(x) for x in k) * math.prod(pi ** x for pi, x in zip(p, k))
                 assert v == pytest.approx(law, rel=1e-9, abs=1e-300)
     strike._multinomial.cache_clear()
+
+
+def _taken_one_at_a_time(order, start, kinds, counts):
+    """The losses after the wounds, each wound taken from the start with :func:`wounds.take`
+    (what allocate_distribution computed before it kept the sequences it had worked out)."""
+    dist = {start: 1.0}
+    for kind, n in zip(kinds, counts):
+        for _ in range(n):
+            new = defaultdict(float)
+            for losses, q in dist.items():
+                m = wounds.current(order, losses)
+                if m is None:
+                    new[losses] += q
+                    continue
+                u = wounds.unsaved_chance(m, kind)
+                if u > 0:
+                    new[wounds.take(order, losses, kind)] += q * u
+                if u < 1:
+                    new[losses] += q * (1 - u)
+            dist = dict(new)
+    return dist
+
+
+@pytest.mark.parametrize("limit", [wounds.TAKEN_LIMIT, 40])
+def test_the_kept_sequences_of_wounds_give_the_same_floats(monkeypatch, limit):
+    """Sequences of wounds asked in any order (the shorter after or before the longer, sharing
+    their first wounds or not), from several starting losses, with the memory cleared when full:
+    bit for bit the distribution of taking each wound from the start."""
+    import random
+
+    monkeypatch.setattr(wounds, "TAKEN_LIMIT", limit)
+    monkeypatch.setattr(wounds, "_TAKEN", {})
+    monkeypatch.setattr(wounds, "_taken_count", 0)
+    order = (Defender("c", 2, save=2, invulnerable=4), Defender("a", 1, save=3), Defender("b", 1, save=3, mitigation=5),
+             Defender("d", 3, save=None), Defender("e", 1, save=6))
+    kinds = (WoundKind(), WoundKind(ap=2, damage=2, label="power"), WoundKind(ignores_armour=True, label="rend"))
+    rng = random.Random(7)
+    asked = [tuple(rng.randint(0, 5) for _ in kinds) for _ in range(120)] + [(0, 0, 0), (9, 0, 0), (0, 0, 9)]
+    for start in (Losses(), Losses(1, 0), Losses(0, 1), Losses(3, 2), Losses(5, 0)):
+        for counts in asked:
+            got = allocate_distribution(order, start, kinds, counts)
+            want = _taken_one_at_a_time(order, start, kinds, counts)
+            assert list(got.items()) == list(want.items()), (start, counts)
+    assert wounds._taken_count <= limit + 15 * 12  # and the last call's sequences, kept whole
