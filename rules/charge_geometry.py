@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
+import numpy as np
 import shapely
 
 from tapeline.board.bases import RoundBase
@@ -28,7 +29,7 @@ from tapeline.board.errors import GeometryError
 from tapeline.board.levels import Levels
 from tapeline.board.paths import Path, Reach
 from tapeline.board.regions import Region
-from tapeline.board.space import Space, figure_obstacle, oval_polygon_outside, piece_obstacle
+from tapeline.board.space import Space, figure_obstacles, oval_polygon_outside, piece_obstacle
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
@@ -81,7 +82,7 @@ def space_for(state, rules: MoveRules) -> Space:
     """The moving centre's configuration space: path pieces, path figures and (with levels)
     the walls between levels, grown by the clearance."""
     obs = [piece_obstacle(p, rules.rho) for p in rules.path_pieces]
-    obs += [figure_obstacle(f, rules.rho) for f in rules.path_figures]
+    obs += figure_obstacles(rules.path_figures, rules.rho)
     if rules.levels is not None:
         obs += rules.levels.obstacles(rules.rho)
     return Space(state.table.width, state.table.height, rules.rho, obs, edge=rules.edge)
@@ -121,29 +122,47 @@ def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple:
 _HERE = object()
 
 
-def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], level=_HERE, wholly: bool = False) -> Region:
+def _far_figures(mover: Figure, rules: MoveRules) -> tuple[list, list]:
+    """The bases ``mover`` may not end overlapping, then those it may not end near (keep-away),
+    as ``(core, R)`` far constraints: the same on every level."""
+    r = radius(mover)
+    figs = list(rules.end_figures) + [f for f, _ in rules.keep_away]
+    extra = [0.0] * len(rules.end_figures) + [dist + 2 * TOUCH for _, dist in rules.keep_away]
+    # (:func:`_base_core` of each, the round bases' centres made in one shapely call)
+    xy = [(f.x, f.y) for f in figs if isinstance(f.base, RoundBase)]
+    centres = iter(shapely.points(np.array(xy, dtype=float)) if xy else ())
+    out = []
+    for f, e in zip(figs, extra):
+        if isinstance(f.base, RoundBase):
+            out.append((next(centres), f.base.radius + e + r))
+        else:
+            core, R = _base_core(f, e)
+            out.append((core, R + r))
+    n = len(rules.end_figures)
+    return out[:n], out[n:]
+
+
+def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], level=_HERE, wholly: bool = False,
+               figures: Optional[tuple] = None) -> Region:
     """Legal end spots for ``mover``'s centre: ``groups`` (near constraints) plus no overlap,
     keep-away and wholly on the table.
 
     With levels: on ``level`` (default: the level the mover stands on now), its centre in
     that level's cell — and with ``wholly`` its whole base on it (§8.5.3: a base straddling
-    two levels counts as the lower one)."""
+    two levels counts as the lower one). ``figures``: :func:`_far_figures`, when already made
+    (for the other levels of one goal)."""
     r = radius(mover)
     if level is _HERE:
         level = rules.level_at(mover.x, mover.y)
-    far = []
-    for f in rules.end_figures:
-        core, R = _base_core(f, 0.0)
-        far.append((core, R + r))
+    far_figs, keep = _far_figures(mover, rules) if figures is None else figures
+    far = list(far_figs)
     for p in rules.end_pieces_on(level):
         if p.circle is not None:
             x, y, pr = p.circle
             far.append((shapely.Point(x, y), pr + r))
         else:
             far.append((p.footprint, r))
-    for f, dist in rules.keep_away:
-        core, R = _base_core(f, dist + 2 * TOUCH)
-        far.append((core, R + r))
+    far += keep
     W, H = state.table.width, state.table.height
     inside = ()
     if rules.levels is not None and level is not None:
@@ -156,7 +175,8 @@ def end_regions(state, mover: Figure, rules: MoveRules, goals: Callable, wholly:
     ``goals(level)`` offers of ending there: a list of near-constraint lists (empty: no end
     spot on that level)."""
     levels = [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
-    return [(lv, end_region(state, mover, rules, groups, lv, wholly)) for lv in levels for groups in goals(lv)]
+    figures = _far_figures(mover, rules)
+    return [(lv, end_region(state, mover, rules, groups, lv, wholly, figures)) for lv in levels for groups in goals(lv)]
 
 
 @dataclass(frozen=True)
