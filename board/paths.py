@@ -781,18 +781,15 @@ class Reach:
         return best, best_end, best_node, best_region
 
 
-@dataclass
 class _Graph:
     """The tangent graph: weighted adjacency (in insertion order), node positions, and how to
     rebuild each edge's :class:`Leg`. Nodes are ints: :data:`START`, :data:`TARGET`, and a
-    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`)."""
+    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`); ``shared``:
+    a shared part's extra facts (:meth:`Reach._start_graph`). (A plain class, as
+    :class:`board.space.Circles`.)"""
 
-    adj: dict
-    pos: dict
-    legs: dict
-    circle: list
-    slot: list
-    shared: Optional[tuple] = None  # a shared part's extra facts (:meth:`Reach._start_graph`)
+    def __init__(self, adj: dict, pos: dict, legs: dict, circle: list, slot: list, shared: Optional[tuple] = None):
+        self.adj, self.pos, self.legs, self.circle, self.slot, self.shared = adj, pos, legs, circle, slot, shared
 
     def key(self, node) -> tuple:
         """What a node stands for: ``("S",)``, ``("T",)`` or ``("c", circle, slot)``."""
