@@ -613,6 +613,8 @@ class Reach:
             amap, anchors = [], []
             for region, hit in zip(regions, hits):
                 if hit is None:
+                    hit = next((v for r, v in done if r == region), None)  # (a region named twice)
+                if hit is None:
                     hit = self._region_anchors(region)
                     done.append((region, hit))
                 amap.append(hit[1])
@@ -641,19 +643,21 @@ class Reach:
         :meth:`to_regions` may search again within it.
 
         Every node ``v`` has the lower bound ``key(v) = dist(v) + b(v)`` of the end search
-        (``b``: the straight distance to the nearest region's box, 1-Lipschitz). A point ``p``
-        with ``|start − p| + b(p) > U`` lies on no path that ends in a region within ``U``, and
-        a node whose key is at most ``U`` has its shortest route (and every route as short)
-        through such points only: so the circles whose disc holds no point within ``U`` (each
-        bounded by ``|start − c| + b(c) − 2r``, less :data:`_BOUND_SLACK`) are left out — their
-        tangents and arcs, and the start's and anchors' points on them. The nodes on the kept
-        circles are all those of the full graph (a tangent to a left-out circle still marks
-        its point on a kept one, so every arc on a kept circle is the same arc), their
-        neighbours are in the same order, and so every node whose key is at most ``U`` gets the
-        same distance, predecessor and rank among them from Dijkstra; the end search looks at
-        those nodes first, in the same chunks, and a winner within ``U`` comes from one of
-        them. A winner within ``U`` (or, with the bound ``shorter_than``, none at all) is
-        therefore the full search's answer, bit for bit (tested against it)."""
+        (``b``: the straight distance to the nearest region's box, 1-Lipschitz). Call a point
+        ``p`` *near* when ``|start − p| + b(p) ≤ U`` (plus :data:`_BOUND_SLACK`): every point of
+        a route to a node whose key is at most ``U`` is near, and any route through a point
+        that is not is longer, by at least the slack. So the graph keeps only the tangents and
+        arcs with a near end (a circle whose disc holds no near point, ``|start − c| + b(c) −
+        2r`` above the bound, is not even looked at), the start's tangents and the anchors
+        that end near. Every node at a near point is there (its tangent or anchor is kept),
+        with the same slot, so the arcs between near nodes are the full graph's; an arc that
+        now runs past a left-out node passes a point that is not near. Each node whose key is
+        at most ``U`` thus gets the same distance, predecessor and place in Dijkstra's order
+        (its neighbours are in the same order; no route the full graph has and this one lacks
+        is as short); the end search takes those nodes first, in the same chunks, and a valid
+        end within ``U`` comes from one of them (an end costs at least its node's key). A
+        winner within ``U`` (or, with the bound ``shorter_than``, none at all) is therefore the
+        full search's answer, bit for bit (``tests/board/test_paths_bounded.py``)."""
         C = self.space.circles
         sx, sy = self.start
         limit = bound + _BOUND_SLACK
