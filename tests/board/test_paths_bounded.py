@@ -11,6 +11,7 @@ import pytest
 import shapely
 
 from tapeline.board import paths
+from tapeline.board.errors import GeometryError
 from tapeline.board.paths import Reach
 from tapeline.board.regions import Region
 from tapeline.board.space import Obstacle, Space, disc_obstacle, oval_polygon_outside, polygon_obstacle
@@ -55,7 +56,7 @@ def _search(space: Space, starts, regions, bounded: bool, monkeypatch) -> list:
         for a in starts:
             try:
                 R = Reach(space, a)
-            except Exception as e:  # a start inside an obstacle: the same error either way
+            except GeometryError as e:  # a start inside an obstacle: the same error either way
                 out.append(("error", str(e)))
                 continue
             p, i = R.to_regions(regions, best)
