@@ -7,8 +7,8 @@ pairs drawn with a fixed seed.
 
 * **tapeline** (:mod:`board.paths`): the exact obstacles (footprints grown by ρ: rounded
   rectangles; bases: discs of radius r + ρ). Build: the :class:`board.space.Space` and the
-  start-independent circle-to-circle tangents (``Space.memo``); query: ``Reach(space, a)
-  .to_point(b)`` per pair (its start/goal tangents, arcs and Dijkstra).
+  start-independent circle-to-circle tangents (``Reach.prepare``, kept in ``Space.memo``);
+  query: ``Reach(space, a).to_point(b)`` per pair (its start/goal tangents, arcs and Dijkstra).
 * **peers**: the same obstacles as polygons *containing* the true grown outlines within δ = 1e-2"
   and 1e-3" (a circumscribed n-gon per curved part, n from ``r(1/cos(π/n) − 1) ≤ δ``, so every
   path they return stays legal), merged where they overlap (shapely ``union_all``); pyvisgraph
@@ -166,7 +166,7 @@ def run() -> str:
     # tapeline
     t = time.process_time()
     space = tapeline_space(rects, discs)
-    Reach(space, pairs[0][0])  # fills space.memo (circle-to-circle tangents)
+    Reach(space, pairs[0][0]).prepare()  # fills space.memo (circle-to-circle tangents)
     t_build = time.process_time() - t
     t = time.process_time()
     exact = [Reach(space, a).to_point(b) for a, b in pairs]

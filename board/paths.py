@@ -14,9 +14,12 @@ made of straight segments tangent to those circles and pieces of arc along them
 then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
 point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
 region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in
-:attr:`board.space.Space.memo` and shared. A goal point adds its own tangents; a goal
+:attr:`board.space.Space.memo` and shared, made by the first search that needs it
+(:meth:`Reach.prepare` makes the tangents ahead). A goal point adds its own tangents; a goal
 *region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
 reached from every graph node by a straight leg to the nearest candidate point of the region.
+A region search first tries the part of the graph a path of bounded length can use
+(:meth:`Reach._bounded`: the same answer, bit for bit, when it settles it).
 
 >>> import math, shapely
 >>> from tapeline.board.space import Space, Obstacle
@@ -124,6 +127,13 @@ class Reach:
             kind, ident = space.describe(int(w[0]))
             raise GeometryError(f"the start ({self.start[0]:g}, {self.start[1]:g}) lies within the clearance of {kind} {ident} by {-m[0]:.6g}\"")
         self._arc_cache: dict = space.memo.setdefault("arcs", {})
+
+    def prepare(self) -> "Reach":
+        """Work out now what every full search on this space shares: the circle-to-circle
+        tangents, kept in the space's memo (otherwise the first search that needs them makes
+        them; a region search bounded by a short length never does). Returns ``self``."""
+        self._shared
+        return self
 
     @property
     def _shared(self) -> list:
