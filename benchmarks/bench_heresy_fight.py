@@ -40,7 +40,9 @@ def setup():
 
 def exact(st, rnd, c):
     from tapeline.rules.melee.combat import round_odds
+    from tapeline.rules.melee.wounds import forget
 
+    forget()  # a fresh question: nothing the engine remembers from the last run
     o = round_odds(c)
     res = melee.outcome_odds(st, rnd, c, o.dist)
     return {"a": o.removed_pmf("a").as_list(0), "b": o.removed_pmf("b").as_list(0), "win": res["win"]["loyal"], "draw": res["draw"]}
@@ -70,7 +72,8 @@ def run() -> str:
         "## Horus Heresy: exact fight distribution vs Monte Carlo (`rules/heresy/melee.py`)",
         ["Ten Legionaries (chainswords; a Sergeant with a power fist, W2) against ten traitors (chainswords;",
          "a Champion with a lightning claw, W2 A3), Initiative steps 4 and 1. Exact: the shared engine's",
-         "joint distribution (`tapeline fight`). Peer: a vectorised numpy Monte Carlo of the same round",
+         "joint distribution (`tapeline fight`), worked out afresh each run (all it remembers between",
+         "questions forgotten first). Peer: a vectorised numpy Monte Carlo of the same round",
          "(same face tables, casualty orders and steps). Error: the largest deviation from the exact",
          "P(loyalists win), P(draw) and every casualty probability of both units."],
         cmp,

@@ -204,3 +204,16 @@ def allocate_dice(order: tuple, start: Losses, kinds: tuple, wounds: tuple, dice
                         "removed": [d.id for d in order[before.removed:losses.removed]]})
             left -= batch
     return losses, log
+
+
+def forget() -> None:
+    """Forget all the exact engine remembers between questions (the dice tables' distributions,
+    the unsaved chances, the kept sequences of wounds): the next question is worked out afresh
+    (the benchmarks time a fresh question this way)."""
+    global _taken_count
+    from .strike import _multinomial, strike_distribution
+
+    for f in (_multinomial, strike_distribution, unsaved_chance):
+        f.cache_clear()
+    _TAKEN.clear()
+    _taken_count = 0
