@@ -103,8 +103,9 @@ def run() -> str:
         "the baseline `python -c \"import numpy, shapely, pydantic, yaml\"` (the libraries any command that",
         f"reads a file stands on): medians of {rounds} interleaved rounds, wall time and CPU time (user + system).",
         f"Targets: every query command within {TARGET_RATIO:g}× the baseline; `tapeline --help` within "
-        f"{TARGET_HELP:g} s. A `tapeline` process runs numpy with one BLAS thread (docs/performance.md,",
-        "\"The process\"); the baseline run the same way is shown too, with each command's ratio to it.",
+        f"{TARGET_HELP:g} s.",
+        "A `tapeline` process runs numpy with one BLAS thread (docs/performance.md, \"The process\"): the",
+        "baseline run the same way is shown too, with each command's ratio to it.",
         "",
         "| command | wall | × baseline | × baseline, one BLAS thread | CPU | × baseline | target |",
         "|---|---|---|---|---|---|---|",
