@@ -61,7 +61,24 @@ def test_the_wheel_holds_only_the_tapeline_package(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"tapeline"}
-    for must in ("tapeline/__init__.py", "tapeline/board/sight.py", "tapeline/rules/starcraft/catalogue.yaml",
+    for must in ("tapeline/__init__.py", "tapeline/py.typed", "tapeline/board/sight.py", "tapeline/rules/starcraft/catalogue.yaml",
                  "tapeline/scenarios/cli.py", "tapeline/scenarios/examples/showcase.yaml"):
         assert must in names
     assert not any(n.startswith("tapeline/scenarios/tapeline/") for n in names)
+
+
+@pytest.mark.parametrize("layer", ["board", "rules", "scenarios"])
+def test_a_layer_imported_by_its_folder_name_is_refused(layer):
+    """From the repository's root, ``import board`` would find the folder and make a second copy
+    of every class (``board.errors.TapelineError`` is not ``tapeline.board.errors.TapelineError``):
+    one name per class, however the code is run."""
+    r = subprocess.run([sys.executable, "-c", f"import {layer}.errors"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode != 0
+    assert f"import it as tapeline.{layer}" in r.stderr
+
+
+def test_the_package_says_it_is_typed():
+    """PEP 561: ``py.typed`` ships beside the package root, so type checkers read tapeline's hints."""
+    assert (ROOT / "scenarios" / "tapeline" / "py.typed").is_file()
+    assert "py.typed" in CONFIG["package-data"]["tapeline"]
