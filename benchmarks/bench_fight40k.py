@@ -17,7 +17,7 @@ import numpy as np
 
 from benchmarks.combat_mc import compare, mean, report, simulate
 from benchmarks.timing import best
-from tapeline.rules.classic40k.fight import Choices, build_round
+from tapeline.rules.classic40k.melee import Choices, build_round
 from tapeline.rules.classic40k.odds import fight_answer
 from tapeline.rules.melee.wounds import forget
 from tapeline.scenarios.load import parse

@@ -28,6 +28,24 @@ class IllegalAction(TapelineError):
         return IllegalAction(self.rule, self.message, index)
 
 
+class ChoiceError(IllegalAction):
+    """A choice given to a question that the rules do not allow, or that the system does not
+    have; ``choice`` names the question's argument (``surge_to``, ``weapon``, ``at``) and
+    ``message`` says why (a client shows it at that argument)."""
+
+    def __init__(self, choice: str, rule: str, message: str):
+        super().__init__(rule, message)
+        self.choice = choice
+
+
+class NotInThisSystem(IllegalAction):
+    """An action or question of another rule system (``what`` names it: ``shoot``, ``attack``)."""
+
+    def __init__(self, what: str, rule: str, message: str):
+        super().__init__(rule, message)
+        self.what = what
+
+
 class UnknownId(IllegalAction, KeyError):
     """A model or unit id the state does not hold (a ``KeyError`` too, for callers that look
     ids up and handle the miss)."""

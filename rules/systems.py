@@ -1,40 +1,405 @@
-"""The rule systems by name, as the scenario file's ``system:`` gives them.
+"""The rule systems: one interface, :class:`RuleSystem`, and one registry, :func:`rules_for`.
 
-A system's package names what every system offers (``engaged``, ``visible``,
-``visibility_matrix``, ``ENGAGEMENT_RANGE`` ...) and loads the module behind each name on first
-use (:func:`lazy_names`), so a question about engagement does not load the sight-line engine.
+Everything a game system decides — who engages whom, who sees whom, how far a charge reaches
+and what it does, how a move is checked, how a fight goes and what its odds are, what a unit's
+profile holds — is a method of its :class:`RuleSystem`. The file format, the replay and the
+clients (the command line, the Python ``Game``, a session, the web table) ask the system of the
+state they hold, ``rules_for(state.system)``, and never choose a system themselves: this module
+is the one place a name becomes a system.
+
+Each system's package has a module ``system.py`` with its subclass; the other modules of the
+three packages use the same names for the same concepts (``engagement``, ``charge``,
+``movement``, ``shooting``, ``melee``, ``odds``, ``resolution``, ``aftermath``, ``weapons``,
+``charts``, ``catalogue``), so a reader who knows one package knows where to look in the others.
+
+A method whose rule a system does not have raises :class:`~tapeline.rules.errors.NotInThisSystem`
+(an :class:`~tapeline.rules.errors.IllegalAction`) naming it (a Horus Heresy file cannot ``shoot`` a StarCraft Ranged Attack).
+
+>>> rules_for("heresy").title
+'Warhammer: The Horus Heresy 3rd edition'
+>>> rules_for("chess")
+Traceback (most recent call last):
+...
+KeyError: 'chess'
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import Any, Callable
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Optional
 
-SYSTEMS = ("starcraft", "heresy", "classic40k")
+from tapeline.board.terrain import Piece
+
+from .errors import NotInThisSystem
+
+from .state import frozen_map
+
+if TYPE_CHECKING:
+    from tapeline.board.coherency import Coherency
+    from tapeline.board.regions import Region
+    from tapeline.board.sight import Sight
+    from tapeline.board.table import Figure
+
+    from .charge_geometry import MoveRules
+    from .dice import Dice
+    from .engagement import Engagement
+    from .state import GameState
+
+#: Each system's name (the scenario file's ``system:``) and where its :class:`RuleSystem` is.
+REGISTRY: Mapping[str, str] = {
+    "starcraft": "tapeline.rules.starcraft.system:StarCraft",
+    "heresy": "tapeline.rules.heresy.system:HorusHeresy",
+    "classic40k": "tapeline.rules.classic40k.system:Classic40k",
+}
+SYSTEMS = tuple(REGISTRY)
+
+Events = list[dict[str, Any]]
+XY = tuple[float, float]
 
 
-def system(name: str) -> ModuleType:
-    """The package of a rule system: ``system("starcraft").engaged(state, a, b)``."""
-    if name not in SYSTEMS:
-        raise KeyError(name)
-    return importlib.import_module(f"tapeline.rules.{name}")
+@cache
+def rules_for(name: str) -> "RuleSystem":
+    """The rule system called ``name`` (``KeyError`` for a name the registry lacks). Its
+    package is imported on first use: a StarCraft file loads none of the other systems."""
+    module, cls = REGISTRY[name].split(":")
+    system: RuleSystem = getattr(importlib.import_module(module), cls)()
+    return system
 
 
-def lazy_names(package: str, where: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """A package's ``__getattr__`` and ``__dir__`` (PEP 562) for names defined in its modules:
-    ``where`` maps a name to the module (relative, ``".engagement"``) that defines it; the module
-    is imported when the name is first asked for (a name that is the module's own names the module)."""
+@dataclass(frozen=True)
+class UnitEntry:
+    """A unit as a file gives it, before the system reads it: the catalogue ``profile`` it
+    names (if any) and the values the file gives itself (``stats`` as plain data)."""
 
-    def __getattr__(name: str) -> Any:
-        if name in where:
-            module = importlib.import_module(where[name], package)
-            value = module if module.__name__.rsplit(".", 1)[-1] == name else getattr(module, name)
-            setattr(importlib.import_module(package), name, value)
-            return value
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    id: str
+    profile: Optional[str] = None
+    size: Optional[int] = None
+    base: Any = None
+    tags: Optional[Sequence[str]] = None
+    stats: Mapping[str, Any] = field(default_factory=dict)
 
-    def __dir__() -> list[str]:
-        return sorted(set(vars(importlib.import_module(package))) | set(where))
 
-    return __getattr__, __dir__
+@dataclass
+class UnitInfo:
+    """What a system makes of a :class:`UnitEntry`: the catalogue key, Size, Combat Tags or
+    keywords, the default base (mm), the stat line (a mapping each system reads its own way)
+    and the models' default height."""
+
+    profile: Optional[str]
+    size: int
+    tags: list[str]
+    base: Any
+    stats: dict[str, Any]
+    height: Optional[float] = None
+
+
+class UnitProblem(Exception):
+    """A unit entry the system cannot read: ``field`` names the place inside the entry."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(field, message)
+        self.field, self.message = field, message
+
+
+@dataclass(frozen=True)
+class FightChoices:
+    """The choices a ``fight`` question may carry (each system reads those it has):
+    ``targets`` the enemy units to fight, ``assign`` the unit a model attacks, ``weapons`` a
+    model's weapon, ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the
+    unit that charged this turn."""
+
+    targets: tuple[str, ...] = ()
+    assign: Mapping[str, str] = field(default_factory=dict)
+    weapons: Mapping[str, str] = field(default_factory=dict)
+    surge_to: tuple[str, ...] = ()
+    charged: Optional[str] = None
+
+
+#: What an action of one system says in the others: its rule and message.
+ELSEWHERE: Mapping[str, tuple[str, str]] = {
+    "run": ("§8.5.2 Move / §8.7.1 Run", "the run action follows StarCraft TMG movement rules"),
+    "shoot": ("shoot", "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)"),
+    "close_combat": ("close_combat", "close_combat is a StarCraft TMG action (system starcraft)"),
+    "impact": ("impact", "impact is a StarCraft TMG action (system starcraft)"),
+    "close_ranks": ("§8.8.1 Close Ranks", "close_ranks is a StarCraft TMG action (system starcraft)"),
+    "phase": ("phase", "phase follows the StarCraft TMG round (system starcraft)"),
+    "pass": ("pass", "pass follows the StarCraft TMG round (system starcraft)"),
+    "hold": ("hold", "hold follows the StarCraft TMG round (system starcraft)"),
+    "attack": ("attack", "tapeline attack resolves StarCraft TMG attacks (system starcraft)"),
+    "template": ("§8.7.6 templates", "template weapons are StarCraft TMG's (system starcraft)"),
+    "ranks": ("§8.8.1 Fighting Rank", "the Fighting and Supporting Ranks are StarCraft TMG's (system starcraft)"),
+    "unit_engaged": ("§7.2 Engagement", "Engaged units (unit_engaged) are StarCraft TMG's (system starcraft)"),
+    "locked": ("locked in combat", "locked in combat is a Horus Heresy and 40k 3rd state (systems heresy, classic40k)"),
+    "shielded": ("§11 SHIELDED", "Shields are StarCraft TMG's (system starcraft)"),
+    "fight_dice": ("§8.8.1 Close Combat Attack", "fight_dice asks a StarCraft TMG Close Combat Attack (system starcraft)"),
+}
+
+
+class RuleSystem:
+    """One game system's rules, as every client asks them.
+
+    Subclasses set the class attributes and implement what their system has; every method
+    takes the game state (immutable) and typed arguments, and either answers or raises
+    :class:`IllegalAction` naming the rule (with its section). Methods that make a move return
+    the new state and its events; the state given is never changed.
+    """
+
+    #: the file format's name for the system, and its printed title
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: distance within which two models are in Engagement Range (inches; 0: base contact)
+    engagement_range: ClassVar[float]
+    #: the unit statuses a file may give
+    statuses: ClassVar[frozenset[str]]
+    #: the Combat Tags a file may give (``None``: any keyword)
+    tags: ClassVar[Optional[frozenset[str]]] = None
+    #: statuses that last one turn (``end_turn`` clears them)
+    one_turn_statuses: ClassVar[frozenset[str]] = frozenset()
+    #: the fight's choices made once per model, each with the rule that says so and why:
+    #: ``weapons`` (a model's weapon) and ``assign`` (the unit it attacks)
+    one_per_model: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "weapons": ("choices", "a model fights with one weapon"), "assign": ("choices", "a model attacks one enemy unit")}
+
+    def __repr__(self) -> str:
+        return f"<RuleSystem {self.name}>"
+
+    def unavailable(self, what: str) -> NoReturn:
+        """Refuse an action or question of another system (:data:`ELSEWHERE` says whose)."""
+        rule, message = ELSEWHERE.get(what, (what, f"the {what} action is not available for system {self.name}"))
+        raise NotInThisSystem(what, rule, message)
+
+    # --- units and terrain (the loader) ---------------------------------------------------------
+
+    def impassable(self, piece: Piece) -> bool:
+        """Can no model move through or stand on ``piece`` (its traits; a system may add defaults)?"""
+        return piece.has("impassable")
+
+    def unit_info(self, entry: UnitEntry) -> UnitInfo:
+        """The unit's rules data from its file entry; :class:`UnitProblem` for a profile the
+        system does not know."""
+        if entry.profile is not None:
+            raise UnitProblem("profile", f"system {self.name} has no bundled catalogue; give the unit's stats instead")
+        return UnitInfo(None, entry.size or 0, [t.lower() for t in entry.tags or []], entry.base, dict(entry.stats))
+
+    def unit_problems(self, stats: Mapping[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+        """``(path inside the unit entry, message)`` for everything else wrong in a unit's
+        stats (unknown wargear ...)."""
+        return []
+
+    def weapon_problem(self, state: GameState, unit: str, weapon: str) -> Optional[str]:
+        """Why ``weapon`` is not a weapon of ``unit`` (``None``: it is, or the system names
+        weapons only where it uses them)."""
+        return None
+
+    # --- the board --------------------------------------------------------------------------
+
+    def engaged(self, state: GameState, a: str, b: str) -> Engagement:
+        """Do models ``a`` and ``b`` engage each other (the distance, and the system's exceptions)?"""
+        raise NotImplementedError
+
+    def visible(self, state: GameState, a: str, b: str) -> Sight:
+        """Line of sight between models ``a`` and ``b``: a witness, or what blocks it and why."""
+        raise NotImplementedError
+
+    def level(self, state: GameState, fig: Figure) -> dict[str, Any]:
+        """Where a model stands, in the system's terms (the ``models`` answer's ``level`` ...)."""
+        raise NotImplementedError
+
+    def move_rules(self, state: GameState, fig: Figure, may_engage: bool = False) -> MoveRules:
+        """How ``fig`` may move: its clearance, what blocks its path and its end spot
+        (``may_engage``: the move may end near enemies, as a charge does)."""
+        raise NotImplementedError
+
+    def path_notes(self, state: GameState, points: Sequence[XY]) -> dict[str, Any]:
+        """What else a path through ``points`` does under the system (StarCraft: the Grass it
+        crosses); added to the ``path`` answer."""
+        return {}
+
+    def coherency(self, state: GameState, unit: str, leader: Optional[str] = None) -> Coherency:
+        """Is the unit in coherency?"""
+        raise NotImplementedError
+
+    # --- charges ----------------------------------------------------------------------------
+
+    def charge_reach(self, state: GameState, unit: str, targets: Sequence[str], leader: Optional[str] = None,
+                     modifier: int = 0) -> tuple[Any, dict[str, Any]]:
+        """The charge question: the system's reach object and its JSON answer (``distance``,
+        ``min_roll``, ``probability``, ``path``, ``end`` ...)."""
+        raise NotImplementedError
+
+    def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
+                       leader: Optional[str] = None, modifier: int = 0,
+                       target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
+        """The charge resolved with the given charge dice: the new state and what happened."""
+        raise NotImplementedError
+
+    def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+               modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
+               options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
+        """The whole charge with ``dice``: the new state, what happened, and the dice events."""
+        raise NotImplementedError
+
+    def charge_goal_regions(self, state: GameState, unit: str, targets: Sequence[str], lead: Figure) -> list[Region]:
+        """Where the Leading Model ``lead`` may end the charge (for pictures)."""
+        raise NotImplementedError
+
+    # --- shooting ---------------------------------------------------------------------------
+
+    def attack_odds(self, state: GameState, orders: Sequence[tuple[str, str]], target: str,
+                    modifiers: Mapping[str, Any]) -> dict[str, Any]:
+        """The exact odds of a Ranged Attack: ``orders`` are ``(unit, weapon)`` Batches at ``target``."""
+        self.unavailable("attack")
+
+    def template_attack(self, state: GameState, unit: str, weapon: str, target: Optional[str],
+                        firer: Optional[str], at: Optional[XY], on: Optional[str]) -> dict[str, Any]:
+        """A template weapon fired on the board: what it covers, affects, and its Batches' odds."""
+        self.unavailable("template")
+
+    def template_plan(self, state: GameState, unit: str, weapon: str, target: Optional[str], firer: Optional[str],
+                      at: Optional[XY], on: Optional[str], settings: Any = None) -> Any:
+        """Where a template weapon lands and what it affects (before any die)."""
+        self.unavailable("template")
+
+    def shoot(self, state: GameState, unit: str, batches: Sequence[Mapping[str, Any]], dice: Dice,
+              settings: Any) -> tuple[GameState, Events, list[dict[str, Any]]]:
+        """A Ranged Attack with dice, Batch by Batch (each its weapon, target, firing models,
+        casualties and modifiers by name): new state, events, each Batch's result."""
+        self.unavailable("shoot")
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def run(self, state: GameState, unit: str, leader: str, path: Sequence[XY],
+            spots: Mapping[str, XY]) -> tuple[GameState, Events, dict[str, Any]]:
+        """A unit's Move / Run along the Leading Model's path, the rest set at ``spots`` or by default."""
+        self.unavailable("run")
+
+    def pile_in(self, state: GameState, unit: str, models: Optional[Sequence[str]],
+                moves: Mapping[str, XY]) -> tuple[GameState, Events]:
+        """Pile-in moves (or the moves a drawn combat makes)."""
+        self.unavailable("pile_in")
+
+    def close_ranks(self, state: GameState, unit: str, leader: Optional[str], path: Optional[Sequence[XY]],
+                    spots: Mapping[str, XY]) -> tuple[GameState, Events, dict[str, Any]]:
+        """Close Ranks before a Close Combat Attack (StarCraft §8.8.1 step 1)."""
+        self.unavailable("close_ranks")
+
+    def assault(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice,
+                moves: Mapping[str, Sequence[XY]]) -> tuple[GameState, Events, dict[str, Any]]:
+        """Move a unit into an assault, each model by its own path (40k 3rd)."""
+        self.unavailable("assault")
+
+    def advance(self, state: GameState, unit: str, dice: Dice, toward: Optional[XY]) -> tuple[GameState, Events]:
+        """A winning unit's advance after its fleeing enemy (40k 3rd)."""
+        self.unavailable("advance")
+
+    def consolidate(self, state: GameState, unit: str, moves: Mapping[str, XY],
+                    toward: Optional[XY]) -> tuple[GameState, Events]:
+        """A winning unit's consolidation (40k 3rd)."""
+        self.unavailable("consolidate")
+
+    # --- fights -----------------------------------------------------------------------------
+
+    def fight_odds(self, state: GameState, unit: str, choices: FightChoices = FightChoices()) -> dict[str, Any]:
+        """The ``fight`` question: who fights, and the exact odds (the JSON answer)."""
+        raise NotImplementedError
+
+    def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
+              targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
+              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
+        """One round of the combat ``unit`` is in, with dice: new state, events, summary."""
+        self.unavailable("fight")
+
+    def close_combat(self, state: GameState, unit: str, dice: Dice, targets: Optional[Sequence[str]],
+                     assign: Mapping[str, str], weapons: Mapping[str, str], surge_to: Optional[str | Sequence[str]],
+                     precision: Mapping[str, int], modifiers: Mapping[str, Any], casualties: Mapping[str, Sequence[str]],
+                     settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+        """A StarCraft Close Combat Attack with dice (§8.8.1 steps 2–5)."""
+        self.unavailable("close_combat")
+
+    def impact(self, state: GameState, unit: str, dice: Dice, charged: Sequence[str], targets: Optional[Sequence[str]],
+               split: Mapping[str, Mapping[str, int]], casualties: Mapping[str, Sequence[str]],
+               settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+        """IMPACT dice right after a successful charge at the units ``charged`` (StarCraft §11)."""
+        self.unavailable("impact")
+
+    def shielded(self, state: GameState, unit: str) -> bool:
+        """Is the unit still Shielded (StarCraft §11 SHIELDED)?"""
+        self.unavailable("shielded")
+
+    def declare_close_combat(self, state: GameState, unit: str, assign: Optional[Mapping[str, str]] = None) -> Any:
+        """A Close Combat Attack as the board stands, with default choices (or ``assign``): its
+        ranks, who strikes which unit, the dice per target (``dice()``) and the Surge Die's
+        target (StarCraft §8.8.1)."""
+        self.unavailable("fight_dice")
+
+    def ranks(self, state: GameState, unit: str) -> Any:
+        """The Fighting and Supporting Rank (StarCraft §8.8.1 step 2)."""
+        self.unavailable("ranks")
+
+    def engaged_units(self, state: GameState, unit: str) -> set[str]:
+        """The enemy units the unit is Engaged with (StarCraft §7.2)."""
+        self.unavailable("unit_engaged")
+
+    def challenge(self, state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
+                  options: Mapping[str, Any]) -> tuple[GameState, Events, dict[str, Any]]:
+        """A challenge, Declare to Glory (Horus Heresy §A.6)."""
+        self.unavailable("challenge")
+
+    def resolution(self, state: GameState, unit: str, dice: Dice, bonus: Mapping[str, int],
+                   panic_unit: Optional[str]) -> tuple[GameState, Events, dict[str, Any]]:
+        """The Resolution sub-phase of the unit's combat (Horus Heresy §A.10)."""
+        self.unavailable("resolution")
+
+    def aftermath(self, state: GameState, unit: str, dice: Dice, choices: Mapping[str, str],
+                  gun_down: Mapping[str, str], moves: Mapping[str, Mapping[str, XY]]) -> tuple[GameState, Events, Any]:
+        """Each unit's Aftermath option after a resolved combat (Horus Heresy §A.10 step 4)."""
+        self.unavailable("aftermath")
+
+    def morale(self, state: GameState, unit: str, dice: Dice) -> tuple[GameState, Events]:
+        """A losing unit's morale test and its fall back on a fail (40k 3rd)."""
+        self.unavailable("morale")
+
+    def locked_with(self, state: GameState, unit: str) -> list[str]:
+        """The enemy units ``unit`` is locked in combat with (Horus Heresy §A.1, 40k 3rd)."""
+        self.unavailable("locked")
+
+    def combat_result(self, state: GameState, unit: str) -> dict[str, Any] | str:
+        """What the last resolution of ``unit``'s combat found (or why there is none):
+        ``winner``, ``points``, ``massacre``, ``panic``, ``detail`` (``tiebreak`` where it applies)."""
+        self.unavailable("combat_result")
+
+    # --- the round --------------------------------------------------------------------------
+
+    def start_phase(self, state: GameState, phase: str, first_player: Optional[str], starts: Optional[str],
+                    reserves: Sequence[str]) -> tuple[GameState, Events]:
+        """Start Phase 2 (Assault) or Phase 3 (Combat) of a round (StarCraft §8.2)."""
+        self.unavailable("phase")
+
+    def pass_turn(self, state: GameState, side: str) -> tuple[GameState, Events]:
+        """A player Passes (StarCraft §8.2.1)."""
+        self.unavailable("pass")
+
+    def hold(self, state: GameState, unit: str) -> tuple[GameState, Events]:
+        """Hold: a unit's activation, doing nothing (StarCraft §8.7.2)."""
+        self.unavailable("hold")
+
+    def before_activation(self, state: GameState, unit: str, kind: str) -> GameState:
+        """Check an activation against the round (a system without a round: nothing to check)."""
+        return state
+
+    def after_activation(self, state: GameState, unit: str, kind: str, success: bool) -> tuple[GameState, Events]:
+        """Record an activation in the round."""
+        return state, []
+
+    def end_turn(self, state: GameState) -> tuple[GameState, Events]:
+        """The turn is over: what the rules keep for one turn is forgotten, one-turn statuses go."""
+        events: Events = [{"type": "end_turn", "forgotten": sorted(state.turn)}]
+        for u in state.units:
+            gone = sorted(set(u.status) & self.one_turn_statuses)
+            if gone:
+                state = state.with_unit(replace(u, status=frozenset(set(u.status) - self.one_turn_statuses)))
+                events.append({"type": "status", "unit": u.id, "lost": gone, "why": "end of the turn"})
+        return replace(state, turn=frozen_map({})), events

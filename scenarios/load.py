@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import pydantic
@@ -30,12 +30,12 @@ from tapeline.board.terrain import Join, Piece
 from tapeline.board.units import TOUCH
 from tapeline.rules.dice import Dice, RecordedDice, SeededDice
 from tapeline.rules.state import GameState, UnitState, frozen_map
+from tapeline.rules.systems import UnitEntry, UnitProblem, rules_for
 
 from . import schema, validate, yamlio
 from .errors import ScenarioError
 from .schema import MAX_MODELS, MAX_VERTICES
 from .suggest import hint
-from .systemdata import SYSTEM_DATA
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     table = Table(spec.board.width, spec.board.height, tuple(pieces))
     if not probs.items:
         _check_levels(spec, table, probs)
-    sysdata = SYSTEM_DATA[spec.system]
+    rules = rules_for(spec.system)
     terrain_ids = {t.id for t in spec.terrain}
     unit_ids = [u.id for u in spec.units]
     for i, x in _first_dup(unit_ids).items():
@@ -277,16 +277,17 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
 
     units, figures, where = [], {}, {}
     for i, u in enumerate(spec.units):
+        stats = schema.fields_of(u.stats, exclude_none=True) if u.stats is not None else {}
         try:
-            info = sysdata.unit_info(u)
-        except KeyError as e:
-            probs.add(("units", i, e.args[0]), e.args[1])
+            info = rules.unit_info(UnitEntry(u.id, u.profile, u.size, u.base, u.tags, stats))
+        except UnitProblem as e:
+            probs.add(("units", i, e.field), e.message)
             continue
-        for bad in sorted(set(u.status) - sysdata.statuses):
-            probs.add(("units", i, "status"), f"unknown status {bad!r} for {spec.system} (known: {', '.join(sorted(sysdata.statuses))})")
-        if u.tags is not None and sysdata.tags is not None:
-            for bad in sorted({t.lower() for t in u.tags} - sysdata.tags):
-                probs.add(("units", i, "tags"), f"unknown Combat Tag {bad!r} (known: {', '.join(sorted(sysdata.tags))})")
+        for bad in sorted(set(u.status) - rules.statuses):
+            probs.add(("units", i, "status"), f"unknown status {bad!r} for {spec.system} (known: {', '.join(sorted(rules.statuses))})")
+        if u.tags is not None and rules.tags is not None:
+            for bad in sorted({t.lower() for t in u.tags} - rules.tags):
+                probs.add(("units", i, "tags"), f"unknown Combat Tag {bad!r} (known: {', '.join(sorted(rules.tags))})")
         own_ids = {m.id for m in u.models}
         for mid in (u.stats.models or {}) if u.stats is not None else ():
             if mid not in own_ids:
@@ -294,9 +295,8 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
         if u.leader is not None and u.leader not in {m.id for m in u.models}:
             probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}"
                       + hint(u.leader, [m.id for m in u.models]))
-        if sysdata.check_unit is not None:
-            for path, msg in sysdata.check_unit(u):
-                probs.add(("units", i) + tuple(path), msg)
+        for path, msg in rules.unit_problems(stats):
+            probs.add(("units", i) + tuple(path), msg)
         for j, m in enumerate(u.models):
             size = m.base if m.base is not None else info.base
             if size is None:
@@ -329,11 +329,11 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
         )
     if probs.items:
         return None
-    _check_overlaps(table, list(figures.values()), where, sysdata, probs)
+    _check_overlaps(table, list(figures.values()), where, rules.impassable, probs)
     return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(schema.fields_of(spec.settings)))
 
 
-def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, probs: _Problems) -> None:
+def _check_overlaps(table: Table, figs: list[Figure], where: dict, impassable: Callable[[Piece], bool], probs: _Problems) -> None:
     """Bases overlapping each other or impassable terrain by more than :data:`TOUCH`.
 
     Only pairs whose bounding discs overlap are measured (a spatial index finds them): no base
@@ -346,8 +346,8 @@ def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, prob
     for a, b, g in _overlapping_pairs(figs):
         i, j = where[figs[b].id]
         probs.add(("units", i, "models", j, "at"), f"base of {figs[b].id} overlaps {figs[a].id} by {-g:.6g}\"")
-    impassable = [k for k, p in enumerate(table.pieces) if sysdata.impassable(p)]
-    if not impassable:
+    blocking = [k for k, p in enumerate(table.pieces) if impassable(p)]
+    if not blocking:
         return
     boxes = shapely.box(*np.array([(f.x - f.base.reach, f.y - f.base.reach, f.x + f.base.reach, f.y + f.base.reach)
                                    for f in figs]).T)
@@ -355,7 +355,7 @@ def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, prob
     near: dict[int, set[int]] = {}
     for fi, pi in zip(fig_idx.tolist(), piece_idx.tolist()):
         near.setdefault(fi, set()).add(pi)
-    blocked = set(impassable)
+    blocked = set(blocking)
     for k, f in enumerate(figs):
         cand = sorted(near.get(k, set()) & blocked)
         if not cand:

@@ -21,7 +21,7 @@ from typing import Callable, Iterator, Optional
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for
 
 from . import validate
 from .load import Loaded
@@ -80,13 +80,13 @@ def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, l
     ``activation`` rules when it has them (StarCraft §8.6, §8.8); outside a round both are
     no-ops."""
     kind = getattr(act, "activation", None)
-    hooks = getattr(system(state.system), "activation", None) if kind else None
-    if hooks is None:
+    if kind is None:
         return act.apply(state, ctx)
-    new, evs = act.apply(hooks.before(state, act.unit, kind), ctx)
+    rules = rules_for(state.system)
+    new, evs = act.apply(rules.before_activation(state, act.unit, kind), ctx)
     outcome = ctx.results.get(ctx.index, {}) if ctx.index is not None else {}
     success = bool(outcome.get("charge", {}).get("success", True))
-    new, more = hooks.after(new, act.unit, kind, success)
+    new, more = rules.after_activation(new, act.unit, kind, success)
     return new, list(evs) + more
 
 

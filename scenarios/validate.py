@@ -25,10 +25,11 @@ dead model is an error at its place, never a silent measurement of where it fell
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.state import GameState
+from tapeline.rules.systems import rules_for
 
 from .suggest import hint
 
@@ -105,15 +106,9 @@ def _terrain(ctx: Static, ident, within, entry) -> Optional[str]:
 def _weapon(ctx: Static, ident, within, entry) -> Optional[str]:
     """A weapon of unit ``within``'s profile (StarCraft §5.1; the other systems' files give
     their weapons to the commands that use them)."""
-    if ctx.state.system != "starcraft" or within is None or not ctx.state.has_unit(within):
+    if within is None or not ctx.state.has_unit(within):
         return None
-    from tapeline.rules.starcraft.catalogue import unit_weapon
-
-    try:
-        unit_weapon(ctx.state, within, ident)
-    except TapelineError as e:
-        return getattr(e, "message", None) or str(e)
-    return None
+    return rules_for(ctx.state.system).weapon_problem(ctx.state, within, ident)
 
 
 @kind("action")
@@ -129,6 +124,19 @@ def _action(ctx: Static, ident, within, entry) -> Optional[str]:
     if ctx.section == "expect" and after is not None and after < ident:
         return f"this is checked after action {after}, before action {ident} is resolved"
     return None
+
+
+def repeated_targets(targets: Sequence[str]) -> list[tuple[int, str, int]]:
+    """``(index, target, index of its first naming)`` for every target named again: a charge
+    declares each target unit once (the action, the expectation and the question refuse
+    repeats, located at the repeat)."""
+    return [(i, t, list(targets).index(t)) for i, t in enumerate(targets) if t in targets[:i]]
+
+
+def target_problems(targets: Sequence[str]) -> Iterable[tuple[str, str]]:
+    """``(field, message)`` for each repeated target of a file's charge entry."""
+    for i, t, first in repeated_targets(targets):
+        yield f"targets.{i}", f"{t!r} is already a declared target of the charge (targets[{first}]): name each target unit once"
 
 
 def problems(spec, state: GameState) -> list[Problem]:

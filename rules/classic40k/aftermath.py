@@ -50,7 +50,7 @@ from ..state import GameState
 from ..table_edges import edge_line, home_edge
 from ..unit_move import CHAIN_LINK, Goal, explicit_moves, move_models
 from .assault import _models, difficult_pieces, place_contacts, plan_contacts, touches_difficult
-from .results import CombatResult, morale_target
+from .resolution import CombatResult, morale_target
 from .rounds import RESULTS_KEY, last_result
 
 RULE_MORALE = "40k 3rd Loser Checks Morale"

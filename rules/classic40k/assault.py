@@ -401,3 +401,19 @@ def mark_charged(state: GameState, unit_id: str) -> GameState:
     """The unit assaulted this turn (+1 Attack in the fight; cover counts against it)."""
     u = state.unit(unit_id)
     return state.with_unit(replace(u, status=frozenset(set(u.status) | {"charged"})))
+
+
+def assault(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice,
+            moves: Mapping[str, Sequence[Sequence[float]]]) -> tuple[GameState, list, dict]:
+    """The ``assault`` action: :func:`assault_move` (paths given for some models in ``moves``),
+    the unit marked as having charged when it makes contact. Returns the new state, the dice
+    events and the assault event (also the action's summary)."""
+    dice.take_events()
+    new, am = assault_move(state, unit_id, targets, dice, {m: [tuple(p) for p in pts] for m, pts in moves.items()})
+    events = dice.take_events()
+    if am.success:
+        new = mark_charged(new, unit_id)
+    ev = {"type": "assault", "unit": unit_id, "targets": list(targets), **am.as_json()}
+    if not am.success:
+        ev["note"] = "the assault falls short: the models moved, but no combat follows"
+    return new, events + [ev], ev

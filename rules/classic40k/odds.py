@@ -1,17 +1,17 @@
 """The exact odds of one round of a 40k 3rd edition close combat, as the ``fight`` answer.
 
-:func:`fight_answer` builds the round (:func:`~tapeline.rules.classic40k.fight.build_round`),
+:func:`fight_answer` builds the round (:func:`~tapeline.rules.classic40k.melee.build_round`),
 pushes the joint distribution through its Initiative steps (:func:`~tapeline.rules.melee.combat.round_odds`)
 and reads the casualties, the wounds and the result off it
-(:mod:`tapeline.rules.classic40k.results`).
+(:mod:`tapeline.rules.classic40k.resolution`).
 """
 
 from __future__ import annotations
 
 from ..melee.combat import round_odds
 from ..state import GameState
-from .fight import Choices, Round, build_round, fighters_by_unit
-from .results import falls_back_odds, result_odds
+from .melee import Choices, Round, build_round, fighters_by_unit
+from .resolution import falls_back_odds, result_odds
 
 
 def steps_json(rnd: Round) -> list[dict]:

@@ -1,9 +1,9 @@
 """Fighting one round of a 40k 3rd edition close combat with dice, and its result.
 
-:func:`fight_round` builds the round (:mod:`tapeline.rules.classic40k.fight`), rolls it through
+:func:`fight_round` builds the round (:mod:`tapeline.rules.classic40k.melee`), rolls it through
 the shared melee engine's dice engine (:func:`~tapeline.rules.melee.combat.resolve_round`: every
 roll an event with its purpose), removes the casualties step by step, keeps the wounds lost by
-models that survive, decides the result (:func:`~tapeline.rules.classic40k.results.decide`, a
+models that survive, decides the result (:func:`~tapeline.rules.classic40k.resolution.decide`, a
 roll-off on equal wounds) and records it in the state (``state.turn["c40k_combats"]``, by unit)
 for the loser's morale test and the winner's advance or consolidation.
 """
@@ -16,8 +16,8 @@ from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.combat import resolve_round
 from ..state import GameState
-from .fight import RULE, Choices, build_round, fighters_by_unit
-from .results import CombatResult, decide
+from .melee import RULE, Choices, build_round, fighters_by_unit
+from .resolution import CombatResult, decide
 
 RESULTS_KEY = "c40k_combats"
 
@@ -85,3 +85,19 @@ def last_result(state: GameState, unit_id: str, rule: str) -> CombatResult:
     if d is None:
         raise IllegalAction(rule, f"{unit_id} has fought no close combat whose result could be used")
     return CombatResult.from_json(d)
+
+
+def combat_record(state: GameState, unit_id: str) -> dict | str:
+    """What the last round of ``unit_id``'s combat decided (or why there is none): the winner,
+    the wounds each side inflicted (``points``), Massacre (an enemy destroyed outright), the
+    tiebreak and the losing unit's morale test (``passed``, ``failed``, ``none``)."""
+    got = (state.turn.get(RESULTS_KEY) or {}).get(unit_id)
+    if got is None:
+        return f"{unit_id} has fought no combat"
+    tests = got.get("morale") or {}
+    test = tests.get(unit_id) or next(iter(tests.values()), None)
+    panic = "none" if test is None else ("passed" if test["passed"] else "failed")
+    detail = (f"wounds inflicted {got['wounds']}, winner {got['winner'] or 'none (draw)'}"
+              f"{' (tiebreaker ' + str(got['rolls']) + ')' if got['tiebreak'] else ''}, enemy destroyed {got['outright']}, morale {panic}")
+    return {"winner": got["winner"], "points": got["wounds"], "massacre": bool(got["outright"] and got["winner"] is not None),
+            "tiebreak": bool(got["tiebreak"]), "panic": panic, "detail": detail}

@@ -1,21 +1,10 @@
-"""Warhammer: The Horus Heresy, 3rd edition (Assault phase).
+"""Warhammer: The Horus Heresy, 3rd edition: the Assault phase.
 
-The names below are loaded on first use (:func:`tapeline.rules.systems.lazy_names`)."""
-
-from typing import TYPE_CHECKING
-
-from ..systems import lazy_names
-
-if TYPE_CHECKING:
-    from ..contact_engagement import engaged
-    from ..truelos import visibility_matrix, visible, visible_to_group
-
-NAME = "heresy"
-ENGAGEMENT_RANGE = 0.0
-
-__getattr__, __dir__ = lazy_names(__name__, {
-    "engaged": "..contact_engagement", "visible": "..truelos", "visibility_matrix": "..truelos",
-    "visible_to_group": "..truelos",
-})
-
-__all__ = ["NAME", "ENGAGEMENT_RANGE", "engaged", "visible", "visibility_matrix", "visible_to_group"]
+:mod:`.system` is the system as every client asks it (:class:`tapeline.rules.systems.RuleSystem`);
+the other modules are its rules by topic: ``charge`` (with ``reactions`` and ``shooting``:
+Volleys and Overwatch), ``combat`` (who is locked with whom), ``melee`` (the Fight sub-phase),
+``challenge``, ``resolution`` and ``aftermath``, ``movement`` (the moves the assault rules
+make), ``checks``, ``statuses``, ``charts``, ``weapons`` and ``wounds``. Engagement and sight
+are the shared base-contact and true line of sight rules (:mod:`tapeline.rules.contact_engagement`,
+:mod:`tapeline.rules.truelos`).
+"""

@@ -1,5 +1,5 @@
 """Horus Heresy 3rd Aftermath (§A.10 step 4): each unit of the combat takes one option, the
-loser's units first, and every move is made along checked paths (:mod:`rules.heresy.moves`).
+loser's units first, and every move is made along checked paths (:mod:`rules.heresy.movement`).
 
 | option | effect |
 |---|---|
@@ -17,13 +17,13 @@ listing the options).
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import IllegalAction
 from ..state import GameState
 from .checks import take_check
 from .combat import locked_with
-from .moves import (check_consolidate, check_pile_in, consolidate, disengage, fall_back_move, is_cavalry, pile_in,
+from .movement import (check_consolidate, check_pile_in, consolidate, disengage, fall_back_move, is_cavalry, pile_in,
                     pursue_move)
 from .resolution import OPTIONS, Resolution, allowed_options, declaration_order
 from .statuses import gain_status, lose_status
@@ -151,3 +151,15 @@ def fall_back(state: GameState, u: str, dice) -> tuple[GameState, list]:
             state, ev = gain_status(state, u, "suppressed", "passed its Leadership Check at the table edge (§A.5)")
             events += ev
     return state, events
+
+
+def after_resolution(state: GameState, unit_id: str, dice, choices: Mapping[str, str], gun_down: Mapping[str, str],
+                     moves: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[GameState, list, Any]:
+    """The ``aftermath`` action: the options of the combat the last ``resolution`` of
+    ``unit_id``'s combat resolved (:func:`aftermath`)."""
+    got = (state.turn.get("resolutions") or {}).get(unit_id)
+    if got is None:
+        raise IllegalAction("HH3 §A.10 Aftermath", f"{unit_id}'s combat has not been resolved yet (a resolution action first)")
+    res = Resolution(**{k: got[k] for k in ("combat", "points", "breakdown", "winner", "loser", "difference", "massacre", "panic")})
+    dice.take_events()
+    return aftermath(state, res, choices, dice, None, gun_down, moves)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 
@@ -267,7 +267,7 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
     units = combat_of(state, state.unit_of(challenger).id)
     a, b = challenger, acceptor
     if not _contact_left(state, units, (a, b)):
-        from .moves import pile_in
+        from .movement import pile_in
 
         active = state.unit_of(a).side
         for u in sorted(units, key=lambda u: state.unit(u).side != active):
@@ -426,3 +426,12 @@ def end_duel(state: GameState) -> tuple[GameState, list]:
     if not d:
         return state, []
     return state.with_turn("duel", ()), [{"type": "duellists_return", "models": [m for m in d if m in state.unit_of(m).models]}]
+
+
+def challenge(state: GameState, challenger: str, acceptor: Optional[str], dice, options: dict) -> tuple[GameState, list, dict[str, Any]]:
+    """The ``challenge`` action (:func:`run`) and what the duel scored: who fought, who was
+    Disgraced, the Glory points, who was slain and the wounds each dealt."""
+    dice.take_events()
+    new, events, duel = run(state, challenger, acceptor, dice, options)
+    return new, events, {"challenger": duel.challenger, "acceptor": duel.acceptor, "disgraced": duel.disgraced,
+                         "glory": duel.glory, "slain": duel.slain, "dealt": duel.dealt}

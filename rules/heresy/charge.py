@@ -38,7 +38,7 @@ from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, move_unit, plan_contact
 from ..errors import IllegalAction
 from ..state import GameState
-from ..systems import system
+from ..truelos import visibility_matrix
 from .combat import is_locked, is_vehicle, locked_with
 from .statuses import gain_status
 
@@ -100,10 +100,9 @@ def check_eligible(state: GameState, unit_id: str, targets: Sequence[str]) -> No
 def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Optional[float], Optional[tuple]]:
     """The closest base-to-base distance between a charger and a target model that see each
     other (``None`` when no pair does), and that pair."""
-    sysmod = system(state.system)
     fa, fb = state.figures_of(unit_id), state.figures_of(target)
     g = gap_matrix(fa, fb)
-    vis = sysmod.visibility_matrix(state, unit_id, target)
+    vis = visibility_matrix(state, unit_id, target)
     if not vis.any():
         return None, None
     g = g.copy()
@@ -354,7 +353,7 @@ def evade(state: GameState, cc: ContactCharge, events: list, opts: dict) -> tupl
     each model up to its Initiative away from the charger; if the charger's best roll (6, with
     its modifier) can then no longer cover the route, the charge fails."""
     from .checks import model_subtypes
-    from .moves import evade_move
+    from .movement import evade_move
     from .reactions import spend_reaction
 
     target = cc.targets[0]

@@ -6,7 +6,7 @@ A combat fights **one round**: a pass through its Initiative steps, highest firs
    the weapon it fights with (:mod:`rules.heresy.weapons`) and its **Combat Initiative**
    (Initiative through the weapon's IM; 1 for a unit with any status).
 2. In each step the models whose CI equals the step's value **pile in** (up to Initiative into
-   base contact, :mod:`rules.heresy.moves`), then the **Engaged** ones attack: in base contact
+   base contact, :mod:`rules.heresy.movement`), then the **Engaged** ones attack: in base contact
    with an enemy model, or within 2" of a model of their own unit that is (§A.1). A model
    Engaged with several enemy units attacks the one the file names, else the first (and the
    next if that one is wiped out before its step).
@@ -50,7 +50,7 @@ from ..state import GameState
 from .checks import model_stat, model_subtypes
 from .combat import CONTACT, combat_of, is_vehicle
 from .statuses import STATUSES
-from .tables import melee_hit_tn, penetration, wound_tn
+from .charts import melee_hit_tn, penetration, wound_tn
 from .weapons import choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
@@ -308,7 +308,7 @@ def pile_in_boards(state: GameState, rnd: Round) -> list[GameState]:
 
 
 def _step_pile_in(st: GameState, rnd: Round, ini: int) -> tuple[GameState, list]:
-    from .moves import pile_in
+    from .movement import pile_in
 
     events = []
     for u in _side_first(st, rnd):
@@ -432,7 +432,7 @@ def fight_round(state: GameState, unit_id: str, dice, weapons=None, targets=None
     pile-ins, the Strike Groups, saves, casualties removed at the step's end; then the final
     pile-in. ``casualties``: {unit: the defender's casualty order (first models)}. Returns the
     new state, the events and a summary."""
-    from .moves import pile_in
+    from .movement import pile_in
 
     rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
     done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]

@@ -31,6 +31,7 @@ from typing import Mapping, Optional, Sequence
 
 from ..errors import IllegalAction
 from ..state import GameState
+from .challenge import end_duel
 from .checks import model_stat, take_check, unit_characteristic
 from .combat import combat_of, is_vehicle
 from .statuses import gain_status
@@ -201,3 +202,31 @@ def declaration_order(state: GameState, res: Resolution, active_side: Optional[s
         sides = sides_of(state, units)
         first = next((s for s in sides if s != active_side), sides[0]) if sides else None
     return [u for u in units if state.unit(u).side == first] + [u for u in units if state.unit(u).side != first]
+
+
+def resolution(state: GameState, unit_id: str, dice, bonus: Optional[Mapping[str, int]] = None,
+               panic_unit: Optional[str] = None) -> tuple[GameState, list, dict]:
+    """The ``resolution`` action: the duellists return to their units (:func:`~.challenge.end_duel`),
+    then :func:`resolve_combat`; what it found is kept for every unit of the combat (the
+    Aftermath and the ``combat_result`` expectation read it). Returns the new state, the events
+    and the resolution."""
+    state, events = end_duel(state)
+    dice.take_events()
+    new, res = resolve_combat(state, unit_id, dice, bonus, panic_unit)
+    done = dict(new.turn.get("resolutions") or {})
+    for u in res.combat:
+        done[u] = res.as_json()
+    new = new.with_turn("resolutions", done)
+    return new, events + res.events, res.as_json()
+
+
+def combat_record(state: GameState, unit_id: str) -> dict | str:
+    """What the last resolution of ``unit_id``'s combat found (or why there is none): the
+    winner, the points, Massacre and the Panic Check (``passed``, ``failed``, ``none``)."""
+    got = (state.turn.get("resolutions") or {}).get(unit_id)
+    if got is None:
+        return f"{unit_id}'s combat has not been resolved"
+    p = got.get("panic")
+    panic = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
+    detail = f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
+    return {"winner": got["winner"], "points": got["points"], "massacre": got["massacre"], "panic": panic, "detail": detail}

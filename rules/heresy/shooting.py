@@ -30,11 +30,11 @@ from tapeline.board.units import TOUCH
 from ..errors import IllegalAction
 from ..melee.strike import roll_strike
 from ..state import GameState
-from ..systems import system
+from ..truelos import visibility_matrix
 from .checks import model_stat
 from .combat import is_vehicle
 from .melee import tables_against
-from .tables import ranged_hit
+from .charts import ranged_hit
 from .weapons import choose, ranged_options
 from .wounds import allocate
 
@@ -49,7 +49,7 @@ def firing_models(state: GameState, unit_id: str, target: str, kind: str, weapon
     tfigs = state.figures_of(target)
     if not figs or not tfigs:
         return []
-    vis = system(state.system).visibility_matrix(state, unit_id, target)
+    vis = visibility_matrix(state, unit_id, target)
     g = gap_matrix(figs, tfigs)
     out = []
     for i, f in enumerate(figs):

@@ -33,7 +33,7 @@ Modules, bottom up:
   attackers; groups within one step strike simultaneously, casualties are removed at the end of
   the step).
 
-A system's side (40k 3rd: :mod:`tapeline.rules.classic40k.fight`) works out from the board who
+A system's side (40k 3rd: :mod:`tapeline.rules.classic40k.melee`) works out from the board who
 fights, their attacks, hit / wound / save target numbers and the step order, and reads the
 results (wounds inflicted, models removed) off the final states.
 """

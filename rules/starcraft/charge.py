@@ -29,14 +29,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap
+from tapeline.board.placement import place_around
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
+from ..charge_answer import head, num, xy
 from ..charge_geometry import MoveRules, Plan, best_plan, closest_within, end_regions, radius
 from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
 from ..errors import IllegalAction
@@ -46,10 +48,7 @@ from . import charge_goal as goal
 from .elevation import Level, level
 from .engagement import units_engaged
 from .movement import (ENGAGEMENT_RANGE, coherency_radius, end_pieces_on, grass_crossed, grass_ended_on, link_space,
-                       move_rules, without_grass)
-
-if TYPE_CHECKING:
-    from .charge_outcome import ChargeOutcome
+                       move_rules, speed, without_grass)
 
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
@@ -84,6 +83,29 @@ class ChargeReach:
     @property
     def end(self):
         return None if self.plan.path is None else self.plan.path.end
+
+
+@dataclass(frozen=True)
+class ChargeOutcome:
+    """What a resolved Charge did: the roll, success, where the Leading Model ended and by
+    which path, the nominated models (one per target unit) and the gaps to them, where the rest
+    were set, who was removed (no legal linked spot, §4.4), and the Grass removed (§7.1)."""
+
+    reach: ChargeReach
+    roll: int
+    rolls: tuple
+    success: bool
+    end: Optional[tuple] = None
+    path: list = field(default_factory=list)
+    target_model: Optional[str] = None
+    contact: bool = False
+    end_gap: Optional[float] = None
+    placed: dict = field(default_factory=dict)
+    removed: tuple = ()
+    out_of_coherency: tuple = ()
+    grass_removed: tuple = ()
+    target_models: dict = field(default_factory=dict)   # target unit -> nominated model
+    end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
 
 
 def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on=goal.HERE) -> list[Figure]:
@@ -128,12 +150,6 @@ def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Fi
 def charge_dice(state: GameState, unit_id: str):
     abilities = state.unit(unit_id).stats.get("abilities") or ()
     return BEST_OF_2D6 if any(a in abilities for a in BEST_OF_TWO) else D6
-
-
-def speed(state: GameState, unit_id: str) -> Optional[int]:
-    u = state.unit(unit_id)
-    prof = make_profile(u.profile or u.id, u.stats)
-    return prof.speed_for(len(u.models), u.started_with)
 
 
 def _check(state: GameState, unit_id: str, targets: Sequence[str]) -> None:
@@ -243,8 +259,6 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     """Resolve a Charge with the given dice: the new state (unchanged on failure) and what
     happened. ``target_models`` nominates one model per target unit (default: the model of the
     first target nearest the Leading Model's end spot)."""
-    from . import charge_outcome as outcome  # (a resolved charge's only)
-
     rc = reach(state, unit_id, targets, leader, modifier)
     for t in target_models or {}:
         if t not in rc.targets:
@@ -257,7 +271,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     budget = rc.speed + rc.modifier + result
     ok = rc.odds.succeeds(result)
     if not ok:
-        return state, outcome.ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
+        return state, ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
     noms = [state.figure(m) for m in nominees.values()]
     extra: dict = {}
     path, k = rc.plan.path, None
@@ -286,8 +300,6 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     others = [f for f in state.all_figures() if f.unit != unit_id]
     pieces = [p for p in state.table.pieces if not p.has("grass")]
     lspace = link_space(state, unit_id, rc.targets)
-    from tapeline.board.placement import place_around  # (a resolved charge's only)
-
     pl = place_around(moved, rest, state.table, others, pieces, tfigs, keep, coherency_radius(state.unit(unit_id)),
                       lspace.clear_segments, ENGAGEMENT_RANGE, levels=rules.levels,
                       pieces_on=lambda lv: end_pieces_on(state.table, lv))
@@ -297,7 +309,7 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     pts = path.points()
     grass = sorted(set(grass_crossed(state, pts)) | set(grass_ended_on(new, new.figures_of(unit_id))))
     new = without_grass(new, grass)
-    return new, outcome.ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
+    return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
                               dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass),
                               dict(nominees), end_gaps)
 
@@ -331,3 +343,29 @@ def nominated(state: GameState, targets: Sequence[str], end, target_models: Opti
             options = engageable(state, t, mover, on) or state.figures_of(t)
             out[t] = options[0].id if end is None else min(options, key=lambda f: (math.dist(f.at, end), f.id)).id
     return out
+
+
+def reach_answer(rc: ChargeReach) -> dict[str, Any]:
+    """The ``charge`` question's JSON answer (:func:`tapeline.rules.charge_answer.head`, then
+    the Speed, the modifier, the reach of the charge dice, the Grass the path crosses and notes)."""
+    out = head("starcraft", rc.unit, rc)
+    out.update({"speed": rc.speed, "modifier": rc.modifier, "reach": rc.odds.as_json()["reach"],
+                "grass_crossed": list(rc.grass), "notes": list(rc.notes)})
+    return out
+
+
+def outcome_answer(res: ChargeOutcome) -> dict[str, Any]:
+    """A resolved charge as JSON-ready values (the ``charge`` question's ``roll``)."""
+    rc = res.reach
+    return {
+        "success": res.success, "roll": res.roll, "rolls": list(res.rolls),
+        "distance": num(rc.distance), "min_roll": rc.odds.min_roll, "probability": rc.odds.probability,
+        "leader": rc.leader, "charge_distance": rc.speed + rc.modifier + res.roll,
+        "end": xy(res.end) if res.success else None,
+        "path": [xy(p) for p in res.path] if res.success else [],
+        "target_model": res.target_model, "target_models": dict(res.target_models), "contact": res.contact,
+        "end_gap": num(res.end_gap), "end_gaps": {k: num(v) for k, v in res.end_gaps.items()},
+        "placed": {k: xy(v) for k, v in res.placed.items()},
+        "removed": list(res.removed), "out_of_coherency": list(res.out_of_coherency),
+        "grass_removed": list(res.grass_removed),
+    }

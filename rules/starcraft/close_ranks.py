@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap, gap_matrix
@@ -277,3 +277,23 @@ class _Context:
         out = ClosedRanks(unit_id, leader, [tuple(map(float, p)) for p in pts], float(length), g0, g1, tuple(self.pins), placed,
                           tiers, removed, len(self.pins), len(pinned(new, unit_id)), c.ok)
         return new, out
+
+
+def resolve(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence] = None,
+            set_at: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+    """The ``close_ranks`` action: :func:`close_ranks`, its events (the move, models removed
+    with no legal linked spot, BURROWED lost) and its summary."""
+    new, cr = close_ranks(state, unit_id, leader, path, set_at)
+    ev = {"type": "close_ranks", "unit": unit_id, "leader": cr.leader, "length": round(cr.length, 9),
+          "end": [round(cr.path[-1][0], 9), round(cr.path[-1][1], 9)],
+          "gap_before": round(cr.gap_before, 9), "gap_after": round(cr.gap_after, 9),
+          "pinned": list(cr.pinned), "placed": {m: [round(x, 9), round(y, 9)] for m, (x, y) in cr.placed.items()},
+          "tiers": dict(cr.tiers), "base_contact": cr.contacts_after, "coherency": cr.coherent}
+    events: list[dict[str, Any]] = [ev]
+    if cr.removed:
+        events.append({"type": "removed", "unit": unit_id, "models": list(cr.removed), "why": "no legal linked spot (§4.4)"})
+    if "burrowed" in state.unit(unit_id).status:
+        events.append({"type": "status", "unit": unit_id, "lost": "burrowed", "why": "Close Ranks removes BURROWED (§11)"})
+    summary = {"leader": cr.leader, "path": cr.path, "length": cr.length, "placed": dict(cr.placed),
+               "pinned": list(cr.pinned), "contacts_before": cr.contacts_before, "contacts_after": cr.contacts_after}
+    return new, events, summary

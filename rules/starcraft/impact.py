@@ -18,7 +18,7 @@ Recorded dice order: per charged unit in declaration order, its IMPACT dice then
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
@@ -27,7 +27,7 @@ from .attack import BatchSpec, roll_logged
 from .casualties import priority_reading, remove
 from .catalogue import make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .ranged import BatchResult, _setting, casualty_order, default_pick
+from .batches import BatchResult, _setting, casualty_order, default_pick
 from .ranks import Ranks, ranks
 
 RULE = "§11 IMPACT"
@@ -143,3 +143,22 @@ def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping
                        "total_damage": rm.total, "marker": rm.alloc.marker, "discarded": rm.alloc.discarded,
                        "shielded": rm.shielded, "priority_range": priority_reading(state)})
     return st, events, results
+
+
+def strike(state: GameState, unit_id: str, dice: Dice, charged: Sequence[str], targets: Optional[Sequence[str]] = None,
+           split: Optional[Mapping[str, Mapping[str, int]]] = None, choices: Optional[Mapping[str, Sequence[str]]] = None,
+           settings: Any = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+    """The ``impact`` action: IMPACT dice at ``targets`` (default: every unit ``charged``, the
+    targets of the unit's successful charge just made), rolled, casualties removed. Returns the
+    new state, the events and the summary (dice, each target's result)."""
+    if not charged:
+        raise IllegalAction(RULE, f"IMPACT resolves right after a successful Charge, and {unit_id} has just made none")
+    targets = list(targets or charged)
+    bad = [t for t in targets if t not in charged]
+    if bad:
+        raise IllegalAction(RULE, f"{unit_id} did not charge {', '.join(bad)} (charged: {', '.join(charged)})")
+    imp = declare(state, unit_id, targets, split)
+    if imp is None:
+        raise IllegalAction(RULE, f"{unit_id} has no IMPACT")
+    new, events, results = resolve(state, imp, dice, choices, settings)
+    return new, events, {"unit": unit_id, "dice": imp.dice(), "parts": [r.as_dict() for r in results]}

@@ -3,7 +3,7 @@
 A fight is the same pipeline as a shot: each model of the Fighting or Supporting Rank
 (:mod:`rules.starcraft.ranks`) strikes one enemy unit it may attack with one Combat-phase
 weapon; the dice then go through the very :class:`~rules.starcraft.attack.Step` objects of a
-Ranged Attack (hit, PRECISION, Surge, Armour, Evade, damage: :func:`rules.starcraft.ranged.
+Ranged Attack (hit, PRECISION, Surge, Armour, Evade, damage: :func:`rules.starcraft.batches.
 pool_spec`), and casualties through :func:`rules.starcraft.casualties.remove` with the
 Engaged priority (§8.7.5: the target is Engaged; keep the Engagement with every enemy unit
 while another valid casualty exists).
@@ -36,16 +36,17 @@ then the Surge Die, then each target's Armour dice and Evade dice in turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from .attack import BatchSpec, Pools, modified, roll_logged, surge_die_step
-from .casualties import priority_reading, remove
+from .casualties import is_engaged, priority_reading, remove
 from .catalogue import Weapon, key, make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .ranged import BatchResult, Modifiers, _setting, casualty_order, default_pick, pool_spec
+from .batches import BatchResult, Modifiers, _setting, casualty_order, default_pick, pool_spec
+from . import impact as impact_rules
 from .ranks import Ranks, ranks
 
 RULE = "§8.8.1 Close Combat Attack"
@@ -339,6 +340,58 @@ def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Mod
 def unengaged_after(before: GameState, after: GameState, units: Sequence[str]) -> list[str]:
     """Units of a fight that were Engaged before it and no longer are (§8.8.1 step 5: a unit
     with no model left within 1" of an enemy is Unengaged at once)."""
-    from .casualties import is_engaged
-
     return [u for u in units if after.unit(u).models and is_engaged(before, u) and not is_engaged(after, u)]
+
+
+def close_combat(state: GameState, unit_id: str, dice: Dice, targets: Optional[Sequence[str]] = None,
+                 assign: Optional[Mapping[str, str]] = None, weapons: Optional[Mapping[str, str]] = None,
+                 surge_to: Optional[str | Sequence[str]] = None, precision: Optional[Mapping[str, int]] = None,
+                 mods: Modifiers = Modifiers(), casualties: Optional[Mapping[str, Sequence[str]]] = None,
+                 settings: Any = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+    """The ``close_combat`` action: declare and roll the Close Combat Attack, remove
+    casualties, and free the units left with no model within 1" of an enemy (§8.8.1 step 5).
+    Returns the new state, the events and the summary (dice, Surge, ranks, each part's result)."""
+    cc = declare(state, unit_id, targets, assign, weapons, surge_to, precision or None, mods)
+    new, events, results = resolve(state, cc, dice, mods, casualties, settings)
+    freed = unengaged_after(state, new, (unit_id,) + cc.targets)
+    if freed:
+        events.append({"type": "unengaged", "units": freed, "why": "no model within 1\" of an enemy (§8.8.1 step 5)"})
+    summary = {"unit": unit_id, "dice": cc.dice(), "surge_to": cc.surge_to, "fighting_rank": cc.ranks.fighting_rank,
+               "supporting_rank": cc.ranks.supporting_rank, "parts": [r.as_dict() for r in results]}
+    return new, events, summary
+
+
+def _odds_json(o: AttackOdds) -> dict[str, Any]:
+    return {"dice": o.dice, "mean_hits": o.hits.mean, "mean_damage": o.damage.mean, "mean_kills": o.kills.mean,
+            "hits_pmf": o.hits.as_list(), "kills_pmf": o.kills.as_list(), "kills_at_least": o.kills.at_least_list()}
+
+
+def fight_answer(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
+                 weapons: Optional[Mapping[str, str]] = None, surge_to: Sequence[str] = (),
+                 charged: Optional[str] = None) -> dict[str, Any]:
+    """The ``fight`` question: the unit's Close Combat Attack as the board stands — Fighting
+    and Supporting Rank, who strikes which unit with what, the attack dice per target unit and
+    the exact odds per target (casualties by the Engaged priority). With ``charged`` naming the
+    unit itself (it charged this turn), its IMPACT dice and their exact odds too."""
+    cc = declare(state, unit_id, targets or None, assign or {}, weapons or {}, list(surge_to) or None)
+    by_target = odds(state, cc, settings=state.settings)
+    out: dict[str, Any] = {
+        "system": "starcraft",
+        "unit": unit_id,
+        "fighters": {unit_id: list(cc.assign)},
+        "fighting_rank": cc.ranks.fighting_rank,
+        "supporting_rank": cc.ranks.supporting_rank,
+        "assign": dict(cc.assign),
+        "weapons": dict(cc.weapons),
+        "dice": cc.dice(),
+        "surge_to": cc.surge_to,
+        "evade": {t: list(v) for t, v in cc.evade.items() if v},
+        "odds": {t: _odds_json(o) for t, o in by_target.items()},
+        "casualty_priority_range": state.settings.get("casualty_priority_range", "within_1"),
+    }
+    if charged is not None and charged == unit_id:
+        imp = impact_rules.declare(state, unit_id, targets or None)
+        if imp is not None:
+            out["impact"] = {"x": imp.x, "y": imp.y, "dice": imp.dice(),
+                             "odds": {t: _odds_json(o) for t, o in impact_rules.odds(state, imp, state.settings).items()}}
+    return out

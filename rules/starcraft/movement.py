@@ -18,6 +18,10 @@ coherency (§4.3–4.6, §8.5.2–8.5.3).
   through Access Points only. An end spot on a level may overlap the pieces it stands on
   and any lower piece (a base may hang over a drop), never a piece reaching as high or
   higher (Effective Size), Grass excepted.
+* **Move / Run** (§8.5.2, §8.7.1; :func:`run`): an Unengaged unit with a Speed; the Leading
+  Model's path is checked against its Speed; the rest are set in coherency, at spots given or
+  as close to the Leading Model as they legally can (:func:`tapeline.board.placement.place_around`);
+  one with no legal linked spot is removed (§4.4); Grass crossed or ended on is removed.
 * **Coherency** (§4.4): wholly within 3" (Squadron: 4") of the Leading Model, linked through
   the unit's own models; a link crosses no terrain (setting ``coherency_link_terrain``:
   ``impassable`` by default, or ``all``), no other unit's model (enemies being charged or
@@ -29,19 +33,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import shapely
 
 from tapeline.board.levels import Levels, levels_of
 from tapeline.board.measure import region_gap
+from tapeline.board.pathcheck import check_end, check_path
+from tapeline.board.placement import place_around
 from tapeline.board.space import Space, figure_obstacle, piece_obstacle
 from tapeline.board.table import Figure
 
-from ..charge_geometry import MoveRules, radius
+from ..charge_geometry import MoveRules, radius, space_for
+from ..errors import IllegalAction
 from ..state import GameState, UnitState
+from .catalogue import make_profile
 from .engagement import units_engaged
 from .terrain import impassable
+
+RUN = "§8.5.2 Move / §8.7.1 Run"
 
 ENGAGEMENT_RANGE = 1.0
 _LARGE = re.compile(r"^large[-_ (]*([0-9]+(?:\.[0-9]+)?)\)?$")
@@ -174,3 +184,77 @@ def grass_ended_on(state: GameState, figs: Sequence[Figure]) -> list[str]:
         if p.has("grass") and any(region_gap(f, p.footprint) < -1e-6 for f in figs):
             out.append(p.id)
     return out
+
+
+def speed(state: GameState, unit_id: str) -> Optional[int]:
+    """The unit's Speed as it stands (split Speed: the second value for a unit of one model,
+    §5.1); ``None`` for Null Speed."""
+    u = state.unit(unit_id)
+    prof = make_profile(u.profile or u.id, u.stats)
+    return prof.speed_for(len(u.models), u.started_with)
+
+
+def run(state: GameState, unit_id: str, leader: str, path: Sequence[tuple[float, float]],
+        spots: Mapping[str, tuple[float, float]]) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+    """Move / Run (§8.5.2, §8.7.1): the Leading Model ``leader`` along ``path`` (the points
+    after where it stands; a Flying unit goes point to point), checked against the unit's
+    Speed; the rest at ``spots`` (each checked) or by default as close to it as they legally
+    can, in coherency. Returns the new state, the events and what the move did (``length``,
+    ``coherency``, ``grass_removed``)."""
+    u = state.unit(unit_id)
+    if leader not in u.models:
+        raise IllegalAction(RUN, f"{leader} is not a model of {unit_id}")
+    for m in spots:
+        if m not in u.models or m == leader:
+            raise IllegalAction(RUN, f"set: {m} is not another model of {unit_id}")
+    for e in state.enemies_of(unit_id):
+        if units_engaged(state, unit_id, e.id):
+            raise IllegalAction(RUN, f"{unit_id} is Engaged with {e.id}: only an Unengaged unit may Move or Run")
+    sp = speed(state, unit_id)
+    if sp is None:
+        raise IllegalAction(RUN, f"{unit_id} has Null Speed")
+    lead = state.figure(leader)
+    rules = move_rules(state, unit_id, lead)
+    pts = [lead.at] + [tuple(p) for p in path]
+    if u.flying:
+        pts = [pts[0], pts[-1]]  # point to point, ignoring what lies between (§8.5.3)
+        rules = MoveRules(0.0, 0.0, (), (), rules.end_pieces, rules.end_figures, ())
+    res = check_path(space_for(state, rules), pts, float(sp), rules.end_check(state.table, lead))
+    if not res.legal:
+        v = res.violation
+        raise IllegalAction(RUN, f"{leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
+    moved = lead.moved(pts[-1][0], pts[-1][1], rules.level_at(*pts[-1]))
+    new = state.with_figures([moved])
+    rest = [f for f in state.figures_of(unit_id) if f.id != leader]
+    others = [f for f in state.all_figures() if f.unit != unit_id]
+    pieces = [p for p in state.table.pieces if not p.has("grass")]
+    keep = [(f, 1.0) for e in state.enemies_of(unit_id) if not e.flying for f in state.figures_of(e.id)]
+    given = [f for f in rest if f.id in spots]
+    free = [f for f in rest if f.id not in spots]
+    events: list[dict[str, Any]] = [{"type": "run", "unit": unit_id, "leader": leader, "length": round(res.length, 9), "speed": sp}]
+    if given:
+        placed = [f.moved(*spots[f.id], rules.level_at(*spots[f.id])) for f in given]
+        for f in placed:
+            v = check_end(state.table, f, others + [moved] + [g for g in placed if g.id != f.id], end_pieces_on(state.table, f.on), keep)
+            if v is not None:
+                raise IllegalAction(RUN, f"set {f.id}: {v.kind}: {v.detail}")
+        new = new.with_figures(placed)
+    if free:
+        blockers = others + [new.figure(f.id) for f in given]
+        pl = place_around(moved, free, state.table, blockers, pieces, (), keep, coherency_radius(u),
+                          link_space(state, unit_id).clear_segments, levels=rules.levels,
+                          pieces_on=lambda lv: end_pieces_on(state.table, lv))
+        new = new.with_figures([f.moved(*pl.positions[f.id], pl.on.get(f.id)) for f in free if f.id in pl.positions])
+        if pl.unplaced:
+            new = new.without_models(unit_id, list(pl.unplaced))
+            events.append({"type": "removed", "unit": unit_id, "models": list(pl.unplaced), "why": "no legal linked spot (§4.4)"})
+    grass = [] if u.flying else grass_crossed(state, pts)
+    grass = sorted(set(grass) | set(grass_ended_on(new, new.figures_of(unit_id))))
+    if grass:
+        new = without_grass(new, grass)
+        events.append({"type": "grass_removed", "pieces": grass})
+    c = coherency(new, unit_id, leader)
+    events[0]["coherency"] = c.ok
+    if not c.ok:
+        events[0]["out_of_coherency"] = c.explain()
+    return new, events, {"length": res.length, "coherency": c.ok, "grass_removed": grass}

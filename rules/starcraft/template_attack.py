@@ -49,7 +49,7 @@ models in the §8.7.5 priority order either way, visibility ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -63,7 +63,7 @@ from tapeline.board.templates import (Coverage, DiscDims, Template, TeardropDims
 from tapeline.board.units import TOUCH
 
 from ..dice import Dice
-from ..errors import IllegalAction
+from ..errors import ChoiceError, IllegalAction
 from ..sightcommon import blockers, own_stacks, relevant
 from ..state import GameState
 from .attack import BatchSpec
@@ -71,7 +71,7 @@ from .casualties import is_engaged
 from .catalogue import Weapon
 from .elevation import Level, level
 from .odds import attack_odds
-from .ranged import BatchResult, Modifiers, batch_target, dice_spec, fire_batch
+from .batches import BatchResult, Modifiers, batch_target, dice_spec, fire_batch
 from .targeting import Targeting, check_engagement, check_target_type, evade_reasons, unit_weapon
 from .visibility import visible, visible_to_group
 
@@ -449,3 +449,27 @@ def resolve(state: GameState, p: TemplatePlan, dice: Dice, choices: Sequence[str
         events += evs
         results.append(res)
     return state, events, results
+
+
+def answer(state: GameState, unit_id: str, weapon: str, target: Optional[str] = None, firer: Optional[str] = None,
+           at: Optional[tuple[float, float]] = None, on: Optional[str] = None) -> dict[str, Any]:
+    """The ``template`` question for a template weapon: where it lands, what it covers and
+    affects (and what it excludes, why), and each Batch with its exact odds. A choice that does
+    not fit the weapon is a :class:`ChoiceError` naming it (``weapon``, ``at``, ``target``)."""
+    try:
+        w = template_weapon(state, unit_id, weapon)
+    except IllegalAction as e:
+        raise ChoiceError("weapon", e.rule, str(e)) from None
+    if is_ability(w) and at is None:
+        raise ChoiceError("at", RULE, f"{w.name} is an ability template: give the point it is placed at ({RULE})")
+    if not is_ability(w) and target is None:
+        raise ChoiceError("target", RULE, f"{w.name} is a template weapon: name the target model it is aimed at ({RULE})")
+    try:
+        p = plan(state, unit_id, weapon, target, firer, at, on, settings=state.settings)
+    except IllegalAction as e:
+        if e.rule == ALIGNMENT:
+            raise ChoiceError("at", e.rule, str(e)) from None
+        raise
+    out = p.as_dict()
+    out["batches"] = batch_odds(state, p, state.settings)
+    return out

@@ -27,7 +27,7 @@ from ..plain import Field
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
-from . import require_system
+from tapeline.rules.systems import rules_for
 
 
 @action
@@ -40,11 +40,8 @@ class Advance(Strict):
         return [("unit", "unit", self.unit)]
 
     def apply(self, state, ctx):
-        require_system(state, ("classic40k",), "advance")
-        from tapeline.rules.classic40k.aftermath import advance
-
         ctx.dice.take_events()
-        return advance(state, self.unit, ctx.dice, self.toward)
+        return rules_for(state.system).advance(state, self.unit, ctx.dice, self.toward)
 
 
 @action
@@ -58,7 +55,4 @@ class Consolidate(Strict):
         return [("unit", "unit", self.unit)] + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        require_system(state, ("classic40k",), "consolidate")
-        from tapeline.rules.classic40k.aftermath import consolidate
-
-        return consolidate(state, self.unit, self.moves, self.toward)
+        return rules_for(state.system).consolidate(state, self.unit, self.moves, self.toward)

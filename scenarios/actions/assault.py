@@ -25,7 +25,7 @@ from ..plain import Field
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
-from . import require_system
+from tapeline.rules.systems import rules_for
 
 Path_ = Annotated[list[XY], Field(min_length=1, max_length=100)]
 
@@ -42,16 +42,6 @@ class Assault(Strict):
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        require_system(state, ("classic40k",), "assault")
-        from tapeline.rules.classic40k.assault import assault_move, mark_charged
-
-        ctx.dice.take_events()
-        new, am = assault_move(state, self.unit, self.targets, ctx.dice, {m: [tuple(p) for p in pts] for m, pts in self.moves.items()})
-        events = ctx.dice.take_events()
-        if am.success:
-            new = mark_charged(new, self.unit)
-        ev = {"type": "assault", "unit": self.unit, "targets": list(self.targets), **am.as_json()}
-        if not am.success:
-            ev["note"] = "the assault falls short: the models moved, but no combat follows"
+        new, events, ev = rules_for(state.system).assault(state, self.unit, self.targets, ctx.dice, self.moves)
         ctx.results[ctx.index] = {"assault": ev}
-        return new, events + [ev]
+        return new, events

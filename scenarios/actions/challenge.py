@@ -22,7 +22,7 @@ from ..plain import Field, model_validator
 
 from ..schema import Flag, Id, Strict
 from ..vocab import action
-from . import require_system
+from tapeline.rules.systems import rules_for
 
 
 @action
@@ -53,13 +53,8 @@ class Challenge(Strict):
         return out
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy",), "challenge")
-        from tapeline.rules.heresy.challenge import run
-
         opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,
                 "banned": self.banned, "heroic_intervention": self.heroic_intervention, "active": self.active}
-        ctx.dice.take_events()
-        new, events, duel = run(state, self.challenger, self.acceptor, ctx.dice, opts)
-        ctx.results[ctx.index] = {"challenge": {"challenger": duel.challenger, "acceptor": duel.acceptor, "disgraced": duel.disgraced,
-                                                "glory": duel.glory, "slain": duel.slain, "dealt": duel.dealt}}
+        new, events, duel = rules_for(state.system).challenge(state, self.challenger, self.acceptor, ctx.dice, opts)
+        ctx.results[ctx.index] = {"challenge": duel}
         return new, events

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from .. import charging
 from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
+from ..validate import target_problems
 from ..vocab import action
+from tapeline.rules.systems import rules_for
 
 
 @action
@@ -54,8 +55,6 @@ class Charge(Strict):
         return out
 
     def static_problems(self, ctx):
-        from ..charging import target_problems
-
         yield from target_problems(self.targets)
         for t in self.target_models:
             if t not in self.targets:
@@ -72,9 +71,10 @@ class Charge(Strict):
         return out
 
     def apply(self, state, ctx):
-        rc, info = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
-        new, res, events = charging.execute(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models,
-                                            self.options())
+        rules = rules_for(state.system)
+        _rc, info = rules.charge_reach(state, self.unit, self.targets, self.leader, self.modifier)
+        new, res, events = rules.charge(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models,
+                                        self.options())
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})

@@ -34,18 +34,12 @@ from typing import Annotated, ClassVar, Literal, Optional, Union
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
-from tapeline.rules.starcraft import impact, melee
+from tapeline.rules.systems import rules_for
 
 from ..schema import Id, Strict
 from ..vocab import action
 from .shoot import Count, PoolModifiers
 Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
-
-
-def _starcraft(state, what: str) -> None:
-    if state.system != "starcraft":
-        raise IllegalAction(what, f"{what} is a StarCraft TMG action (system starcraft)")
 
 
 def _choice_refs(prefix: str, choices: dict) -> list:
@@ -81,19 +75,11 @@ class CloseCombat(PoolModifiers):
         return out + _choice_refs("casualties", self.casualties)
 
     def apply(self, state, ctx):
-        _starcraft(state, "close_combat")
-        mods = self.modifiers()
-        cc = melee.declare(state, self.unit, self.targets, self.assign, self.weapons, self.surge_to,
-                           self.precision_split or None, mods)
-        new, events, results = melee.resolve(state, cc, ctx.dice, mods, self.casualties, ctx.settings)
-        freed = melee.unengaged_after(state, new, (self.unit,) + cc.targets)
-        if freed:
-            events.append({"type": "unengaged", "units": freed, "why": "no model within 1\" of an enemy (§8.8.1 step 5)"})
+        new, events, summary = rules_for(state.system).close_combat(
+            state, self.unit, ctx.dice, self.targets, self.assign, self.weapons, self.surge_to, self.precision_split,
+            self.modifiers(), self.casualties, ctx.settings)
         if ctx.index is not None:
-            ctx.results[ctx.index] = {"fight": {"unit": self.unit, "dice": cc.dice(), "surge_to": cc.surge_to,
-                                                "fighting_rank": cc.ranks.fighting_rank,
-                                                "supporting_rank": cc.ranks.supporting_rank,
-                                                "parts": [r.as_dict() for r in results]}}
+            ctx.results[ctx.index] = {"fight": summary}
         return new, events
 
 
@@ -116,23 +102,15 @@ class Impact(Strict):
         return out + _choice_refs("casualties", self.casualties)
 
     def apply(self, state, ctx):
-        _starcraft(state, "impact")
-        charged = _last_charge(ctx, self.unit)
-        targets = self.targets or charged
-        bad = [t for t in targets if t not in charged]
-        if bad:
-            raise IllegalAction(impact.RULE, f"{self.unit} did not charge {', '.join(bad)} (charged: {', '.join(charged)})")
-        imp = impact.declare(state, self.unit, targets, self.split)
-        if imp is None:
-            raise IllegalAction(impact.RULE, f"{self.unit} has no IMPACT")
-        new, events, results = impact.resolve(state, imp, ctx.dice, self.casualties, ctx.settings)
+        new, events, summary = rules_for(state.system).impact(state, self.unit, ctx.dice, _last_charge(ctx, self.unit), self.targets,
+                                            self.split, self.casualties, ctx.settings)
         if ctx.index is not None:
-            ctx.results[ctx.index] = {"impact": {"unit": self.unit, "dice": imp.dice(), "parts": [r.as_dict() for r in results]}}
+            ctx.results[ctx.index] = {"impact": summary}
         return new, events
 
 
 def _last_charge(ctx, unit: str) -> list:
-    """The targets of ``unit``'s successful charge, which must be the file's latest charge."""
+    """The targets of ``unit``'s successful charge, if it is the file's latest charge (else none)."""
     for i in sorted((k for k in ctx.results if ctx.index is None or k < ctx.index), reverse=True):
         got = ctx.results[i]
         if "charge" in got:
@@ -140,4 +118,4 @@ def _last_charge(ctx, unit: str) -> list:
             if c.get("unit") == unit and c.get("success"):
                 return list(c.get("targets") or [])
             break
-    raise IllegalAction(impact.RULE, f"IMPACT resolves right after a successful Charge, and {unit} has just made none")
+    return []

@@ -23,8 +23,7 @@ from typing import Annotated, ClassVar, Literal, Optional
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
-from tapeline.rules.starcraft.close_ranks import close_ranks
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
@@ -44,22 +43,7 @@ class CloseRanks(Strict):
         return out + ([("leader", "model", self.leader)] if self.leader else [])
 
     def apply(self, state, ctx):
-        if state.system != "starcraft":
-            raise IllegalAction("§8.8.1 Close Ranks", "close_ranks is a StarCraft TMG action (system starcraft)")
-        new, cr = close_ranks(state, self.unit, self.leader, self.path, self.set)
-        ev = {"type": "close_ranks", "unit": self.unit, "leader": cr.leader, "length": round(cr.length, 9),
-              "end": [round(cr.path[-1][0], 9), round(cr.path[-1][1], 9)],
-              "gap_before": round(cr.gap_before, 9), "gap_after": round(cr.gap_after, 9),
-              "pinned": list(cr.pinned), "placed": {m: [round(x, 9), round(y, 9)] for m, (x, y) in cr.placed.items()},
-              "tiers": dict(cr.tiers), "base_contact": cr.contacts_after, "coherency": cr.coherent}
-        events = [ev]
-        if cr.removed:
-            events.append({"type": "removed", "unit": self.unit, "models": list(cr.removed), "why": "no legal linked spot (§4.4)"})
-        if "burrowed" in state.unit(self.unit).status:
-            events.append({"type": "status", "unit": self.unit, "lost": "burrowed", "why": "Close Ranks removes BURROWED (§11)"})
+        new, events, summary = rules_for(state.system).close_ranks(state, self.unit, self.leader, self.path, self.set)
         if ctx.index is not None:
-            ctx.results[ctx.index] = {"close_ranks": {"leader": cr.leader, "path": cr.path, "length": cr.length,
-                                                      "placed": dict(cr.placed), "pinned": list(cr.pinned),
-                                                      "contacts_before": cr.contacts_before,
-                                                      "contacts_after": cr.contacts_after}}
+            ctx.results[ctx.index] = {"close_ranks": summary}
         return new, events

@@ -14,16 +14,12 @@ one-turn statuses ``charged`` (it assaulted this turn), ``fired_heavy``, ``deep_
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
-from tapeline.rules.state import frozen_map
+from tapeline.rules.systems import rules_for
 
 from ..schema import Strict
 from ..vocab import action
-
-ONE_TURN = {"heresy": frozenset({"disgraced", "rushed", "disembarked", "disordered"}),
-            "classic40k": frozenset({"charged", "fired_heavy", "deep_struck"})}
 
 
 @action
@@ -34,11 +30,4 @@ class EndTurn(Strict):
         return []
 
     def apply(self, state, ctx):
-        events = [{"type": "end_turn", "forgotten": sorted(state.turn)}]
-        for u in state.units:
-            one_turn = ONE_TURN.get(state.system, frozenset())
-            gone = sorted(set(u.status) & one_turn)
-            if gone:
-                state = state.with_unit(replace(u, status=frozenset(set(u.status) - one_turn)))
-                events.append({"type": "status", "unit": u.id, "lost": gone, "why": "end of the turn"})
-        return replace(state, turn=frozen_map({})), events
+        return rules_for(state.system).end_turn(state)

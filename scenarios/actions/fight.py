@@ -27,37 +27,13 @@ from typing import Annotated, Literal, Optional, Union
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 
 from ..schema import Flag, Id, Strict
 from ..vocab import action
-from . import require_system
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
 Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Field(max_length=20)]
-
-
-def _heresy(act, state, ctx):
-    from tapeline.rules.heresy.melee import fight_round
-
-    if act.charged:
-        raise IllegalAction("fight", "charged: Horus Heresy knows who charged from the charge itself")
-    if any(not isinstance(t, str) for t in act.targets.values()):
-        raise IllegalAction("fight", "targets: a Horus Heresy model attacks one unit")
-    return fight_round(state, act.unit, ctx.dice, act.weapons, act.targets, act.casualties, act.active, act.pile_in)
-
-
-def _classic40k(act, state, ctx):
-    from tapeline.rules.classic40k.fight import Choices
-    from tapeline.rules.classic40k.rounds import fight_round
-
-    if act.active is not None or not act.pile_in:
-        raise IllegalAction("fight", "active and pile_in are Horus Heresy options")
-    return fight_round(state, act.unit, ctx.dice, Choices(act.weapons, act.targets, act.casualties, tuple(act.charged)))
-
-
-#: system -> function(action, state, ctx) -> (new state, events, summary)
-SYSTEMS = {"heresy": _heresy, "classic40k": _classic40k}
 
 
 @action
@@ -82,9 +58,8 @@ class Fight(Strict):
         return out
 
     def apply(self, state, ctx):
-        require_system(state, tuple(SYSTEMS), "fight")
-        run = SYSTEMS[state.system]
         ctx.dice.take_events()
-        new, events, summary = run(self, state, ctx)
+        new, events, summary = rules_for(state.system).fight(state, self.unit, ctx.dice, self.weapons, self.targets,
+                                                             self.casualties, self.active, self.pile_in, self.charged)
         ctx.results[ctx.index] = {"fight": summary}
         return new, events

@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..schema import Id, Strict
 from ..vocab import action
-from . import require_system
+from tapeline.rules.systems import rules_for
 
 
 @action
@@ -30,10 +30,7 @@ class Morale(Strict):
         return [("unit", "unit", self.unit)]
 
     def apply(self, state, ctx):
-        require_system(state, ("classic40k",), "morale")
-        from tapeline.rules.classic40k.aftermath import morale
-
         ctx.dice.take_events()
-        new, events = morale(state, self.unit, ctx.dice)
+        new, events = rules_for(state.system).morale(state, self.unit, ctx.dice)
         ctx.results[ctx.index] = {"morale": next((e for e in events if e.get("type") == "morale"), {})}
         return new, events

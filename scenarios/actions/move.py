@@ -21,9 +21,9 @@ from ..plain import model_validator
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH
 from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 
 from ..schema import MAX_MODELS, XY, Id, IdMap, Strict
-from ..systemdata import SYSTEM_DATA
 from ..vocab import action
 
 
@@ -31,7 +31,7 @@ def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never
     """The state with models set at ``new_positions`` ({id: (x, y, on)}), or IllegalAction."""
     figs = [state.figure(m).moved(x, y, on) for m, (x, y, on) in new_positions.items()]
     moving = {f.id for f in figs}
-    impassable = SYSTEM_DATA[state.system].impassable
+    impassable = rules_for(state.system).impassable
     for f in figs:
         if f.on is not None and f.on not in state.table.by_id:
             raise IllegalAction("placement", f"no terrain piece {f.on!r} for {f.id} to stand on")

@@ -23,11 +23,10 @@ from typing import Annotated, Literal, Optional
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
 from ..vocab import action
-from . import require_system
 
 
 @action
@@ -42,20 +41,4 @@ class PileIn(Strict):
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy", "classic40k"), "pile_in")
-        if state.system == "classic40k":
-            from tapeline.rules.classic40k.aftermath import drawn_combat_move
-
-            if self.models is not None or self.moves:
-                raise IllegalAction("pile_in", "models and moves are Horus Heresy options: a 40k drawn-combat move moves every model not in base contact")
-            return drawn_combat_move(state, self.unit)
-        from tapeline.rules.heresy.moves import check_pile_in, pile_in
-
-        if self.moves:
-            new, moves = check_pile_in(state, self.unit, self.moves)
-            return new, [{"type": "pile_in", "unit": self.unit, "moves": [m.as_json() for m in moves]}]
-        for m in self.models or ():
-            if m not in state.unit(self.unit).models:
-                raise IllegalAction("HH3 §A.7 pile-in", f"{m} is not a model of {self.unit} on the table")
-        new, moves = pile_in(state, self.unit, self.models)
-        return new, [{"type": "pile_in", "unit": self.unit, "moves": [m.as_json() for m in moves]}]
+        return rules_for(state.system).pile_in(state, self.unit, self.models, self.moves)

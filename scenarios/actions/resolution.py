@@ -23,11 +23,9 @@ from typing import Annotated, Literal, Optional
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
-
 from ..schema import XY, Id, Strict
 from ..vocab import action
-from . import require_system
+from tapeline.rules.systems import rules_for
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
 
@@ -43,19 +41,9 @@ class ResolutionAction(Strict):
         return [("unit", "unit", self.unit)] + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy",), "resolution")
-        from tapeline.rules.heresy.challenge import end_duel
-        from tapeline.rules.heresy.resolution import resolve_combat
-
-        state, events = end_duel(state)
-        ctx.dice.take_events()
-        new, res = resolve_combat(state, self.unit, ctx.dice, self.bonus, self.panic_unit)
-        done = dict(new.turn.get("resolutions") or {})
-        for u in res.combat:
-            done[u] = res.as_json()
-        new = new.with_turn("resolutions", done)
-        ctx.results[ctx.index] = {"resolution": res.as_json()}
-        return new, events + res.events
+        new, events, res = rules_for(state.system).resolution(state, self.unit, ctx.dice, self.bonus, self.panic_unit)
+        ctx.results[ctx.index] = {"resolution": res}
+        return new, events
 
 
 @action
@@ -72,15 +60,7 @@ class Aftermath(Strict):
         return out + [(f"gun_down.{u}", "unit", u) for u in self.gun_down] + [(f"gun_down.{u}", "unit", t) for u, t in self.gun_down.items()]
 
     def apply(self, state, ctx):
-        require_system(state, ("heresy",), "aftermath")
-        from tapeline.rules.heresy.aftermath import aftermath
-        from tapeline.rules.heresy.resolution import Resolution
-
-        got = (state.turn.get("resolutions") or {}).get(self.unit)
-        if got is None:
-            raise IllegalAction("HH3 §A.10 Aftermath", f"{self.unit}'s combat has not been resolved yet (a resolution action first)")
-        res = Resolution(**{k: got[k] for k in ("combat", "points", "breakdown", "winner", "loser", "difference", "massacre", "panic")})
-        ctx.dice.take_events()
-        new, events, chosen = aftermath(state, res, self.choices, ctx.dice, None, self.gun_down, self.moves)
+        new, events, chosen = rules_for(state.system).aftermath(state, self.unit, ctx.dice, self.choices, self.gun_down,
+                                                                self.moves)
         ctx.results[ctx.index] = {"aftermath": chosen}
         return new, events

@@ -28,16 +28,10 @@ from typing import Annotated, ClassVar, Literal, Optional
 
 from ..plain import Field
 
-from tapeline.rules.errors import IllegalAction
-from tapeline.rules.starcraft import activation
+from tapeline.rules.systems import rules_for
 
 from ..schema import Id, Strict
 from ..vocab import action
-
-
-def _starcraft(state, what: str) -> None:
-    if state.system != "starcraft":
-        raise IllegalAction(what, f"{what} follows the StarCraft TMG round (system starcraft)")
 
 
 @action
@@ -55,8 +49,7 @@ class Phase(Strict):
                 + [(f, "side", getattr(self, f)) for f in ("first_player", "starts") if getattr(self, f) is not None])
 
     def apply(self, state, ctx):
-        _starcraft(state, "phase")
-        return activation.start(state, self.phase, self.first_player, self.starts, self.reserves)
+        return rules_for(state.system).start_phase(state, self.phase, self.first_player, self.starts, self.reserves)
 
 
 @action
@@ -70,8 +63,7 @@ class Pass(Strict):
         return [("side", "side", self.side)]
 
     def apply(self, state, ctx):
-        _starcraft(state, "pass")
-        return activation.pass_turn(state, self.side)
+        return rules_for(state.system).pass_turn(state, self.side)
 
 
 @action
@@ -87,5 +79,4 @@ class Hold(Strict):
         return [("unit", "unit", self.unit)]
 
     def apply(self, state, ctx):
-        _starcraft(state, "hold")
-        return state, [{"type": "hold", "unit": self.unit}]
+        return rules_for(state.system).hold(state, self.unit)

@@ -37,20 +37,22 @@ purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Optional
+from typing import Any, Annotated, ClassVar, Literal, Optional
 
 from ..plain import Field, model_validator
 
-from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdList, Strict
 from ..vocab import action
 
-if TYPE_CHECKING:
-    from tapeline.rules.starcraft.ranged import Modifiers
-
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+
+
+#: The fields of :class:`PoolModifiers`, as the rules name them.
+MODIFIERS = ("hit", "armour", "evade", "extra_dice", "precision", "critical_hit", "tough", "dodge", "concentrated_fire",
+             "grant_evade")
 
 
 class PoolModifiers(Strict):
@@ -68,11 +70,9 @@ class PoolModifiers(Strict):
     concentrated_fire: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
     grant_evade: Flag = False
 
-    def modifiers(self) -> Modifiers:
-        from tapeline.rules.starcraft.ranged import Modifiers  # the rules: loaded when a file is replayed
-
-        return Modifiers(self.hit, self.armour, self.evade, self.extra_dice, self.precision,
-                         self.critical_hit, self.tough, self.dodge, self.concentrated_fire, self.grant_evade)
+    def modifiers(self) -> dict[str, Any]:
+        """The modifiers by name (the rules' ``Modifiers`` fields)."""
+        return {k: getattr(self, k) for k in MODIFIERS}
 
 
 class BatchOrder(PoolModifiers):
@@ -117,79 +117,10 @@ class Shoot(Strict):
             out += [(f"batches.{i}.casualties.{j}", "model", m, b.target) for j, m in enumerate(b.casualties)]
         return out
 
-    def _firing(self, state, b: BatchOrder, weapon) -> list[str]:
-        u = state.unit(self.unit)
-        if b.models is not None:
-            bad = [m for m in b.models if state.figure(m).unit != self.unit]
-            if bad:
-                raise IllegalAction("§8.7.3 Batches", f"{', '.join(bad)} not in unit {self.unit}")
-            models = [m for m in b.models if m in u.models]
-        else:
-            if weapon.kw("specialist"):
-                raise IllegalAction("§11 SPECIALIST", f"{weapon.name} is carried by one model only: name it with models: [id]")
-            from tapeline.rules.starcraft.catalogue import unit_weapon
-
-            taken = {
-                m for o in self.batches
-                if o.models is not None and o is not b and not unit_weapon(state, self.unit, o.weapon).kw("sidearm")
-                for m in o.models
-            }
-            models = [m for m in u.models if m not in taken]
-        if weapon.kw("specialist") and len(models) > 1:
-            raise IllegalAction("§11 SPECIALIST", f"only one model may carry {weapon.name}; {len(models)} named")
-        return models
-
     def apply(self, state, ctx):
-        from tapeline.rules.starcraft import template_attack
-        from tapeline.rules.starcraft.ranged import fire_batch
-        from tapeline.rules.starcraft.targeting import check_target, unit_weapon
-
-        if state.system != "starcraft":
-            raise IllegalAction("shoot", "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)")
-        events, results, used = [], [], {}
-        for i, b in enumerate(self.batches):
-            w = unit_weapon(state, self.unit, b.weapon)
-            if w.range in template_attack.SHAPE_OF_RANGE:
-                state, evs, res = self._template(state, ctx, b, used)
-                for e in evs:
-                    e.setdefault("batch", i)
-                events += evs
-                results += [r.as_dict() for r in res]
-                continue
-            if b.at is not None or b.model is not None or b.on is not None:
-                raise IllegalAction("§8.7.3 Batches", f"at, model and on apply to template weapons; {w.name} has Range {w.range}: name its firing models with models")
-            if b.target is None or not state.has_unit(b.target):
-                what = "no target" if b.target is None else f"target {b.target!r}, not a unit"
-                raise IllegalAction("§8.7.3 Ranged Attack", f"{w.name}: {what}; a Ranged Attack targets an enemy unit")
-            models = self._firing(state, b, w)
-            if not w.kw("sidearm"):
-                twice = [m for m in models if m in used]
-                if twice:
-                    raise IllegalAction("§8.7.3 one weapon per model", f"{', '.join(twice)} already fired {used[twice[0]]}; each model fires one Assault weapon (SIDEARMs aside)")
-                used.update({m: w.key for m in models})
-            tg = check_target(state, self.unit, b.weapon, b.target, models, grant_evade=b.grant_evade)
-            state, evs, res = fire_batch(state, tg, ctx.dice, b.modifiers(), b.casualties, ctx.settings)
-            for e in evs:
-                e.setdefault("batch", i)
-            events += evs
-            results.append(res.as_dict())
+        orders = [{"weapon": b.weapon, "target": b.target, "models": b.models, "at": b.at, "model": b.model, "on": b.on,
+                   "casualties": b.casualties, "modifiers": b.modifiers()} for b in self.batches]
+        state, events, results = rules_for(state.system).shoot(state, self.unit, orders, ctx.dice, ctx.settings)
         if ctx.index is not None:
             ctx.results[ctx.index] = {"batches": results}
         return state, events
-
-    def _template(self, state, ctx, b: BatchOrder, used: dict):
-        """A template weapon's Batches (§8.7.6): the primary, then each Spillover."""
-        from tapeline.rules.starcraft import template_attack
-
-        if b.models is not None:
-            raise IllegalAction("§8.7.6 templates", "a template is placed by one firing model: name it with model, not models")
-        target_model = b.target
-        if b.target is not None and state.has_unit(b.target):
-            target_model = template_attack.default_target_model(state, self.unit, b.target, b.model)
-        p = template_attack.plan(state, self.unit, b.weapon, target_model, b.model, b.at, b.on,
-                                 b.modifiers(), ctx.settings)
-        if p.firing_model in used and not p.weapon.kw("sidearm"):
-            raise IllegalAction("§8.7.3 one weapon per model", f"{p.firing_model} already fired {used[p.firing_model]}; each model fires one Assault weapon (SIDEARMs aside)")
-        if not p.weapon.kw("sidearm"):
-            used[p.firing_model] = p.weapon.key
-        return template_attack.resolve(state, p, ctx.dice, b.casualties, ctx.settings)

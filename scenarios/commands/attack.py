@@ -33,14 +33,12 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _mods(file: str, args) -> Modifiers:
-    from tapeline.rules.starcraft.ranged import Modifiers
-
+def _mods(file: str, args) -> dict:
     for name, (lo, hi) in BOUNDS.items():  # argparse bounds them too; the Python API comes here
         if getattr(args, name) not in range(lo, hi + 1):
             raise ArgumentError(file, f"--{name.replace('_', '-')}", f"{getattr(args, name)} is out of range ({lo} to {hi})")
-    return Modifiers(hit=args.hit, precision=args.precision, critical_hit=args.critical_hit,
-                     tough=args.tough, dodge=args.dodge, grant_evade=args.evade)
+    return {"hit": args.hit, "precision": args.precision, "critical_hit": args.critical_hit,
+            "tough": args.tough, "dodge": args.dodge, "grant_evade": args.evade}
 
 
 def run(args) -> int:
@@ -51,14 +49,10 @@ def run(args) -> int:
 
 def query(loaded, args) -> dict:
     """The JSON answer: ``args.unit`` firing ``args.weapon`` (one Batch each) at ``args.target``."""
-    from tapeline.rules.starcraft.casualties import priority_reading
-    from tapeline.rules.starcraft.odds import attack_odds
-    from tapeline.rules.starcraft.ranged import batch_spec, batch_target
-    from tapeline.rules.starcraft.targeting import check_target
+    from tapeline.rules.errors import NotInThisSystem
+    from tapeline.rules.systems import rules_for
 
     st = loaded.state
-    if st.system != "starcraft":
-        raise ArgumentError(loaded.file, "--unit", "tapeline attack resolves StarCraft TMG attacks (system starcraft)")
     target = unit(loaded, args.target, "--target")
     orders = [(unit(loaded, args.unit, "--unit"), w) for w in args.weapon]
     for a in args.also:
@@ -67,29 +61,10 @@ def query(loaded, args) -> dict:
         u, w = a.split(":", 1)
         orders.append((unit(loaded, u, "--also"), w))
     mods = _mods(loaded.file, args)
-    settings = st.settings
-    batches, info = [], []
-    for u, w in orders:
-        tg = check_target(st, u, w, target, grant_evade=mods.grant_evade)
-        spec = batch_spec(st, tg, mods, settings)
-        batches.append((spec, batch_target(st, tg, mods, settings)))
-        info.append({
-            "unit": u, "weapon": tg.weapon.key, "firing_models": list(tg.in_range),
-            "long_range_models": list(tg.long_range), "visible_targets": list(tg.removable),
-            "dice": spec.dice, "surge": spec.surge_dice if spec.surge_applies else None,
-            "evade": spec.evade, "evade_reasons": list(tg.evade_reasons) if spec.evade is not None else [],
-            "target_engaged": tg.target_engaged, "damage_per_die": spec.damage,
-        })
-        if tg.target_engaged:
-            info[-1]["casualty_priority_range"] = priority_reading(st)
-    t = st.unit(target)
-    odds = attack_odds(batches, marker=t.damage, removed_before=len(t.removed))
-    firing = [m for b in info for m in b["firing_models"] + b["long_range_models"]]
-    visible = sorted({m for b in info for m in b["visible_targets"]}, key=list(t.models).index)
-    out = {"unit": args.unit, "target": target, "firing_models": firing, "visible_targets": visible}
-    out |= odds.summary()
-    out["batches"] = info
-    return out
+    try:
+        return rules_for(st.system).attack_odds(st, orders, target, mods)
+    except NotInThisSystem as e:
+        raise ArgumentError(loaded.file, "--unit", e.message) from None
 
 
 def human(o: dict) -> str:

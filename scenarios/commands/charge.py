@@ -7,7 +7,6 @@ The unit is named with ``--unit`` as in every other command; the older positiona
 
 from __future__ import annotations
 
-from .. import charging
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, deprecated, fmt, int_in, load, model, unit
 from ..limits import MAX_CHARGE_MODIFIER
@@ -50,11 +49,15 @@ def run(args) -> int:
 def query(loaded, args, name=None) -> dict:
     """The JSON answer: reach and odds of ``args.unit``'s charge at ``args.target``; with
     ``args.roll`` also the outcome."""
+    from tapeline.rules.systems import rules_for
+
+    from ..validate import repeated_targets
+
     name = args.unit if name is None else name
     st = loaded.state
     u = unit(loaded, name, "--unit")
     targets = [unit(loaded, t, "--target") for t in args.target]
-    twice = sorted({t for _i, t, _first in charging.repeated_targets(targets)})
+    twice = sorted({t for _i, t, _first in repeated_targets(targets)})
     if twice:
         raise ArgumentError(loaded.file, "--target", f"{', '.join(twice)} named more than once: name each target unit once")
     leader = model(loaded, args.leader, "--leader") if args.leader else None
@@ -72,11 +75,12 @@ def query(loaded, args, name=None) -> dict:
         if st.figure(model(loaded, m, "--target-model")).unit != t:
             raise ArgumentError(loaded.file, "--target-model", f"{m} is not a model of {t}")
         tm[t] = m
-    rc, out = charging.reach(st, u, targets, leader, args.modifier)
+    rules = rules_for(st.system)
+    rc, out = rules.charge_reach(st, u, targets, leader, args.modifier)
     if args.roll is not None:
         if args.roll not in range(1, 7):
             raise ArgumentError(loaded.file, "--roll", f"a die result 1..6, not {args.roll}")
-        _new, res = charging.resolve(st, u, targets, [args.roll], leader, args.modifier, tm)
+        _new, res = rules.charge_outcome(st, u, targets, [args.roll], leader, args.modifier, tm)
         out["success"] = res["success"]
         out["roll"] = res
         if res["success"]:

@@ -19,9 +19,9 @@ def register(sub) -> None:
 
 def sight(loaded, a: str, b: str):
     """The system's :class:`board.sight.Sight` for models ``a`` and ``b`` of a loaded file."""
-    from tapeline.rules.systems import system
+    from tapeline.rules.systems import rules_for
 
-    return system(loaded.state.system).visible(loaded.state, a, b)
+    return rules_for(loaded.state.system).visible(loaded.state, a, b)
 
 
 def query(loaded, args) -> dict:

@@ -15,16 +15,16 @@ def register(sub) -> None:
 def query(loaded, args) -> dict:
     """The JSON answer for models ``args.a`` and ``args.b``."""
     from tapeline.board import measure
-    from tapeline.rules.systems import system
+    from tapeline.rules.systems import rules_for
 
     a, b = pair(loaded, args)
     st = loaded.state
     fa, fb = st.figure(a), st.figure(b)
     g = measure.gap(fa, fb)
     c = measure.contact(fa, fb)
-    sysmod = system(st.system)
-    e = sysmod.engaged(st, a, b)
-    er = sysmod.ENGAGEMENT_RANGE
+    rules = rules_for(st.system)
+    e = rules.engaged(st, a, b)
+    er = rules.engagement_range
     shown_gap = 0.0 if c.ok else g
     return {
         "a": a,

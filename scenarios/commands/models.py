@@ -14,29 +14,19 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _level(state, fig) -> dict:
-    """Where the model stands: StarCraft's elevation level and Effective Size (§7.1.2, §8.5.3);
-    for the true-LOS systems the height of the surface it stands on and its eye height."""
-    if state.system == "starcraft":
-        from tapeline.rules.starcraft.elevation import effective_size, level
-
-        return {"level": level(state.table, fig).label, "effective_size": effective_size(state, fig)}
-    from tapeline.rules.truelos import eye
-
-    h = state.table.stack_height(fig.on)
-    return {"level": f'{fmt(h)}" up' if h else "Ground Level", "eye_height": round(eye(state, fig.id), 6)}
-
-
 def query(loaded, args=None) -> dict:
     """The JSON answer: ``{"system", "units": [...]}``, units and models in file order."""
+    from tapeline.rules.systems import rules_for
+
     st = loaded.state
+    rules = rules_for(st.system)
     units = []
     for u in st.units:
         models = []
         for m in u.models:
             f = st.figure(m)
             models.append({"id": m, "at": [round(f.x, 6), round(f.y, 6)], "base": f.base.describe(), "on": f.on}
-                          | _level(st, f))
+                          | rules.level(st, f))
         units.append({
             "id": u.id, "side": u.side, "profile": u.profile, "size": u.size, "tags": sorted(u.tags),
             "status": sorted(u.status), "leader": u.leader, "damage": u.damage,

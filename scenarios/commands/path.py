@@ -22,20 +22,6 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def move_rules_for(state, model_id: str, may_engage: bool) -> MoveRules:
-    from tapeline.rules.charge_geometry import MoveRules
-
-    fig = state.figure(model_id)
-    if state.system == "starcraft":
-        from tapeline.rules.starcraft.movement import move_rules
-
-        return move_rules(state, fig.unit, fig, keep_away_from=[] if may_engage else None)
-    from tapeline.rules.contact_charge import contact_rules
-
-    r = contact_rules(state, fig.unit, fig, ())
-    return MoveRules(r.rho, r.edge, r.path_pieces, r.path_figures, r.end_pieces, r.end_figures, ())
-
-
 def run(args) -> int:
     out = answer("path", query(load(args), args))
     emit(out, args.json, human(out))
@@ -46,6 +32,7 @@ def query(loaded, args) -> dict:
     """The JSON answer: is ``args.model``'s path through ``args.via`` legal (within ``args.max``)."""
     from tapeline.board.pathcheck import check_path
     from tapeline.rules.charge_geometry import space_for
+    from tapeline.rules.systems import rules_for
 
     st = loaded.state
     m = model(loaded, args.model, "argument MODEL")
@@ -54,7 +41,8 @@ def query(loaded, args) -> dict:
     if len(args.via) > MAX_LIST:
         raise ArgumentError(loaded.file, "--via", f"{len(args.via)} points; the limit is {MAX_LIST}")
     pts = [st.figure(m).at] + [xy(v, "--via") for v in args.via]
-    rules = move_rules_for(st, m, args.may_engage)
+    system = rules_for(st.system)
+    rules = system.move_rules(st, st.figure(m), args.may_engage)
     space = space_for(st, rules)
     fig = st.figure(m)
     res = check_path(space, pts, args.max, rules.end_check(st.table, fig))
@@ -63,10 +51,7 @@ def query(loaded, args) -> dict:
            "ends_on": rules.level_at(*pts[-1])}
     if args.max is not None:
         out["max"] = args.max
-    if st.system == "starcraft":
-        from tapeline.rules.starcraft.movement import grass_crossed
-
-        out["grass_crossed"] = grass_crossed(st, pts)
+    out.update(system.path_notes(st, pts))
     return out
 
 

@@ -23,7 +23,6 @@ mean_kills, kills_pmf, ...}``), ``covered``, ``firing_model``, ``level``.
 from __future__ import annotations
 
 from tapeline.board.errors import GeometryError
-from tapeline.rules.errors import IllegalAction
 
 from ..cli import emit
 from ..cliutil import ArgumentError, add_file, answer, fmt, load, model, unit, xy
@@ -84,12 +83,10 @@ def _shape(loaded, args) -> dict:
 
 
 def _weapon(loaded, args) -> dict:
-    st = loaded.state
-    if st.system != "starcraft":
-        raise ArgumentError(loaded.file, "--weapon", "template weapons are StarCraft TMG's (system starcraft); "
-                            f"for {st.system} place a template with --shape S --at X,Y")
-    from tapeline.rules.starcraft import template_attack as ta
+    from tapeline.rules.errors import ChoiceError, NotInThisSystem
+    from tapeline.rules.systems import rules_for
 
+    st = loaded.state
     u = unit(loaded, args.unit, "--unit")
     target = model(loaded, args.target, "--target") if args.target is not None else None
     firer = model(loaded, args.model, "--model") if args.model is not None else None
@@ -97,22 +94,11 @@ def _weapon(loaded, args) -> dict:
         raise ArgumentError(loaded.file, "--on", f"no terrain piece {args.on!r}")
     at = xy(args.at, "--at") if args.at is not None else None
     try:
-        w = ta.template_weapon(st, u, args.weapon)
-    except IllegalAction as e:
-        raise ArgumentError(loaded.file, "--weapon", str(e)) from None
-    if ta.is_ability(w) and at is None:
-        raise ArgumentError(loaded.file, "--at", f"{w.name} is an ability template: give the point it is placed at ({ta.RULE})")
-    if not ta.is_ability(w) and target is None:
-        raise ArgumentError(loaded.file, "--target", f"{w.name} is a template weapon: name the target model it is aimed at ({ta.RULE})")
-    try:
-        p = ta.plan(st, u, args.weapon, target, firer, at, args.on, settings=st.settings)
-    except IllegalAction as e:
-        if e.rule == ta.ALIGNMENT:
-            raise ArgumentError(loaded.file, "--at", str(e)) from None
-        raise
-    out = p.as_dict()
-    out["batches"] = ta.batch_odds(st, p, st.settings)
-    return out
+        return rules_for(st.system).template_attack(st, u, args.weapon, target, firer, at, args.on)
+    except NotInThisSystem as e:
+        raise ArgumentError(loaded.file, "--weapon", f"{e.message}; for {st.system} place a template with --shape S --at X,Y") from None
+    except ChoiceError as e:
+        raise ArgumentError(loaded.file, f"--{e.choice}", e.message) from None
 
 
 def human(o: dict) -> str:

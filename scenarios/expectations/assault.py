@@ -26,6 +26,8 @@ from typing import Annotated, Literal, Optional
 
 from ..plain import Field, model_validator
 
+from tapeline.rules.systems import FightChoices, rules_for
+
 from ..schema import ActionIndex, Flag, Id
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
@@ -58,15 +60,7 @@ class FightOdds(ExpectBase, Numeric):
         return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
 
     def check(self, state, ctx):
-        if state.system == "classic40k":
-            from tapeline.rules.classic40k.fight import Choices
-            from tapeline.rules.classic40k.odds import fight_answer
-
-            o = fight_answer(state, self.unit, Choices(charged=(self.charged,) if self.charged else ()))
-        else:
-            from tapeline.rules.heresy.melee import odds
-
-            o = odds(state, self.unit, charged=self.charged)
+        o = rules_for(state.system).fight_odds(state, self.unit, FightChoices(charged=self.charged))
         if self.value == "draw":
             v = o["result"]["draw"]
         elif self.value == "win":
@@ -97,7 +91,7 @@ class CombatResult(ExpectBase):
         return [("unit", "unit", self.unit)]
 
     def check(self, state, ctx):
-        got = self._record_40k(state) if state.system == "classic40k" else self._record_heresy(state)
+        got = rules_for(state.system).combat_result(state, self.unit)
         if isinstance(got, str):
             return False, got
         ok = True
@@ -114,27 +108,6 @@ class CombatResult(ExpectBase):
         if self.panic is not None:
             ok &= got["panic"] == self.panic
         return ok, got["detail"]
-
-    def _record_heresy(self, state):
-        got = (state.turn.get("resolutions") or {}).get(self.unit)
-        if got is None:
-            return f"{self.unit}'s combat has not been resolved"
-        p = got.get("panic")
-        panic = "none" if not p or not p.get("taken") else ("passed" if p["passed"] else "failed")
-        detail = f"points {got['points']}, winner {got['winner'] or 'none (draw)'}, massacre {got['massacre']}, panic {got.get('panic')}"
-        return {"winner": got["winner"], "points": got["points"], "massacre": got["massacre"], "panic": panic, "detail": detail}
-
-    def _record_40k(self, state):
-        got = (state.turn.get("c40k_combats") or {}).get(self.unit)
-        if got is None:
-            return f"{self.unit} has fought no combat"
-        tests = got.get("morale") or {}
-        test = tests.get(self.unit) or next(iter(tests.values()), None)
-        panic = "none" if test is None else ("passed" if test["passed"] else "failed")
-        detail = (f"wounds inflicted {got['wounds']}, winner {got['winner'] or 'none (draw)'}"
-                  f"{' (tiebreaker ' + str(got['rolls']) + ')' if got['tiebreak'] else ''}, enemy destroyed {got['outright']}, morale {panic}")
-        return {"winner": got["winner"], "points": got["wounds"], "massacre": bool(got["outright"] and got["winner"] is not None),
-                "tiebreak": bool(got["tiebreak"]), "panic": panic, "detail": detail}
 
 
 @expectation

@@ -22,6 +22,8 @@ from typing import Literal, Optional
 
 from ..plain import model_validator
 
+from tapeline.rules.systems import rules_for
+
 from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
@@ -125,10 +127,5 @@ class Shielded(ExpectBase):
         return [("unit", "unit", self.unit)]
 
     def check(self, state, ctx):
-        from tapeline.rules.starcraft.casualties import shielded
-        from tapeline.rules.starcraft.catalogue import make_profile
-
-        u = state.unit(self.unit)
-        shield = int(make_profile(u.profile or u.id, u.stats).shield or 0)
-        v = shielded(state, self.unit, shield)
+        v = rules_for(state.system).shielded(state, self.unit)
         return v == self.value, f"shielded={v}"

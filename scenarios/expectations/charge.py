@@ -21,8 +21,10 @@ from typing import Literal, Optional
 
 from ..plain import model_validator
 
-from .. import charging
+from tapeline.rules.systems import rules_for
+
 from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int
+from ..validate import target_problems
 from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
@@ -47,14 +49,14 @@ class ChargeQuery(ExpectBase, Numeric):
         return self
 
     def static_problems(self, ctx):
-        yield from charging.target_problems(self.targets)
+        yield from target_problems(self.targets)
 
     def refs(self):
         out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         return out + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
 
     def check(self, state, ctx):
-        _rc, o = charging.reach(state, self.unit, self.targets, self.leader, self.modifier)
+        _rc, o = rules_for(state.system).charge_reach(state, self.unit, self.targets, self.leader, self.modifier)
         if self.reachable is not None:
             got = o["distance"] is not None
             return got == self.reachable, f"reachable={got}" + (f" ({o['distance']:.6g}\")" if got else "")
@@ -107,19 +109,9 @@ class CoherencyCheck(ExpectBase):
                 + [(f"out.{i}", "model", m, self.unit) for i, m in enumerate(self.out or ())])
 
     def check(self, state, ctx):
-        c = unit_coherency(state, self.unit, self.leader)
+        c = rules_for(state.system).coherency(state, self.unit, self.leader)
         ok = c.ok == self.value
         if self.out is not None:
             ok &= sorted(c.out) == sorted(self.out)
         return ok, c.explain()
 
-
-def unit_coherency(state, unit: str, leader: Optional[str] = None):
-    if state.system == "starcraft":
-        from tapeline.rules.starcraft.movement import coherency
-
-        return coherency(state, unit, leader)
-    from tapeline.board.coherency import chain_coherency
-    from tapeline.rules.contact_charge import CHAIN_LINK
-
-    return chain_coherency(state.figures_of(unit), CHAIN_LINK)

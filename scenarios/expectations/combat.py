@@ -31,9 +31,7 @@ from typing import Annotated, Literal, Optional
 
 from ..plain import Field, model_validator
 
-from tapeline.rules.starcraft import melee
-from tapeline.rules.starcraft.ranks import ranks
-from tapeline.rules.starcraft.targeting import engaged_with
+from tapeline.rules.systems import rules_for
 
 from ..schema import ActionIndex, Flag, Id
 from ..vocab import expectation
@@ -101,7 +99,7 @@ class FightDice(ExpectBase):
         return out + ([("surge_to", "unit", self.surge_to)] if self.surge_to else [])
 
     def check(self, state, ctx):
-        cc = melee.declare(state, self.unit, assign=self.assign)
+        cc = rules_for(state.system).declare_close_combat(state, self.unit, self.assign)
         got = cc.dice()
         ok = got == dict(self.dice) and (self.surge_to is None or cc.surge_to == self.surge_to)
         return ok, f"dice {got}, Surge Die to {cc.surge_to}"
@@ -119,7 +117,7 @@ class RanksExpect(ExpectBase):
             [("supporting", "model", m) for m in self.supporting or ()]
 
     def check(self, state, ctx):
-        rk = ranks(state, self.unit)
+        rk = rules_for(state.system).ranks(state, self.unit)
         ok = (self.fighting is None or set(self.fighting) == set(rk.fighting_rank)) and \
              (self.supporting is None or set(self.supporting) == set(rk.supporting_rank))
         return ok, f"Fighting Rank {rk.fighting_rank}, Supporting Rank {rk.supporting_rank}"
@@ -136,7 +134,7 @@ class UnitEngaged(ExpectBase):
         return [("unit", "unit", self.unit)] + ([("with", "unit", self.with_)] if self.with_ else [])
 
     def check(self, state, ctx):
-        units = engaged_with(state, self.unit)
+        units = rules_for(state.system).engaged_units(state, self.unit)
         got = (self.with_ in units) if self.with_ else bool(units)
         return got == self.value, f"Engaged with {', '.join(sorted(units)) or 'no unit'}"
 

@@ -18,7 +18,7 @@ from typing import Literal, Optional
 from ..plain import model_validator
 
 from tapeline.board import measure
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, NonNeg
 from ..vocab import expectation
@@ -109,6 +109,6 @@ class Engaged(_Pair):
     value: Flag = True
 
     def check(self, state, ctx):
-        e = system(state.system).engaged(state, self.a, self.b)
+        e = rules_for(state.system).engaged(state, self.a, self.b)
         why = f" ({e.reason}: {e.detail})" if e.reason else (f" ({e.detail})" if e.detail else "")
         return e.engaged == self.value, f"engaged={e.engaged}{why}"

@@ -19,6 +19,8 @@ from typing import Annotated, Literal, Optional
 
 from ..plain import Field, model_validator
 
+from tapeline.rules.systems import rules_for
+
 from ..schema import XY, Flag, Id, NonNeg
 from ..vocab import expectation
 from .common import ExpectBase
@@ -57,13 +59,6 @@ class Status(ExpectBase):
         return ok, f"status of {self.unit}: {sorted(now) or 'none'}"
 
 
-def locked_with(state, unit: str) -> list[str]:
-    """The enemy units ``unit`` is locked in combat with (base contact; Heresy §A.1)."""
-    from tapeline.rules.heresy.combat import locked_with as lw
-
-    return lw(state, unit)
-
-
 @expectation
 class Locked(ExpectBase):
     """Is the unit locked in combat (a model in base contact with an enemy)? ``with`` lists
@@ -80,7 +75,7 @@ class Locked(ExpectBase):
         return [("unit", "unit", self.unit)] + [(f"with.{i}", "unit", u) for i, u in enumerate(self.with_ or [])]
 
     def check(self, state, ctx):
-        got = locked_with(state, self.unit)
+        got = rules_for(state.system).locked_with(state, self.unit)
         ok = True
         if self.value is not None:
             ok &= bool(got) == self.value

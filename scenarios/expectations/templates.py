@@ -30,7 +30,7 @@ from typing import Annotated, Literal, Optional
 from ..plain import Field, model_validator
 
 from tapeline.board.templates import coverage, place, shape_table
-from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdMap, NonNeg, Strict
 from ..vocab import expectation
@@ -128,12 +128,9 @@ class TemplateAttack(ExpectBase):
         return out + [("excluded", "model", m) for m in self.excluded or {}]
 
     def check(self, state, ctx):
-        from tapeline.rules.starcraft import template_attack as ta
-
-        if state.system != "starcraft":
-            raise IllegalAction("§8.7.6 templates", "template weapons are StarCraft TMG's (system starcraft)")
         # a template that cannot be placed is bad input (exit 2, located), not a failed expectation
-        p = ta.plan(state, self.unit, self.weapon, self.target, self.model, self.at, self.on, settings=ctx.settings)
+        p = rules_for(state.system).template_plan(state, self.unit, self.weapon, self.target, self.model, self.at, self.on,
+                                                  ctx.settings)
         ok, parts = True, []
         if self.affected is not None:
             got = {u: list(ms) for u, ms in p.affected.items()}

@@ -18,7 +18,7 @@ from typing import Literal, Optional
 from ..plain import model_validator
 
 from tapeline.rules.sightcommon import BLOCK_REASONS
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for
 
 from ..schema import Bounded, Flag, Id, IdList
 from ..vocab import expectation
@@ -50,7 +50,7 @@ class Visible(ExpectBase):
         ]
 
     def check(self, state, ctx):
-        s = system(state.system).visible(state, self.a, self.b)
+        s = rules_for(state.system).visible(state, self.a, self.b)
         ok = s.visible == self.value
         reasons = {r for _, r in s.blocked_by}
         pieces = {t for t, _ in s.blocked_by if t}

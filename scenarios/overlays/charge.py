@@ -11,9 +11,9 @@ from __future__ import annotations
 import shapely
 
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
-from tapeline.rules.charge_geometry import end_region, radius
+from tapeline.rules.charge_geometry import radius
+from tapeline.rules.systems import rules_for
 
-from .. import charging
 from ..cliutil import unit
 
 
@@ -50,19 +50,13 @@ def layers(args, loaded) -> list[Layer]:
     st = loaded.state
     u = unit(loaded, args.charge, "--charge")
     targets = [unit(loaded, t, "--target") for t in (args.target or [])]
-    rc, o = charging.reach(st, u, targets)
+    rules = rules_for(st.system)
+    rc, o = rules.charge_reach(st, u, targets)
     out: list[str] = []
     plan = rc.plan
     if plan is not None and plan.path is not None:
         lead = st.figure(plan.leader)
-        if st.system == "starcraft":
-            from tapeline.rules.starcraft.charge import goal_regions
-
-            regions = [reg for _, reg in goal_regions(st, u, targets, lead)]
-        else:
-            from tapeline.rules.contact_charge import contact_groups, contact_rules
-
-            regions = [end_region(st, lead, contact_rules(st, u, lead, targets), contact_groups(st, lead, targets))]
+        regions = rules.charge_goal_regions(st, u, targets, lead)
         pic = shapely.union_all([region_picture(r) for r in regions])
         if not pic.is_empty:
             out.append(svg_geometry(pic, "goal"))

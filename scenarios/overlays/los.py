@@ -10,7 +10,7 @@ placed off the two models' bases (:func:`board.render.label_spot`).
 from __future__ import annotations
 
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for
 
 from ..cliutil import model
 
@@ -25,7 +25,7 @@ def layers(args, loaded) -> list[Layer]:
         return []
     a, b = (model(loaded, m, "--los") for m in args.los)
     st = loaded.state
-    s = system(st.system).visible(st, a, b)
+    s = rules_for(st.system).visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)
     figs, taken = st.all_figures(), []
 

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.rules.systems import rules_for
 
 from ..cliutil import unit
 
@@ -34,9 +35,7 @@ def _ring(fig, cls: str) -> str:
 
 def ranks_layer(state, unit_id: str) -> Layer:
     """The unit's ranks, the unit each striker attacks and the dice per target, on ``state``."""
-    from tapeline.rules.starcraft import melee
-
-    cc = melee.declare(state, unit_id)
+    cc = rules_for(state.system).declare_close_combat(state, unit_id)
     out: list[str] = []
     out += [_ring(state.figure(m), "ranks") for m in cc.ranks.fighting_rank]
     out += [_ring(state.figure(m), "support") for m in cc.ranks.supporting_rank]
@@ -77,11 +76,9 @@ def layers(args, loaded) -> list[Layer]:
     if getattr(args, "ranks", None):
         out.append(ranks_layer(st, unit(loaded, args.ranks, "--ranks")))
     if getattr(args, "close_ranks", None):
-        from tapeline.rules.starcraft.close_ranks import close_ranks
-
         u = unit(loaded, args.close_ranks, "--close-ranks")
-        new, cr = close_ranks(st, u)
-        out.append(_moves(st, new, u, cr.path))
+        new, _events, cr = rules_for(st.system).close_ranks(st, u, None, None, {})
+        out.append(_moves(st, new, u, cr["path"]))
         out.append(ranks_layer(new, u))
     return out
 

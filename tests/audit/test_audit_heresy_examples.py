@@ -12,7 +12,7 @@ from tapeline.rules.heresy.charge import setup_move
 from tapeline.rules.heresy.checks import modified_die, modified_total, passes, unit_characteristic
 from tapeline.rules.heresy.reactions import reaction_allotment
 from tapeline.rules.heresy.resolution import points
-from tapeline.rules.heresy.tables import melee_hit_tn, penetration, wound_tn
+from tapeline.rules.heresy.charts import melee_hit_tn, penetration, wound_tn
 from tapeline.rules.melee.charts import save_on
 from tests.conftest import cli, cli_json, scenario
 

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from tapeline.rules.errors import IllegalAction
-from tapeline.rules.starcraft.ranged import batch_spec
+from tapeline.rules.starcraft.batches import batch_spec
 from tapeline.rules.starcraft.targeting import check_target
 from tapeline.scenarios.replay import run
 from tests.conftest import scenario

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tapeline.rules.classic40k.charts import hit_on
-from tapeline.rules.classic40k.fight import Choices, build_round
+from tapeline.rules.classic40k.melee import Choices, build_round
 from tapeline.rules.classic40k.odds import fight_answer
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.melee.charts import wound_chart

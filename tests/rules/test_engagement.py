@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for as system
 from tests.conftest import scenario
 
 R32 = 16 / 25.4  # radius of a 32 mm base

@@ -121,7 +121,7 @@ def test_disengage_case_35():
 
 
 def test_consolidate_moves_given_are_checked():
-    from tapeline.rules.heresy.moves import check_consolidate
+    from tapeline.rules.heresy.movement import check_consolidate
 
     st = combat(a_ys=(10, 11.3), b_ys=(10,), b_x=X + 5)
     with pytest.raises(IllegalAction, match="more than the 4"):

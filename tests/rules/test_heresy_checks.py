@@ -78,7 +78,7 @@ def test_docstring_examples():
     import doctest
 
     from tapeline.board import pathcut
-    from tapeline.rules.heresy import checks, reactions, tables, weapons
+    from tapeline.rules.heresy import charts as tables, checks, reactions, weapons
 
     for mod in (checks, reactions, tables, weapons, pathcut):
         assert doctest.testmod(mod).failed == 0, mod.__name__

@@ -10,7 +10,7 @@ import pytest
 
 from tapeline.rules.dice import RecordedDice, SeededDice
 from tapeline.rules.heresy import melee
-from tapeline.rules.heresy.tables import armour_save_allowed, melee_hit_tn, penetration, wound_tn
+from tapeline.rules.heresy.charts import armour_save_allowed, melee_hit_tn, penetration, wound_tn
 from tapeline.rules.heresy.weapons import ARMOURY, combat_initiative
 from tests.conftest import cli_json, scenario
 

@@ -8,7 +8,7 @@ from tapeline.rules.dice import RecordedDice
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.heresy import charge as hh
 from tapeline.rules.heresy.reactions import reaction_allotment
-from tapeline.rules.heresy.tables import ranged_hit
+from tapeline.rules.heresy.charts import ranged_hit
 from tests.conftest import scenario
 
 R32 = 16 / 25.4

@@ -233,7 +233,7 @@ def test_dice_engine_reads_recorded_rolls():
 
 
 def test_loadout_and_file_weapons(write):
-    from tapeline.rules.classic40k.armoury import WEAPONS
+    from tapeline.rules.classic40k.weapons import WEAPONS
     from tapeline.rules.melee.loadout import armoury, model_line, wargear
 
     st = _squad()

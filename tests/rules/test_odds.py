@@ -11,7 +11,7 @@ from tapeline.rules.dice import SeededDice
 from tapeline.rules.pmf import PMF
 from tapeline.rules.starcraft.attack import BatchSpec
 from tapeline.rules.starcraft.odds import BatchTarget, attack_odds, batch_odds, marginal, propagate
-from tapeline.rules.starcraft.ranged import batch_spec, batch_target, fire_batch
+from tapeline.rules.starcraft.batches import batch_spec, batch_target, fire_batch
 from tapeline.rules.starcraft.targeting import check_target
 from tapeline.scenarios.load import read
 from tests.conftest import EXAMPLES

@@ -10,7 +10,7 @@ import pytest
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft import template_attack as ta
-from tapeline.rules.starcraft.ranged import Modifiers
+from tapeline.rules.starcraft.batches import Modifiers
 from tapeline.scenarios.replay import run
 from tests.conftest import scenario
 

@@ -11,7 +11,7 @@ import shapely
 from hypothesis import given, settings, strategies as st
 
 from tapeline.rules import truelos
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for as system
 from tests.conftest import scenario
 
 BOARD = """

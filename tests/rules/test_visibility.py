@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from tapeline.rules.starcraft.visibility import (
     high_ground_cover, visibility_matrix, visible, visible_to_group,
 )
-from tapeline.rules.systems import system
+from tapeline.rules.systems import rules_for as system
 from tapeline.scenarios.load import read
 from tests.conftest import EXAMPLES, scenario
 

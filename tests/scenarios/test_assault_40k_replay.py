@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tapeline.rules.classic40k.results import leadership_pass, morale_target
+from tapeline.rules.classic40k.resolution import leadership_pass, morale_target
 from tests.conftest import EXAMPLES, cli, cli_json, scenario
 
 BASE = (EXAMPLES / "assault-40k.yaml").read_text(encoding="utf-8")

@@ -51,7 +51,7 @@ from ..melee.strike import Against, StrikeGroup, WoundKind, wound_category
 from ..melee.weapons import MeleeWeapon
 from ..melee.wounds import Defender
 from ..state import GameState
-from . import armoury as kit
+from . import weapons as kit
 from .charts import CHARTS
 from .engagement import FIGHT_DISTANCE, casualty_tiers
 

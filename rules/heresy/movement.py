@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 import shapely
 
@@ -38,6 +38,7 @@ from tapeline.board.units import TOUCH
 
 from ..charge_geometry import MoveRules
 from ..contact_charge import contact_rules
+from ..errors import IllegalAction
 from ..state import GameState
 from ..table_edges import EDGES, edge_line, home_edge  # noqa: F401  (re-exported)
 from ..unit_move import CHAIN_LINK, Goal, explicit_moves, move_models
@@ -198,7 +199,6 @@ def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState,
 def check_pile_in(state: GameState, unit_id: str, moves, enemies: Optional[Sequence[str]] = None) -> tuple[GameState, list]:
     """Pile-in moves given by the file (§A.7): each at most the model's Initiative along a legal
     path, ending in base contact with an eligible enemy whenever the model can reach one."""
-    from ..errors import IllegalAction
     from ..unit_move import as_goal
 
     rule = "HH3 §A.7 pile-in"
@@ -225,8 +225,6 @@ def check_consolidate(state: GameState, unit_id: str, moves) -> tuple[GameState,
     every enemy model and in coherency."""
     from tapeline.board.coherency import chain_coherency
 
-    from ..errors import IllegalAction
-
     enemies = _enemy_figs(state, unit_id)
 
     def rules_of(st, f):
@@ -237,3 +235,17 @@ def check_consolidate(state: GameState, unit_id: str, moves) -> tuple[GameState,
     if not coh.ok:
         raise IllegalAction("HH3 §A.10 Consolidate", f"consolidate: the unit would end out of coherency ({coh.explain()})")
     return new, out
+
+
+def pile_in_action(state: GameState, unit_id: str, models: Optional[Sequence[str]] = None,
+                   moves: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, list]:
+    """The ``pile_in`` action: the unit's models not in base contact pile in (only ``models``
+    when given), or move to the spots ``moves`` gives, each checked (§A.7)."""
+    if moves:
+        new, done = check_pile_in(state, unit_id, moves)
+        return new, [{"type": "pile_in", "unit": unit_id, "moves": [m.as_json() for m in done]}]
+    for m in models or ():
+        if m not in state.unit(unit_id).models:
+            raise IllegalAction("HH3 §A.7 pile-in", f"{m} is not a model of {unit_id} on the table")
+    new, done = pile_in(state, unit_id, models)
+    return new, [{"type": "pile_in", "unit": unit_id, "moves": [m.as_json() for m in done]}]

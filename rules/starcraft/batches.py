@@ -1,4 +1,4 @@
-"""A Ranged Attack on the board, one Batch at a time (§8.7.3–8.7.5).
+"""A Ranged Attack's Batches on the board, one at a time (§8.7.3–8.7.5).
 
 :func:`batch_spec` turns a checked :class:`~rules.starcraft.targeting.Targeting` into the
 numbers the dice depend on (:class:`~rules.starcraft.attack.BatchSpec`); :func:`fire_batch`

@@ -1,0 +1,98 @@
+"""Warhammer 40,000 3rd edition as a :class:`~tapeline.rules.systems.RuleSystem`: the one place
+that says which 40k module answers which question (each method is a few lines; the rules live
+in the modules it names)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+from ..charge_answer import contact_outcome
+from ..contact_system import ContactSystem
+from ..dice import Dice
+from ..engagement import Engagement
+from ..errors import IllegalAction
+from ..state import GameState
+from ..systems import Events, FightChoices, XY
+from . import aftermath, assault, charge, engagement, melee, odds, rounds, weapons
+from .melee import Choices
+
+
+class Classic40k(ContactSystem):
+    """Warhammer 40,000 3rd edition: the Assault phase."""
+
+    name = "classic40k"
+    title = "Warhammer 40,000 3rd edition"
+    #: Models within 2" of an enemy model fight (seed "Who Can Fight").
+    engagement_range = engagement.FIGHT_DISTANCE
+    statuses = frozenset({"falling_back", "pinned", "gone_to_ground", "fired_heavy", "deep_struck", "charged", "in_cover",
+                          "sweeping_advance"})
+    one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
+    one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
+                     "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
+
+    def known_weapon(self, name: str, defined: set[str]) -> bool:
+        return weapons.known(name, defined)
+
+    def engaged(self, state: GameState, a: str, b: str) -> Engagement:
+        return engagement.engaged(state, a, b)
+
+    # --- charges ----------------------------------------------------------------------------
+
+    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> Any:
+        return charge.reach(state, unit, targets, leader, modifier)
+
+    def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
+                modifier: int, target_models: Optional[Mapping[str, str]]) -> tuple[GameState, dict[str, Any]]:
+        return charge.resolve(state, unit, targets, rolls, leader, modifier, target_models)
+
+    def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+               modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
+               options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
+        """The whole assault move with the file's dice (§B.1)."""
+        if options:
+            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
+                                f"not {self.name}'s")
+        new, res, events = charge.charge(state, unit, list(targets), dice, leader, modifier)
+        return new, contact_outcome(res), events
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def assault(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice,
+                moves: Mapping[str, Sequence[XY]]) -> tuple[GameState, Events, dict[str, Any]]:
+        return assault.assault(state, unit, targets, dice, moves)
+
+    def pile_in(self, state: GameState, unit: str, models: Optional[Sequence[str]],
+                moves: Mapping[str, XY]) -> tuple[GameState, Events]:
+        """The moves of a drawn combat (seed "Drawn Combats"): every model not in base contact."""
+        if models is not None or moves:
+            raise IllegalAction("pile_in", "models and moves are Horus Heresy options: a 40k drawn-combat move moves every "
+                                "model not in base contact")
+        return aftermath.drawn_combat_move(state, unit)
+
+    def advance(self, state: GameState, unit: str, dice: Dice, toward: Optional[XY]) -> tuple[GameState, Events]:
+        return aftermath.advance(state, unit, dice, toward)
+
+    def consolidate(self, state: GameState, unit: str, moves: Mapping[str, XY],
+                    toward: Optional[XY]) -> tuple[GameState, Events]:
+        return aftermath.consolidate(state, unit, moves, toward)
+
+    # --- fights -----------------------------------------------------------------------------
+
+    def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
+        charged = (choices.charged,) if choices.charged else ()
+        return odds.fight_answer(state, unit, Choices(choices.weapons, choices.assign, {}, charged, choices.targets))
+
+    def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
+              targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
+              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
+        """One round of the combat with dice, and its result."""
+        if active is not None or not pile_in:
+            raise IllegalAction("fight", "active and pile_in are Horus Heresy options")
+        return rounds.fight_round(state, unit, dice, Choices(weapons, targets, casualties, tuple(charged)))
+
+    def morale(self, state: GameState, unit: str, dice: Dice) -> tuple[GameState, Events]:
+        return aftermath.morale(state, unit, dice)
+
+    def combat_result(self, state: GameState, unit: str) -> dict[str, Any] | str:
+        return rounds.combat_record(state, unit)

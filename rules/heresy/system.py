@@ -1,0 +1,88 @@
+"""Warhammer: The Horus Heresy 3rd edition as a :class:`~tapeline.rules.systems.RuleSystem`: the
+one place that says which Horus Heresy module answers which question (each method is a few
+lines; the rules live in the modules it names)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+from ..charge_answer import contact_outcome
+from ..contact_engagement import engaged
+from ..contact_system import ContactSystem
+from ..dice import Dice
+from ..engagement import Engagement
+from ..errors import IllegalAction
+from ..state import GameState
+from ..systems import Events, FightChoices, XY
+from . import aftermath, challenge, charge, melee, movement, resolution, weapons
+
+
+class HorusHeresy(ContactSystem):
+    """Horus Heresy 3rd edition: the Assault phase."""
+
+    name = "heresy"
+    title = "Warhammer: The Horus Heresy 3rd edition"
+    engagement_range = 0.0
+    statuses = frozenset({"pinned", "suppressed", "stunned", "routed", "disgraced", "rushed", "embarked", "disembarked",
+                          "disordered"})
+    one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
+    one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
+                     "assign": (melee.RULE, "a model attacks one enemy unit")}
+
+    def known_weapon(self, name: str, defined: set[str]) -> bool:
+        return weapons.known(name, defined)
+
+    def engaged(self, state: GameState, a: str, b: str) -> Engagement:
+        return engaged(state, a, b)
+
+    # --- charges ----------------------------------------------------------------------------
+
+    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> Any:
+        return charge.reach(state, unit, targets, leader, modifier)
+
+    def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
+                modifier: int, target_models: Optional[Mapping[str, str]]) -> tuple[GameState, dict[str, Any]]:
+        return charge.resolve(state, unit, targets, rolls, leader, modifier, target_models)
+
+    def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+               modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
+               options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
+        """The whole charge (§A.3): the Set-up Move, Volleys or Overwatch, the roll, the charge
+        move or the Cool Check after a failure, rolling as it goes."""
+        new, res, events = charge.charge(state, unit, list(targets), dice, leader, modifier, dict(options or {}))
+        return new, contact_outcome(res), events
+
+    # --- moves and fights -------------------------------------------------------------------
+
+    def pile_in(self, state: GameState, unit: str, models: Optional[Sequence[str]],
+                moves: Mapping[str, XY]) -> tuple[GameState, Events]:
+        return movement.pile_in_action(state, unit, models, moves)
+
+    def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
+        return melee.odds(state, unit, choices.targets, choices.assign, choices.charged, choices.weapons)
+
+    def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
+              targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
+              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
+        """One round of the combat with dice (§A.7): Initiative steps, pile-ins, casualties."""
+        if charged:
+            raise IllegalAction("fight", "charged: Horus Heresy knows who charged from the charge itself")
+        if any(not isinstance(t, str) for t in targets.values()):
+            raise IllegalAction("fight", "targets: a Horus Heresy model attacks one unit")
+        return melee.fight_round(state, unit, dice, weapons, targets, casualties, active, pile_in)
+
+    def challenge(self, state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
+                  options: Mapping[str, Any]) -> tuple[GameState, Events, dict[str, Any]]:
+        return challenge.challenge(state, challenger, acceptor, dice, dict(options))
+
+    def resolution(self, state: GameState, unit: str, dice: Dice, bonus: Mapping[str, int],
+                   panic_unit: Optional[str]) -> tuple[GameState, Events, dict[str, Any]]:
+        return resolution.resolution(state, unit, dice, bonus, panic_unit)
+
+    def aftermath(self, state: GameState, unit: str, dice: Dice, choices: Mapping[str, str],
+                  gun_down: Mapping[str, str], moves: Mapping[str, Mapping[str, XY]]) -> tuple[GameState, Events, Any]:
+        return aftermath.after_resolution(state, unit, dice, choices, gun_down, moves)
+
+    def combat_result(self, state: GameState, unit: str) -> dict[str, Any] | str:
+        return resolution.combat_record(state, unit)

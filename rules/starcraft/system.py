@@ -1,0 +1,204 @@
+"""StarCraft: Tabletop Miniatures Game as a :class:`~tapeline.rules.systems.RuleSystem`: the one
+place that says which StarCraft module answers which question (each method is a few lines; the
+rules live in the modules it names)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+from tapeline.board.coherency import Coherency
+from tapeline.board.errors import TapelineError
+from tapeline.board.regions import Region
+from tapeline.board.sight import Sight
+from tapeline.board.table import Figure
+from tapeline.board.terrain import Piece
+
+from ..charge_geometry import MoveRules
+from ..dice import Dice
+from ..engagement import Engagement
+from ..errors import IllegalAction
+from ..state import GameState
+from ..systems import Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
+from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
+               template_attack, terrain, visibility)
+from .batches import Modifiers
+from .catalogue import catalogue, key, make_profile, unit_weapon
+from .ranks import Ranks, ranks
+from .targeting import engaged_with
+
+
+class StarCraft(RuleSystem):
+    """StarCraft TMG: Phase 2 Assault and Phase 3 Combat."""
+
+    name = "starcraft"
+    title = "StarCraft: Tabletop Miniatures Game"
+    engagement_range = movement.ENGAGEMENT_RANGE
+    statuses = frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"})
+    tags = frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"})
+    one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
+                     "assign": (melee.MULTI, "a model attacks one enemy unit")}
+
+    # --- units and terrain ------------------------------------------------------------------
+
+    def impassable(self, piece: Piece) -> bool:
+        return terrain.impassable(piece)
+
+    def unit_info(self, entry: UnitEntry) -> UnitInfo:
+        """The catalogue entry the unit names (``profile``), overridden by the file's own values."""
+        card: dict[str, Any] = {}
+        prof = None
+        if entry.profile is not None:
+            prof = key(entry.profile)
+            if prof not in catalogue():
+                raise UnitProblem("profile", f"no StarCraft TMG catalogue entry {entry.profile!r}")
+            card = dict(catalogue()[prof])
+        stats = {k: v for k, v in card.items() if k not in ("base", "tags", "size")}
+        stats.update(entry.stats)
+        return UnitInfo(
+            profile=prof,
+            size=entry.size if entry.size is not None else int(card.get("size") or 0),
+            tags=[t.lower() for t in (entry.tags if entry.tags is not None else card.get("tags") or [])],
+            base=entry.base if entry.base is not None else card.get("base"),
+            stats=stats,
+        )
+
+    def weapon_problem(self, state: GameState, unit: str, weapon: str) -> Optional[str]:
+        """A weapon of the unit's profile (§5.1)."""
+        try:
+            unit_weapon(state, unit, weapon)
+        except TapelineError as e:
+            return getattr(e, "message", None) or str(e)
+        return None
+
+    # --- the board --------------------------------------------------------------------------
+
+    def engaged(self, state: GameState, a: str, b: str) -> Engagement:
+        return engagement.engaged(state, a, b)
+
+    def visible(self, state: GameState, a: str, b: str) -> Sight:
+        return visibility.visible(state, a, b)
+
+    def level(self, state: GameState, fig: Figure) -> dict[str, Any]:
+        """The elevation level and Effective Size (§7.1.2, §8.5.3)."""
+        return {"level": elevation.level(state.table, fig).label, "effective_size": elevation.effective_size(state, fig)}
+
+    def move_rules(self, state: GameState, fig: Figure, may_engage: bool = False) -> MoveRules:
+        return movement.move_rules(state, fig.unit, fig, keep_away_from=[] if may_engage else None)
+
+    def path_notes(self, state: GameState, points: Sequence[XY]) -> dict[str, Any]:
+        return {"grass_crossed": movement.grass_crossed(state, points)}
+
+    def coherency(self, state: GameState, unit: str, leader: Optional[str] = None) -> Coherency:
+        return movement.coherency(state, unit, leader)
+
+    # --- charges ----------------------------------------------------------------------------
+
+    def charge_reach(self, state: GameState, unit: str, targets: Sequence[str], leader: Optional[str] = None,
+                     modifier: int = 0) -> tuple[Any, dict[str, Any]]:
+        rc = charge.reach(state, unit, list(targets), leader, modifier)
+        return rc, charge.reach_answer(rc)
+
+    def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
+                       leader: Optional[str] = None, modifier: int = 0,
+                       target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
+        new, res = charge.resolve(state, unit, list(targets), list(rolls), leader, modifier,
+                                  dict(target_models) if target_models else None)
+        return new, charge.outcome_answer(res)
+
+    def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+               modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
+               options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
+        """Speed + the charge dice (rolled here), then :meth:`charge_outcome`."""
+        if options:
+            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
+                                f"not {self.name}'s")
+        rc = charge.reach(state, unit, list(targets), leader, modifier)
+        n = rc.odds.dice.dice
+        dice.take_events()
+        rolls = dice.roll(n, f"charge roll ({unit}, {rc.odds.dice.name})") if n else []
+        events = dice.take_events()
+        new, res = self.charge_outcome(state, unit, targets, rolls, leader, modifier, target_models)
+        return new, res, events
+
+    def charge_goal_regions(self, state: GameState, unit: str, targets: Sequence[str], lead: Figure) -> list[Region]:
+        return [reg for _, reg in charge.goal_regions(state, unit, targets, lead)]
+
+    # --- shooting ---------------------------------------------------------------------------
+
+    def attack_odds(self, state: GameState, orders: Sequence[tuple[str, str]], target: str,
+                    modifiers: Mapping[str, Any]) -> dict[str, Any]:
+        return shooting.attack_answer(state, orders, target, Modifiers(**modifiers))
+
+    def template_attack(self, state: GameState, unit: str, weapon: str, target: Optional[str],
+                        firer: Optional[str], at: Optional[XY], on: Optional[str]) -> dict[str, Any]:
+        return template_attack.answer(state, unit, weapon, target, firer, at, on)
+
+    def template_plan(self, state: GameState, unit: str, weapon: str, target: Optional[str], firer: Optional[str],
+                      at: Optional[XY], on: Optional[str], settings: Any = None) -> Any:
+        return template_attack.plan(state, unit, weapon, target, firer, at, on, settings=settings)
+
+    def shoot(self, state: GameState, unit: str, batches: Sequence[Mapping[str, Any]], dice: Dice,
+              settings: Any) -> tuple[GameState, Events, list[dict[str, Any]]]:
+        return shooting.shoot(state, unit, batches, dice, settings)
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def run(self, state: GameState, unit: str, leader: str, path: Sequence[XY],
+            spots: Mapping[str, XY]) -> tuple[GameState, Events, dict[str, Any]]:
+        return movement.run(state, unit, leader, path, spots)
+
+    def close_ranks(self, state: GameState, unit: str, leader: Optional[str], path: Optional[Sequence[XY]],
+                    spots: Mapping[str, XY]) -> tuple[GameState, Events, dict[str, Any]]:
+        return close_ranks.resolve(state, unit, leader, path, spots)
+
+    # --- fights -----------------------------------------------------------------------------
+
+    def fight_odds(self, state: GameState, unit: str, choices: FightChoices = FightChoices()) -> dict[str, Any]:
+        """The unit's Close Combat Attack as the board stands (§8.8.1), IMPACT with ``charged``."""
+        return melee.fight_answer(state, unit, choices.targets, choices.assign, choices.weapons, choices.surge_to,
+                                  choices.charged)
+
+    def close_combat(self, state: GameState, unit: str, dice: Dice, targets: Optional[Sequence[str]],
+                     assign: Mapping[str, str], weapons: Mapping[str, str], surge_to: Optional[str | Sequence[str]],
+                     precision: Mapping[str, int], modifiers: Mapping[str, Any], casualties: Mapping[str, Sequence[str]],
+                     settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+        return melee.close_combat(state, unit, dice, targets, assign, weapons, surge_to, precision, Modifiers(**modifiers),
+                                  casualties, settings)
+
+    def impact(self, state: GameState, unit: str, dice: Dice, charged: Sequence[str], targets: Optional[Sequence[str]],
+               split: Mapping[str, Mapping[str, int]], casualties: Mapping[str, Sequence[str]],
+               settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+        return impact.strike(state, unit, dice, charged, targets, split, casualties, settings)
+
+    def declare_close_combat(self, state: GameState, unit: str, assign: Optional[Mapping[str, str]] = None) -> melee.CloseCombat:
+        return melee.declare(state, unit, assign=assign)
+
+    def shielded(self, state: GameState, unit: str) -> bool:
+        u = state.unit(unit)
+        return casualties.shielded(state, unit, int(make_profile(u.profile or u.id, u.stats).shield or 0))
+
+    def ranks(self, state: GameState, unit: str) -> Ranks:
+        return ranks(state, unit)
+
+    def engaged_units(self, state: GameState, unit: str) -> set[str]:
+        return engaged_with(state, unit)
+
+    # --- the round --------------------------------------------------------------------------
+
+    def start_phase(self, state: GameState, phase: str, first_player: Optional[str], starts: Optional[str],
+                    reserves: Sequence[str]) -> tuple[GameState, Events]:
+        return activation.start(state, phase, first_player, starts, reserves)
+
+    def pass_turn(self, state: GameState, side: str) -> tuple[GameState, Events]:
+        return activation.pass_turn(state, side)
+
+    def hold(self, state: GameState, unit: str) -> tuple[GameState, Events]:
+        return state, [{"type": "hold", "unit": unit}]
+
+    def before_activation(self, state: GameState, unit: str, kind: str) -> GameState:
+        return activation.before(state, unit, kind)
+
+    def after_activation(self, state: GameState, unit: str, kind: str, success: bool) -> tuple[GameState, Events]:
+        return activation.after(state, unit, kind, success)
+
