@@ -16,11 +16,10 @@ $(STAMP): pyproject.toml
 
 # Byte-compile the sources, as pip does for an installed wheel (an editable install is not, and
 # where PYTHONDONTWRITEBYTECODE is set every command would compile its modules anew: a third of
-# its start-up), and keep beside them what every command would otherwise rebuild: the file
-# format's validation schema (scenarios/schemasnap.py) and the parsed StarCraft catalogue. Stale files are simply rebuilt in memory; `make bench` refreshes them.
+# its start-up), and keep beside them the parsed StarCraft catalogue. A stale copy is simply
+# parsed anew in memory; `make bench` refreshes it.
 bytecode:
 	@$(BIN)/python -m compileall -q board rules scenarios > /dev/null
-	@$(BIN)/python -m tapeline.scenarios.schemasnap > /dev/null
 	@$(BIN)/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 
 # The HTML viewer's end-to-end test drives a real headless Chromium: Debian's package, installed
@@ -74,7 +73,6 @@ $(BENCH_STAMP): pyproject.toml
 # figures are of a compiled install)
 bench: $(BENCH_STAMP)
 	@$(BENCH_VENV)/bin/python -m compileall -q board rules scenarios > /dev/null
-	@$(BENCH_VENV)/bin/python -m tapeline.scenarios.schemasnap > /dev/null
 	@$(BENCH_VENV)/bin/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 	PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
 

@@ -330,7 +330,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     if probs.items:
         return None
     _check_overlaps(table, list(figures.values()), where, sysdata, probs)
-    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(schema.fields_of(spec.settings)))
+    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
 
 
 def _check_overlaps(table: Table, figs: list[Figure], where: dict, sysdata, probs: _Problems) -> None:

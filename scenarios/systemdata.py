@@ -33,9 +33,7 @@ class SystemData:
 
 
 def _file_stats(u) -> dict:
-    from .schema import fields_of
-
-    return fields_of(u.stats, exclude_none=True) if u.stats is not None else {}
+    return u.stats.model_dump(exclude_none=True) if u.stats is not None else {}
 
 
 def _starcraft_unit(u) -> UnitInfo:

@@ -1,4 +1,4 @@
-"""Auto-discovered modules: one per actions word (see scenarios.vocab / scenarios.cli)."""
+"""The ``actions:`` words' models, a module per group of words (each registered in :mod:`scenarios.vocab`)."""
 
 
 def require_system(state, systems, what: str) -> None:

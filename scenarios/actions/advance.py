@@ -23,14 +23,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 from . import require_system
 
 
-@action
 class Advance(Strict):
     action: Literal["advance"]
     unit: Id
@@ -47,7 +45,6 @@ class Advance(Strict):
         return advance(state, self.unit, ctx.dice, self.toward)
 
 
-@action
 class Consolidate(Strict):
     action: Literal["consolidate"]
     unit: Id

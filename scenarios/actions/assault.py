@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..plain import Field
+from pydantic import Field
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 from . import require_system
 
 Path_ = Annotated[list[XY], Field(min_length=1, max_length=100)]
 
 
-@action
 class Assault(Strict):
     action: Literal["assault"]
     unit: Id

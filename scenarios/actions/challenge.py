@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from ..schema import Flag, Id, Strict
-from ..vocab import action
 from . import require_system
 
 
-@action
 class Challenge(Strict):
     action: Literal["challenge"]
     challenger: Id

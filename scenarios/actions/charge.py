@@ -25,10 +25,8 @@ from typing import ClassVar, Literal, Optional
 
 from .. import charging
 from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
-from ..vocab import action
 
 
-@action
 class Charge(Strict):
     activation: ClassVar[str] = "charge"
     action: Literal["charge"]

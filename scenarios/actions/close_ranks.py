@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft.close_ranks import close_ranks
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 
 
-@action
 class CloseRanks(Strict):
     activation: ClassVar[str] = "close_ranks"
     action: Literal["close_ranks"]

@@ -20,13 +20,11 @@ from typing import Literal
 from tapeline.rules.state import frozen_map
 
 from ..schema import Strict
-from ..vocab import action
 
 ONE_TURN = {"heresy": frozenset({"disgraced", "rushed", "disembarked", "disordered"}),
             "classic40k": frozenset({"charged", "fired_heavy", "deep_struck"})}
 
 
-@action
 class EndTurn(Strict):
     action: Literal["end_turn"]
 

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 
 from ..schema import Flag, Id, Strict
-from ..vocab import action
 from . import require_system
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
@@ -60,7 +59,6 @@ def _classic40k(act, state, ctx):
 SYSTEMS = {"heresy": _heresy, "classic40k": _classic40k}
 
 
-@action
 class Fight(Strict):
     action: Literal["fight"]
     unit: Id

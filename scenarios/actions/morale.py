@@ -17,11 +17,9 @@ from __future__ import annotations
 from typing import Literal
 
 from ..schema import Id, Strict
-from ..vocab import action
 from . import require_system
 
 
-@action
 class Morale(Strict):
     action: Literal["morale"]
     unit: Id

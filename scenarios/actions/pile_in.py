@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 from . import require_system
 
 
-@action
 class PileIn(Strict):
     action: Literal["pile_in"]
     unit: Id

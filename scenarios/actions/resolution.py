@@ -21,18 +21,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 from . import require_system
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
 
 
-@action
 class ResolutionAction(Strict):
     action: Literal["resolution"]
     unit: Id
@@ -58,7 +56,6 @@ class ResolutionAction(Strict):
         return new, events + res.events
 
 
-@action
 class Aftermath(Strict):
     action: Literal["aftermath"]
     unit: Id

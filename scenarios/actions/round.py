@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.starcraft import activation
 
 from ..schema import Id, Strict
-from ..vocab import action
 
 
 def _starcraft(state, what: str) -> None:
@@ -40,7 +39,6 @@ def _starcraft(state, what: str) -> None:
         raise IllegalAction(what, f"{what} follows the StarCraft TMG round (system starcraft)")
 
 
-@action
 class Phase(Strict):
     """Start Phase 2 (Assault) or Phase 3 (Combat)."""
 
@@ -59,7 +57,6 @@ class Phase(Strict):
         return activation.start(state, self.phase, self.first_player, self.starts, self.reserves)
 
 
-@action
 class Pass(Strict):
     """A player Passes (§8.2.1)."""
 
@@ -74,7 +71,6 @@ class Pass(Strict):
         return activation.pass_turn(state, self.side)
 
 
-@action
 class Hold(Strict):
     """Hold (§8.7.2): the unit's activation, doing nothing (Phase 3: only an Engaged BURROWED
     unit that does not Close Ranks, which therefore does not attack)."""

@@ -30,12 +30,10 @@ from tapeline.rules.starcraft.movement import (coherency, coherency_radius, end_
                                                link_space, move_rules, without_grass)
 
 from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
-from ..vocab import action
 
 RULE = "§8.5.2 Move / §8.7.1 Run"
 
 
-@action
 class Run(Strict):
     activation: ClassVar[str] = "run"
     action: Literal["run"]

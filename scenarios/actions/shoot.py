@@ -39,12 +39,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.errors import IllegalAction
 
 from ..schema import XY, Flag, Id, IdList, Strict
-from ..vocab import action
 
 if TYPE_CHECKING:
     from tapeline.rules.starcraft.ranged import Modifiers
@@ -85,7 +84,6 @@ class BatchOrder(PoolModifiers):
     casualties: IdList = []
 
 
-@action
 class Shoot(Strict):
     """A Ranged Attack by ``unit``: its ``batches`` resolved in order."""
 

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.starcraft import melee
 from tapeline.rules.starcraft.ranks import ranks
 from tapeline.rules.starcraft.targeting import engaged_with
 
 from ..schema import ActionIndex, Flag, Id
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 Index = ActionIndex
@@ -49,7 +48,6 @@ def _fight(ctx, action: int):
     return got.get("fight") or got.get("impact")
 
 
-@expectation
 class CloseCombatExpect(ExpectBase, Numeric):
     expect: Literal["close_combat"]
     action: Index
@@ -87,7 +85,6 @@ class CloseCombatExpect(ExpectBase, Numeric):
         return self.compare_named(self.value, sum(v or 0 for v in vals), "")
 
 
-@expectation
 class FightDice(ExpectBase):
     expect: Literal["fight_dice"]
     unit: Id
@@ -107,7 +104,6 @@ class FightDice(ExpectBase):
         return ok, f"dice {got}, Surge Die to {cc.surge_to}"
 
 
-@expectation
 class RanksExpect(ExpectBase):
     expect: Literal["ranks"]
     unit: Id
@@ -125,7 +121,6 @@ class RanksExpect(ExpectBase):
         return ok, f"Fighting Rank {rk.fighting_rank}, Supporting Rank {rk.supporting_rank}"
 
 
-@expectation
 class UnitEngaged(ExpectBase):
     expect: Literal["unit_engaged"]
     unit: Id
@@ -141,7 +136,6 @@ class UnitEngaged(ExpectBase):
         return got == self.value, f"Engaged with {', '.join(sorted(units)) or 'no unit'}"
 
 
-@expectation
 class Activation(ExpectBase):
     expect: Literal["activation"]
     unit: Id
@@ -158,7 +152,6 @@ class Activation(ExpectBase):
         return got == self.marker, f"marker {got} (round {rs.number}, {rs.phase})"
 
 
-@expectation
 class Round(ExpectBase):
     expect: Literal["round"]
     phase: Optional[Literal["assault", "combat", "over"]] = None
