@@ -10,8 +10,7 @@ and both as ratios to the baseline's medians. Targets (docs/performance.md): eve
 within 2.5× the baseline, ``--help`` within 0.15 s.
 
 tapeline's sources are byte-compiled first, as an installed wheel is (an editable install is not,
-and where PYTHONDONTWRITEBYTECODE is set each process would compile them anew), and the parsed
-StarCraft catalogue kept beside them, as ``make`` does.
+and where PYTHONDONTWRITEBYTECODE is set each process would compile them anew).
 """
 
 from __future__ import annotations
@@ -86,9 +85,6 @@ def measure(rounds: int = 7) -> dict[str, tuple[float, float]]:
 def run() -> str:
     for folder in ("board", "rules", "scenarios"):
         compileall.compile_dir(str(ROOT / folder), quiet=1)
-    import importlib
-
-    importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()  # as `make` does
     rounds = int(os.environ.get("TAPELINE_BENCH_ROUNDS", "7"))
     m = measure(rounds)
     base_wall, base_cpu = m["baseline"]

@@ -196,32 +196,9 @@ def test_each_answer_class_is_made_when_first_named():
     assert _loaded_by_a_query("tapeline.scenarios.results") == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
 
 
-def test_the_kept_catalogue_is_the_yaml_files_data(tmp_path, monkeypatch):
-    """rules/starcraft/catalogue.py keeps the parsed catalogue beside the byte code: read back,
-    it is the YAML file's data; a copy made from another version of the file, or a torn one, is
-    not used."""
-    import importlib
-    import shutil
-
+def test_the_catalogue_is_the_yaml_files_data_read_once():
     import yaml
 
     cat = importlib.import_module("tapeline.rules.starcraft.catalogue")
-    src = tmp_path / "catalogue.yaml"
-    shutil.copy(cat.SOURCE, src)
-    monkeypatch.setattr(cat, "SOURCE", src)
-    want = yaml.safe_load(src.read_text(encoding="utf-8"))
-    assert not cat._kept().exists()
-    try:
-        cat.refresh()
-        assert cat._kept().exists() and cat._read_or_parse(write=False) == want
-        kept = cat._kept().read_bytes()
-        for bad in (kept[: len(kept) // 2], b"", b"\x00junk"):
-            cat._kept().write_bytes(bad)
-            assert cat._read_or_parse(write=False) == want
-        cat.refresh()
-        src.write_text(src.read_text(encoding="utf-8").replace("hp: 2", "hp: 3", 1), encoding="utf-8")
-        got = cat._read_or_parse(write=False)
-        assert got == yaml.safe_load(src.read_text(encoding="utf-8")) and got != want
-        assert sorted(p.name for p in cat._kept().parent.iterdir()) == [cat._kept().name]  # no temporary left
-    finally:
-        cat.catalogue.cache_clear()
+    assert cat.catalogue() == yaml.safe_load(cat.SOURCE.read_text(encoding="utf-8"))
+    assert cat.catalogue() is cat.catalogue()
