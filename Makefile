@@ -4,24 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bytecode fuzz mutate clean
+.PHONY: demo test bench fuzz mutate clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@echo "installing tapeline and its test tools into $(VENV) (log: $(VENV)/install.log)"
 	@$(BIN)/python -m pip install --upgrade pip > $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
 	@$(BIN)/python -m pip install -e '.[test]' >> $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; false)
-	@$(MAKE) --no-print-directory bytecode
 	@touch $(STAMP)
-
-# Byte-compile the sources, as pip does for an installed wheel (an editable install is not, and
-# where PYTHONDONTWRITEBYTECODE is set every command would compile its modules anew: a third of
-# its start-up), and keep beside them what every command would otherwise rebuild: the file
-# format's validation schema (scenarios/schemasnap.py) and the parsed StarCraft catalogue. Stale files are simply rebuilt in memory; `make bench` refreshes them.
-bytecode:
-	@$(BIN)/python -m compileall -q board rules scenarios > /dev/null
-	@$(BIN)/python -m tapeline.scenarios.schemasnap > /dev/null
-	@$(BIN)/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 
 # The HTML viewer's end-to-end test drives a real headless Chromium: Debian's package, installed
 # here when it is missing and this is root on a Debian-like machine (Playwright's own browser
@@ -70,12 +60,7 @@ $(BENCH_STAMP): pyproject.toml
 	@$(BENCH_VENV)/bin/python -m pip install -e '.[bench]' >> $(BENCH_VENV)/install.log 2>&1 || (cat $(BENCH_VENV)/install.log; false)
 	@touch $(BENCH_STAMP)
 
-# (the sources byte-compiled first, as `bytecode` does for the test environment: the start-up
-# figures are of a compiled install)
 bench: $(BENCH_STAMP)
-	@$(BENCH_VENV)/bin/python -m compileall -q board rules scenarios > /dev/null
-	@$(BENCH_VENV)/bin/python -m tapeline.scenarios.schemasnap > /dev/null
-	@$(BENCH_VENV)/bin/python -c 'import importlib; importlib.import_module("tapeline.rules.starcraft.catalogue").refresh()'
 	PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
 
 # The fuzzing suite's long profile (tests/scenarios/test_fuzz.py; make test runs the fast one).

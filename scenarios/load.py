@@ -277,7 +277,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
 
     units, figures, where = [], {}, {}
     for i, u in enumerate(spec.units):
-        stats = schema.fields_of(u.stats, exclude_none=True) if u.stats is not None else {}
+        stats = u.stats.model_dump(exclude_none=True) if u.stats is not None else {}
         try:
             info = rules.unit_info(UnitEntry(u.id, u.profile, u.size, u.base, u.tags, stats))
         except UnitProblem as e:
@@ -330,7 +330,7 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     if probs.items:
         return None
     _check_overlaps(table, list(figures.values()), where, rules.impassable, probs)
-    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(schema.fields_of(spec.settings)))
+    return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
 
 
 def _check_overlaps(table: Table, figs: list[Figure], where: dict, impassable: Callable[[Piece], bool], probs: _Problems) -> None:

@@ -1,18 +1,16 @@
-"""The scenario file format (version 1), declared as classes that pydantic validates.
+"""The scenario file format (version 1), declared as pydantic models.
 
 The static part (board, terrain, units, models) follows the file format's fixed specification to the
-letter (docs/scenario-format.md). ``actions:`` and ``expect:`` entries are registered by the modules of
-:mod:`scenarios.actions` and :mod:`scenarios.expectations` (see :mod:`scenarios.vocab`), and
-documented in docs/scenario-format.md. Unknown keys, wrong types and non-finite numbers are
-errors.
+letter (docs/scenario-format.md). ``actions:`` and ``expect:`` entries are the models named in
+the registry of :mod:`scenarios.vocab` (one module of :mod:`scenarios.actions` or
+:mod:`scenarios.expectations` per group of words), and documented in docs/scenario-format.md.
+Unknown keys, wrong types and non-finite numbers are errors.
 """
 
-# The classes are plain (scenarios/plain.py): declared in pydantic's words with light
-# stand-ins, their pydantic models made only where pydantic's schema is generated.
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Optional, Union
 
-from .plain import AfterValidator, ConfigDict, Field, Plain, model, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, model_validator
 
 # --- limits (scenarios/limits.py): every count and size a file may ask for --------------------
 from .limits import (  # noqa: F401 - re-exported (scenarios.schema.MAX_MODELS as before)
@@ -75,7 +73,7 @@ TRAIT = Literal[
 ]
 
 
-class Strict(Plain):
+class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
 
@@ -384,25 +382,6 @@ class Settings(Strict):
     # (later settings are added below this line, one per rule they configure)
 
 
-def fields_of(value: Any, exclude_none: bool = False) -> Any:
-    """``value.model_dump(exclude_none=...)`` for the file format's models (no aliases, no
-    computed fields, no custom serialisers), read from the objects themselves: ``model_dump``
-    would make the class's mirror and its serialiser, loading pydantic's model machinery
-    (:mod:`scenarios.plain`). Lists stay lists, tuples tuples, mappings mappings."""
-    if isinstance(value, Plain):
-        return {k: fields_of(v, exclude_none) for k, v in value.__dict__.items() if not (exclude_none and v is None)}
-    if isinstance(value, (list, tuple)):
-        return type(value)(fields_of(v, exclude_none) for v in value)
-    if isinstance(value, dict):
-        return {k: fields_of(v, exclude_none) for k, v in value.items()}
-    return value
-
-
-#: A file's settings where it gives none: every default. Made without validating (which would
-#: build the model's validator at start-up); equal to ``Settings()`` (tests/scenarios/test_startup.py).
-_DEFAULT_SETTINGS = Settings.model_construct()
-
-
 def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
     """The entries' type: the models, told apart by ``tag``. A ``subset`` (the words one file
     uses) stays a tagged union even of one model, so that its errors are located as the whole
@@ -415,13 +394,26 @@ def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
     return Annotated[Union[ms], Field(discriminator=tag)]
 
 
-def scenario_model() -> type:
-    """The whole file's pydantic model, with every registered action and expectation (its
-    objects are :class:`Scenario` objects once its schema is swapped, :mod:`scenarios.plain`)."""
+class Scenario(Strict):
+    # A file, validated: the static part. The model a file is validated with adds ``actions``
+    # and ``expect`` for the words it uses (:func:`scenario_model_for`). No docstring: the JSON
+    # Schema's top model has no description.
+    tapeline: Version
+    system: Literal["starcraft", "heresy", "classic40k"]
+    name: Text = ""
+    board: BoardSpec
+    terrain: Bounded(TerrainSpec, MAX_PIECES) = []
+    units: Bounded(UnitSpec, MAX_MODELS)
+    dice: Optional[DiceSpec] = None
+    settings: Settings = Settings()
+
+
+def scenario_model() -> type[Scenario]:
+    """The whole file's model, with every registered action and expectation."""
     return _scenario_model(None, None)
 
 
-def scenario_model_for(data: Any) -> type:
+def scenario_model_for(data: Any) -> type[Scenario]:
     """A model that validates ``data`` exactly as :func:`scenario_model` does, built with only
     the ``actions:`` and ``expect:`` words ``data`` uses (so only their modules are loaded).
     Where an entry names no word, or one that is not known, the whole model answers (its
@@ -429,14 +421,10 @@ def scenario_model_for(data: Any) -> type:
     return _scenario_model(*_used(data))
 
 
-def validate(data: Any) -> "Scenario":
-    """``data`` validated as :func:`scenario_model_for`'s model validates it (raises
-    ``pydantic.ValidationError``), into plain objects: with the validator kept from an earlier
-    run where there is one (:mod:`scenarios.schemasnap`: the same objects, the same errors,
-    without pydantic generating the model's schema again), else with one made from the model."""
-    from . import schemasnap
-
-    return schemasnap.validator(*_used(data)).validate_python(data)
+def validate(data: Any) -> Scenario:
+    """``data`` validated by :func:`scenario_model_for`'s model (raises
+    ``pydantic.ValidationError``)."""
+    return scenario_model_for(data).model_validate(data)
 
 
 def _used(data: Any) -> tuple[Optional[frozenset], Optional[frozenset]]:
@@ -453,7 +441,7 @@ def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
     entries = data.get(key, []) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         return None
-    known = vocab.words(tag)
+    known = vocab.KINDS[tag]
     out = set()
     for e in entries:
         word = e.get(tag) if isinstance(e, dict) else None
@@ -463,40 +451,14 @@ def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
     return frozenset(out)
 
 
-class Scenario(Strict):
-    # A file, validated: its fields (tapeline, system, name, board, terrain, units, dice,
-    # settings, actions, expect) are those of the pydantic model :func:`_scenario_model` makes
-    # for the words the file uses (no docstring: the JSON Schema's top model has no description).
-
-    @classmethod
-    def _mirror(cls) -> type:
-        """Its pydantic model: the whole vocabulary's (:mod:`scenarios.plain`)."""
-        return scenario_model()
-
-
 @lru_cache(maxsize=64)
-def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type:
-    """The file's pydantic model with the action and expectation words given (``None``: all of
-    them); its objects are :class:`Scenario` objects."""
+def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type[Scenario]:
+    """The file's model with the action and expectation words given (``None``: all of them)."""
     from . import vocab
 
-    chosen = [vocab.models(kind, words) if words is not None else None
-              for kind, words in (("action", actions), ("expect", expects))]
-    if None in chosen:
-        vocab.load_all()
-        chosen = [vocab.ACTIONS_MODELS, vocab.EXPECT_MODELS]
-    Action = _tagged_union(chosen[0], "action", actions is not None)
-    Expect = _tagged_union(chosen[1], "expect", expects is not None)
-    fields = {
-        "tapeline": (Version, ...),
-        "system": (Literal["starcraft", "heresy", "classic40k"], ...),
-        "name": (Text, ""),
-        "board": (BoardSpec, ...),
-        "terrain": (Bounded(TerrainSpec, MAX_PIECES), []),
-        "units": (Bounded(UnitSpec, MAX_MODELS), ...),
-        "dice": (Optional[DiceSpec], None),
-        "settings": (Settings, _DEFAULT_SETTINGS),
-        "actions": (Bounded(Action, MAX_ACTIONS), []),
-        "expect": (Bounded(Expect, MAX_EXPECT), []),
-    }
-    return model("Scenario", Scenario, fields, Strict, __name__, "Scenario")
+    Action = _tagged_union(vocab.models("action", actions), "action", actions is not None)
+    Expect = _tagged_union(vocab.models("expect", expects), "expect", expects is not None)
+    return create_model(
+        "Scenario", __base__=Scenario, __module__=__name__, __qualname__="Scenario",
+        actions=(Bounded(Action, MAX_ACTIONS), []), expect=(Bounded(Expect, MAX_EXPECT), []),
+    )

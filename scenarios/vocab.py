@@ -1,132 +1,98 @@
-"""The ``actions:`` and ``expect:`` vocabularies, collected from their modules.
+"""The ``actions:`` and ``expect:`` vocabularies: every word, and the model that reads it.
 
-Each module in :mod:`scenarios.actions` defines classes (:mod:`scenarios.plain`) decorated with
-:func:`action` (a field ``action: Literal["name"]`` and a method ``apply(state, ctx)`` returning
-the new state and its events); each module in :mod:`scenarios.expectations` defines models
-decorated with :func:`expectation` (a field ``expect: Literal["name"]`` and a method
-``check(state, ctx)`` returning ``(ok, detail)``). Adding a word to the vocabulary is adding a
-module; nothing else changes.
+Each word of a file's ``actions:`` names a model in :mod:`scenarios.actions` (a field
+``action: Literal["word"]`` and a method ``apply(state, ctx)`` returning the new state and its
+events); each word of its ``expect:`` a model in :mod:`scenarios.expectations` (a field
+``expect: Literal["word"]`` and a method ``check(state, ctx)`` returning ``(ok, detail)``).
+Adding a word is adding its model and its line below (a test checks that every model of the two
+packages is here, under its own word).
 
-Modules are imported on use: :func:`words` lists which module defines which word by reading the
-modules' text (cheap: nothing is imported), and :func:`models` imports only the modules of the
-words a file uses. A word the listing cannot place (defined in an unusual way) is still found:
-:func:`models` then answers ``None`` and the caller loads everything (:func:`load_all`).
+The registry names each model by ``"module:Class"``: a module is imported when a file uses one
+of its words (:func:`models`), so a command loads the models, and the rules they import, of the
+words its file uses only.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from tapeline.rules.dice import Dice
 
-from .plain import Plain, annotation_of
-
-ACTIONS_MODELS: dict[str, type[Plain]] = {}
-EXPECT_MODELS: dict[str, type[Plain]] = {}
-
-
-def _tag(cls: type[Plain], field_name: str) -> str:
-    return annotation_of(cls, field_name).__args__[0]
-
-
-def _register(table: dict, tag: str, cls, what: str):
-    old = table.get(tag)
-    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise RuntimeError(f"{what} {tag!r} is registered twice: {old.__module__}.{old.__qualname__} and {cls.__module__}.{cls.__qualname__}")
-    table[tag] = cls
-    return cls
-
-
-def action(cls):
-    """Register an action model under its ``action`` literal (a name registered twice is an
-    error: one word, one meaning)."""
-    return _register(ACTIONS_MODELS, _tag(cls, "action"), cls, "action")
-
-
-def expectation(cls):
-    """Register an expectation model under its ``expect`` literal."""
-    return _register(EXPECT_MODELS, _tag(cls, "expect"), cls, "expectation")
-
-
-#: The two vocabularies: the key naming an entry's word, its package and its registry.
-KINDS = {
-    "action": ("tapeline.scenarios.actions", ACTIONS_MODELS),
-    "expect": ("tapeline.scenarios.expectations", EXPECT_MODELS),
+#: ``actions:`` words: the model of each, as ``"module:Class"``.
+ACTIONS: dict[str, str] = {
+    "advance": "tapeline.scenarios.actions.advance:Advance",
+    "aftermath": "tapeline.scenarios.actions.resolution:Aftermath",
+    "assault": "tapeline.scenarios.actions.assault:Assault",
+    "challenge": "tapeline.scenarios.actions.challenge:Challenge",
+    "charge": "tapeline.scenarios.actions.charge:Charge",
+    "close_combat": "tapeline.scenarios.actions.close_combat:CloseCombat",
+    "close_ranks": "tapeline.scenarios.actions.close_ranks:CloseRanks",
+    "consolidate": "tapeline.scenarios.actions.advance:Consolidate",
+    "end_turn": "tapeline.scenarios.actions.end_turn:EndTurn",
+    "fight": "tapeline.scenarios.actions.fight:Fight",
+    "hold": "tapeline.scenarios.actions.round:Hold",
+    "impact": "tapeline.scenarios.actions.close_combat:Impact",
+    "morale": "tapeline.scenarios.actions.morale:Morale",
+    "move": "tapeline.scenarios.actions.move:Move",
+    "pass": "tapeline.scenarios.actions.round:Pass",
+    "phase": "tapeline.scenarios.actions.round:Phase",
+    "pile_in": "tapeline.scenarios.actions.pile_in:PileIn",
+    "place": "tapeline.scenarios.actions.move:Place",
+    "resolution": "tapeline.scenarios.actions.resolution:ResolutionAction",
+    "run": "tapeline.scenarios.actions.run:Run",
+    "shoot": "tapeline.scenarios.actions.shoot:Shoot",
 }
 
-_loaded = False
+#: ``expect:`` words: the model of each, as ``"module:Class"``.
+EXPECTATIONS: dict[str, str] = {
+    "activation": "tapeline.scenarios.expectations.combat:Activation",
+    "attack": "tapeline.scenarios.expectations.attack:Attack",
+    "casualties": "tapeline.scenarios.expectations.attack:Casualties",
+    "charge": "tapeline.scenarios.expectations.charge:ChargeQuery",
+    "charged": "tapeline.scenarios.expectations.charge:Charged",
+    "close_combat": "tapeline.scenarios.expectations.combat:CloseCombatExpect",
+    "coherency": "tapeline.scenarios.expectations.charge:CoherencyCheck",
+    "combat_result": "tapeline.scenarios.expectations.assault:CombatResult",
+    "contact": "tapeline.scenarios.expectations.geometry:Contact",
+    "covered": "tapeline.scenarios.expectations.templates:Covered",
+    "damage_marker": "tapeline.scenarios.expectations.attack:DamageMarker",
+    "engaged": "tapeline.scenarios.expectations.geometry:Engaged",
+    "fight_dice": "tapeline.scenarios.expectations.combat:FightDice",
+    "fight_odds": "tapeline.scenarios.expectations.assault:FightOdds",
+    "gap": "tapeline.scenarios.expectations.geometry:Gap",
+    "glory": "tapeline.scenarios.expectations.assault:Glory",
+    "locked": "tapeline.scenarios.expectations.state:Locked",
+    "position": "tapeline.scenarios.expectations.state:Position",
+    "ranks": "tapeline.scenarios.expectations.combat:RanksExpect",
+    "round": "tapeline.scenarios.expectations.combat:Round",
+    "shielded": "tapeline.scenarios.expectations.attack:Shielded",
+    "status": "tapeline.scenarios.expectations.state:Status",
+    "template": "tapeline.scenarios.expectations.templates:TemplateAttack",
+    "unit_engaged": "tapeline.scenarios.expectations.combat:UnitEngaged",
+    "visible": "tapeline.scenarios.expectations.visibility:Visible",
+    "within": "tapeline.scenarios.expectations.geometry:Within",
+}
 
-
-def _modules(pkg_name: str) -> list[tuple[str, Optional[Path]]]:
-    """The modules of a vocabulary package, sorted by name, with their source file (or None)."""
-    pkg = importlib.import_module(pkg_name)
-    out = []
-    for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        folder = getattr(m.module_finder, "path", None)
-        out.append((m.name, Path(folder) / f"{m.name}.py" if folder else None))
-    return out
-
-
-def load_all() -> None:
-    """Import every module of both vocabularies (each registers its words)."""
-    global _loaded
-    if _loaded:
-        return
-    for pkg_name, _ in KINDS.values():
-        for name, _ in _modules(pkg_name):
-            importlib.import_module(f"{pkg_name}.{name}")
-    _loaded = True
+#: The two vocabularies, by the key that names an entry's word.
+KINDS = {"action": ACTIONS, "expect": EXPECTATIONS}
 
 
 @lru_cache(maxsize=None)
-def words(kind: str) -> dict[str, str]:
-    """``{word: module}`` for one vocabulary (``"action"`` or ``"expect"``): :func:`read_words`'
-    listing, as kept in the schema snapshot where there is one (:mod:`scenarios.schemasnap`,
-    made from the same sources), else read now."""
-    from . import schemasnap
-
-    snap = schemasnap.snapshot()
-    listing = snap.get("listing", {}).get(kind) if snap is not None else None
-    return dict(listing) if listing is not None else read_words(kind)
+def model(kind: str, word: str) -> type:
+    """The model of one word of a vocabulary (``"action"`` or ``"expect"``), its module
+    imported now."""
+    module, name = KINDS[kind][word].split(":")
+    cls: type = getattr(importlib.import_module(module), name)
+    return cls
 
 
-def read_words(kind: str) -> dict[str, str]:
-    """``{word: module}`` for one vocabulary, read from the modules' text: each
-    ``<kind>: Literal["word"]`` field names a word of that module."""
-    pkg_name, _ = KINDS[kind]
-    pattern = re.compile(rf"^\s+{kind}:\s*Literal\[\s*[\"']([^\"']+)[\"']\s*\]", re.M)
-    out: dict[str, str] = {}
-    for name, path in _modules(pkg_name):
-        try:
-            text = path.read_text(encoding="utf-8") if path is not None else ""
-        except OSError:
-            continue
-        for word in pattern.findall(text):
-            out.setdefault(word, f"{pkg_name}.{name}")
-    return out
-
-
-def models(kind: str, used: Iterable[str]) -> Optional[dict[str, type[Plain]]]:
-    """The registered models of the words ``used`` (importing only their modules), or ``None``
-    when one of them is not placed by :func:`words` or its module does not register it."""
-    _, table = KINDS[kind]
-    where = words(kind)
-    out = {}
-    for word in used:
-        if word not in table:
-            if word not in where:
-                return None
-            importlib.import_module(where[word])
-        if word not in table:
-            return None
-        out[word] = table[word]
-    return out
+def models(kind: str, used: Optional[Iterable[str]] = None) -> dict[str, type]:
+    """``{word: model}`` for the words ``used`` (every word where ``None``), importing only
+    their modules."""
+    return {w: model(kind, w) for w in (KINDS[kind] if used is None else used)}
 
 
 @dataclass

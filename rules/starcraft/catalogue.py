@@ -11,9 +11,6 @@ spaces replaced by hyphens; :func:`key` also accepts the printed name in any cas
 
 from __future__ import annotations
 
-import marshal
-import os
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -36,44 +33,8 @@ SOURCE = Path(__file__).with_name("catalogue.yaml")
 
 @lru_cache(maxsize=1)
 def catalogue() -> Mapping[str, Mapping[str, Any]]:
-    """The raw catalogue entries, by key: the YAML file's data, as kept beside the byte code
-    after the first reading where it may be (:func:`refresh`), since PyYAML builds the data in
-    Python, several milliseconds of every StarCraft command."""
-    return _read_or_parse(write=not sys.dont_write_bytecode)
-
-
-def _kept() -> Path:
-    return SOURCE.parent / "__pycache__" / f"{SOURCE.name}.{sys.implementation.cache_tag}.marshal"
-
-
-def _read_or_parse(write: bool) -> Any:
-    """The catalogue's data from its kept copy when that copy was made from the file as it is
-    (same size, same modification time, as byte code is checked); else parsed, and kept when
-    ``write``. A torn or unreadable copy is parsed anew."""
-    st = SOURCE.stat()
-    stamp = (st.st_size, st.st_mtime_ns)
-    try:
-        got = marshal.loads(_kept().read_bytes())
-        if isinstance(got, tuple) and len(got) == 2 and got[0] == stamp:
-            return got[1]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    data = yaml.load(SOURCE.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    if write:
-        tmp = _kept().with_name(f".{_kept().name}.{os.getpid()}")
-        try:  # written whole or not at all: a temporary file renamed over the kept copy
-            tmp.parent.mkdir(exist_ok=True)
-            tmp.write_bytes(marshal.dumps((stamp, data)))
-            os.replace(tmp, _kept())
-        except (OSError, ValueError):
-            tmp.unlink(missing_ok=True)
-    return data
-
-
-def refresh() -> None:
-    """Keep the parsed catalogue beside the byte code (``make`` does, after byte-compiling)."""
-    catalogue.cache_clear()
-    _read_or_parse(write=True)
+    """The raw catalogue entries, by key: the YAML file's data, read once per process."""
+    return yaml.load(SOURCE.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
-from ..schema import XY, Id, Strict
-from ..vocab import action
 from tapeline.rules.systems import rules_for
 
+from ..schema import XY, Id, Strict
 
-@action
+
 class Advance(Strict):
     action: Literal["advance"]
     unit: Id
@@ -44,7 +43,6 @@ class Advance(Strict):
         return rules_for(state.system).advance(state, self.unit, ctx.dice, self.toward)
 
 
-@action
 class Consolidate(Strict):
     action: Literal["consolidate"]
     unit: Id

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..plain import Field
+from pydantic import Field
+
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
-from tapeline.rules.systems import rules_for
 
 Path_ = Annotated[list[XY], Field(min_length=1, max_length=100)]
 
 
-@action
 class Assault(Strict):
     action: Literal["assault"]
     unit: Id

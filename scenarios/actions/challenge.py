@@ -18,14 +18,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
-from ..schema import Flag, Id, Strict
-from ..vocab import action
 from tapeline.rules.systems import rules_for
 
+from ..schema import Flag, Id, Strict
 
-@action
+
 class Challenge(Strict):
     action: Literal["challenge"]
     challenger: Id

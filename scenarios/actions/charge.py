@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
-from ..validate import target_problems
-from ..vocab import action
 from tapeline.rules.systems import rules_for
 
+from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
+from ..validate import target_problems
 
-@action
+
 class Charge(Strict):
     activation: ClassVar[str] = "charge"
     action: Literal["charge"]

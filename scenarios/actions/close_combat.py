@@ -32,12 +32,11 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional, Union
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import Id, Strict
-from ..vocab import action
 from .shoot import Count, PoolModifiers
 Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
 
@@ -50,7 +49,6 @@ def _choice_refs(prefix: str, choices: dict) -> list:
     return out
 
 
-@action
 class CloseCombat(PoolModifiers):
     """The Close Combat Attack of ``unit`` (§8.8.1 steps 2–5)."""
 
@@ -83,7 +81,6 @@ class CloseCombat(PoolModifiers):
         return new, events
 
 
-@action
 class Impact(Strict):
     """IMPACT (X) Y of ``unit`` right after its successful Charge (§11 IMPACT)."""
 

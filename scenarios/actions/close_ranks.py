@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 
 
-@action
 class CloseRanks(Strict):
     activation: ClassVar[str] = "close_ranks"
     action: Literal["close_ranks"]

@@ -19,10 +19,8 @@ from typing import Literal
 from tapeline.rules.systems import rules_for
 
 from ..schema import Strict
-from ..vocab import action
 
 
-@action
 class EndTurn(Strict):
     action: Literal["end_turn"]
 

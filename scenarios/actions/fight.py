@@ -25,18 +25,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import Flag, Id, Strict
-from ..vocab import action
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
 Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Field(max_length=20)]
 
 
-@action
 class Fight(Strict):
     action: Literal["fight"]
     unit: Id

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..schema import Id, Strict
-from ..vocab import action
 from tapeline.rules.systems import rules_for
 
+from ..schema import Id, Strict
 
-@action
+
 class Morale(Strict):
     action: Literal["morale"]
     unit: Id

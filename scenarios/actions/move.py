@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from ..plain import model_validator
+from pydantic import model_validator
 
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH
@@ -24,7 +24,6 @@ from tapeline.rules.errors import IllegalAction
 from tapeline.rules.systems import rules_for
 
 from ..schema import MAX_MODELS, XY, Id, IdMap, Strict
-from ..vocab import action
 
 
 def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never overlap"):
@@ -55,7 +54,6 @@ def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never
     return state.with_figures(figs), events
 
 
-@action
 class Place(Strict):
     """Set one model down at ``to`` (optionally standing on terrain piece ``on``)."""
 
@@ -71,7 +69,6 @@ class Place(Strict):
         return place_figures(state, {self.model: (self.to[0], self.to[1], self.on)})
 
 
-@action
 class Move(Strict):
     """Set several models at once (``moves: {id: [x, y]}``), checked together."""
 

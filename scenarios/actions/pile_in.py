@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
 
 
-@action
 class PileIn(Strict):
     action: Literal["pile_in"]
     unit: Id

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
+
+from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Id, Strict
-from ..vocab import action
-from tapeline.rules.systems import rules_for
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
 
 
-@action
 class ResolutionAction(Strict):
     action: Literal["resolution"]
     unit: Id
@@ -46,7 +45,6 @@ class ResolutionAction(Strict):
         return new, events
 
 
-@action
 class Aftermath(Strict):
     action: Literal["aftermath"]
     unit: Id

@@ -26,15 +26,13 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import Id, Strict
-from ..vocab import action
 
 
-@action
 class Phase(Strict):
     """Start Phase 2 (Assault) or Phase 3 (Combat)."""
 
@@ -52,7 +50,6 @@ class Phase(Strict):
         return rules_for(state.system).start_phase(state, self.phase, self.first_player, self.starts, self.reserves)
 
 
-@action
 class Pass(Strict):
     """A player Passes (§8.2.1)."""
 
@@ -66,7 +63,6 @@ class Pass(Strict):
         return rules_for(state.system).pass_turn(state, self.side)
 
 
-@action
 class Hold(Strict):
     """Hold (§8.7.2): the unit's activation, doing nothing (Phase 3: only an Engaged BURROWED
     unit that does not Close Ranks, which therefore does not attack)."""

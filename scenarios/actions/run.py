@@ -23,10 +23,8 @@ from typing import ClassVar, Literal
 from tapeline.rules.systems import rules_for
 
 from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
-from ..vocab import action
 
 
-@action
 class Run(Strict):
     activation: ClassVar[str] = "run"
     action: Literal["run"]

@@ -39,12 +39,11 @@ from __future__ import annotations
 
 from typing import Any, Annotated, ClassVar, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdList, Strict
-from ..vocab import action
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
@@ -85,7 +84,6 @@ class BatchOrder(PoolModifiers):
     casualties: IdList = []
 
 
-@action
 class Shoot(Strict):
     """A Ranged Attack by ``unit``: its ``batches`` resolved in order."""
 

@@ -1,1 +1,1 @@
-"""Auto-discovered modules: one per expectations word (see scenarios.vocab / scenarios.cli)."""
+"""The ``expect:`` words' models, a module per group of words (each registered in :mod:`scenarios.vocab`)."""

@@ -24,18 +24,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import FightChoices, rules_for
 
 from ..schema import ActionIndex, Flag, Id
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 Points = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-1000, le=1000)]], Field(max_length=20)]
 
 
-@expectation
 class FightOdds(ExpectBase, Numeric):
     """An exact answer of the ``fight`` query: ``win`` (``of``: a unit or side), ``draw``,
     ``expected_casualties`` or ``casualties`` (``k``: P(exactly k)) of unit ``of``."""
@@ -73,7 +71,6 @@ class FightOdds(ExpectBase, Numeric):
         return self.compare_named(self.value + (f" of {self.of}" if self.of else ""), v, "not in this combat")
 
 
-@expectation
 class CombatResult(ExpectBase):
     """What the ``resolution`` of the unit's combat found: ``winner`` (a side), ``draw``,
     ``points`` per side, ``massacre``, ``panic`` (``passed``, ``failed`` or ``none``)."""
@@ -110,7 +107,6 @@ class CombatResult(ExpectBase):
         return ok, got["detail"]
 
 
-@expectation
 class Glory(ExpectBase):
     """What ``challenge`` action number ``action`` scored: ``points`` per side, ``slain``,
     ``disgraced``."""

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from ..plain import model_validator
+from pydantic import model_validator
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 #: The actions whose Batches ``attack`` and ``casualties`` read (``ctx.results[i]["batches"]``).
@@ -44,7 +43,6 @@ def _batch(ctx, action: int, batch: int):
     return got["batches"][batch], ""
 
 
-@expectation
 class Attack(ExpectBase, Numeric):
     """A pool count of Batch ``batch`` of the attack made by action ``action``."""
 
@@ -63,7 +61,6 @@ class Attack(ExpectBase, Numeric):
         return self.compare_named(self.value, b[self.value], "not rolled in this Batch")
 
 
-@expectation
 class Casualties(ExpectBase):
     """The models one Batch removed (``action`` + ``batch``), or a unit's removed models so far
     (``unit``); ``models`` lists them in order, ``count`` counts them."""
@@ -100,7 +97,6 @@ class Casualties(ExpectBase):
         return ok, f"removed {got}" + ("" if ok else f", expected {self.models if self.models is not None else self.count}")
 
 
-@expectation
 class DamageMarker(ExpectBase, Numeric):
     """The damage recorded on a unit's Damage Marker (§8.7.4 step 5)."""
 
@@ -115,7 +111,6 @@ class DamageMarker(ExpectBase, Numeric):
         return ok, f"Damage Marker {detail}"
 
 
-@expectation
 class Shielded(ExpectBase):
     """Is the unit still Shielded (§11 SHIELDED)?"""
 

@@ -19,17 +19,15 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from ..plain import model_validator
+from pydantic import model_validator
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int
 from ..validate import target_problems
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 
-@expectation
 class ChargeQuery(ExpectBase, Numeric):
     """``value`` (``distance``, ``min_roll``, ``probability``) of a charge, compared with
     ``equals`` / ``at_least`` / ``at_most``; or ``reachable`` (a legal end spot exists)."""
@@ -63,7 +61,6 @@ class ChargeQuery(ExpectBase, Numeric):
         return self.compare_named(self.value, o[self.value], "none (no legal end spot, or no roll succeeds)")
 
 
-@expectation
 class Charged(ExpectBase):
     """The outcome of ``charge`` action number ``action``: ``success``, ``contact`` (the
     Leading Model ended in base contact with the nominated model: StarCraft), ``removed``."""
@@ -93,7 +90,6 @@ class Charged(ExpectBase):
         return ok, ", ".join(parts)
 
 
-@expectation
 class CoherencyCheck(ExpectBase):
     """Is the unit in coherency (StarCraft §4.4 leader-anchored; Heresy / 40k 2" chain)?
     ``out`` optionally lists exactly the models out of coherency."""

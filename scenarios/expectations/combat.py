@@ -29,12 +29,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import ActionIndex, Flag, Id
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 Index = ActionIndex
@@ -47,7 +46,6 @@ def _fight(ctx, action: int):
     return got.get("fight") or got.get("impact")
 
 
-@expectation
 class CloseCombatExpect(ExpectBase, Numeric):
     expect: Literal["close_combat"]
     action: Index
@@ -85,7 +83,6 @@ class CloseCombatExpect(ExpectBase, Numeric):
         return self.compare_named(self.value, sum(v or 0 for v in vals), "")
 
 
-@expectation
 class FightDice(ExpectBase):
     expect: Literal["fight_dice"]
     unit: Id
@@ -105,7 +102,6 @@ class FightDice(ExpectBase):
         return ok, f"dice {got}, Surge Die to {cc.surge_to}"
 
 
-@expectation
 class RanksExpect(ExpectBase):
     expect: Literal["ranks"]
     unit: Id
@@ -123,7 +119,6 @@ class RanksExpect(ExpectBase):
         return ok, f"Fighting Rank {rk.fighting_rank}, Supporting Rank {rk.supporting_rank}"
 
 
-@expectation
 class UnitEngaged(ExpectBase):
     expect: Literal["unit_engaged"]
     unit: Id
@@ -139,7 +134,6 @@ class UnitEngaged(ExpectBase):
         return got == self.value, f"Engaged with {', '.join(sorted(units)) or 'no unit'}"
 
 
-@expectation
 class Activation(ExpectBase):
     expect: Literal["activation"]
     unit: Id
@@ -156,7 +150,6 @@ class Activation(ExpectBase):
         return got == self.marker, f"marker {got} (round {rs.number}, {rs.phase})"
 
 
-@expectation
 class Round(ExpectBase):
     expect: Literal["round"]
     phase: Optional[Literal["assault", "combat", "over"]] = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Optional
 
-from ..plain import Field
+from pydantic import Field
 
 from ..schema import MAX_ACTIONS, MAX_NUMBER, Finite, Int, Strict
 

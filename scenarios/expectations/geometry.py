@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from ..plain import model_validator
+from pydantic import model_validator
 
 from tapeline.board import measure
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, NonNeg
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 
@@ -39,7 +38,6 @@ class _Pair(ExpectBase):
         return self
 
 
-@expectation
 class Gap(_Pair, Numeric):
     """Edge-to-edge gap between two models (negative: overlap depth)."""
 
@@ -49,7 +47,6 @@ class Gap(_Pair, Numeric):
         return self.compare(measure.gap(state.figure(self.a), state.figure(self.b)))
 
 
-@expectation
 class Contact(_Pair):
     """Base contact (gap within 1e-6")."""
 
@@ -61,7 +58,6 @@ class Contact(_Pair):
         return v.ok == self.value, f"contact={v.ok} (gap {v.value:.6g}\")"
 
 
-@expectation
 class Within(ExpectBase):
     """Within / wholly within ``distance`` of a model (``b``) or a point; for a model (``a``)
     or a whole unit (``unit``: any model for within, every model for wholly within)."""
@@ -101,7 +97,6 @@ class Within(ExpectBase):
         return v.ok == self.value, v.explain(what)
 
 
-@expectation
 class Engaged(_Pair):
     """The two models engage each other under the file's system (exceptions included)."""
 

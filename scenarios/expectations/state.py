@@ -17,18 +17,16 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, NonNeg
-from ..vocab import expectation
 from .common import ExpectBase
 
 Ids = Annotated[list[Id], Field(max_length=100)]
 
 
-@expectation
 class Status(ExpectBase):
     """The unit's statuses: ``has`` all of, ``lacks`` every one of, or ``exactly`` these."""
 
@@ -59,7 +57,6 @@ class Status(ExpectBase):
         return ok, f"status of {self.unit}: {sorted(now) or 'none'}"
 
 
-@expectation
 class Locked(ExpectBase):
     """Is the unit locked in combat (a model in base contact with an enemy)? ``with`` lists
     exactly the enemy units it is locked with."""
@@ -86,7 +83,6 @@ class Locked(ExpectBase):
         return ok, f"{self.unit} locked in combat with {', '.join(got)}" if got else f"{self.unit} is not locked in combat"
 
 
-@expectation
 class Position(ExpectBase):
     """Where a model stands (``at`` within ``tol`` inches, centre to centre), or that it has
     been ``removed`` as a casualty."""

@@ -27,19 +27,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from ..plain import Field, model_validator
+from pydantic import Field, model_validator
 
 from tapeline.board.templates import coverage, place, shape_table
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdMap, NonNeg, Strict
-from ..vocab import expectation
 from .common import ExpectBase, Numeric
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
 
 
-@expectation
 class Covered(ExpectBase, Numeric):
     """Which models a template placed by hand covers, and by how much."""
 
@@ -102,7 +100,6 @@ class BatchWant(Strict):
     primary: Optional[Flag] = None
 
 
-@expectation
 class TemplateAttack(ExpectBase):
     """What a StarCraft template weapon aimed at ``target`` does on the board at this point."""
 

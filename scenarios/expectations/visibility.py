@@ -15,17 +15,15 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from ..plain import model_validator
+from pydantic import model_validator
 
 from tapeline.rules.sightcommon import BLOCK_REASONS
 from tapeline.rules.systems import rules_for
 
 from ..schema import Bounded, Flag, Id, IdList
-from ..vocab import expectation
 from .common import ExpectBase
 
 
-@expectation
 class Visible(ExpectBase):
     """Model ``b`` is (or is not) Visible to model ``a`` under the file's system."""
 

@@ -268,11 +268,10 @@ def test_mangled_text_keeps_the_contract(tmp_path_factory, name, data):
 def test_generated_actions_and_expectations(tmp_path_factory, data):
     """Entries of every registered action and expectation, filled with the file's ids and
     hostile values: check and replay keep the contract, and agree on references."""
-    vocab.load_all()
     base = _data("charge-roaches-7in.yaml")
     ids = _ids(base)
     units = [u["id"] for u in base["units"]]
-    kinds = {"action": vocab.ACTIONS_MODELS, "expect": vocab.EXPECT_MODELS}
+    kinds = {"action": vocab.models("action"), "expect": vocab.models("expect")}
     section = data.draw(st.sampled_from(["actions", "expect"]))
     word = data.draw(st.sampled_from(sorted(kinds["action" if section == "actions" else "expect"])))
     model = kinds["action" if section == "actions" else "expect"][word]

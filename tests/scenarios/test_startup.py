@@ -6,18 +6,20 @@ so changes no answer.
 - a file is validated by a model built with only the ``actions:``/``expect:`` words it uses, and
   that model reports exactly the errors the whole vocabulary's model reports (checked on every
   bundled example and malformed file, and on entries broken on purpose);
-- the cheap listing of words (:func:`scenarios.vocab.words`) places every word in the module
-  that registers it.
+- the registry of words (:mod:`scenarios.vocab`) names every model of the two vocabularies'
+  packages, each under the word its ``Literal`` tag gives.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
-import pickle
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal, get_args, get_origin
 
 import pydantic
 import pytest
@@ -71,16 +73,30 @@ def test_a_query_loads_only_the_words_the_file_uses():
     show = ROOT / "scenarios" / "examples" / "showcase.yaml"
     loaded = {m.rsplit(".", 1)[1] for m in _loaded_by_a_query("tapeline.scenarios.actions.", "tapeline.scenarios.expectations.")}
     data = yamlio.parse(show.read_text(), False)[0]
-    want = {vocab.words("action")[a["action"]].rsplit(".", 1)[1] for a in data["actions"]}
-    want |= {vocab.words("expect")[e["expect"]].rsplit(".", 1)[1] for e in data["expect"]}
+    want = {vocab.ACTIONS[a["action"]].split(":")[0].rsplit(".", 1)[1] for a in data["actions"]}
+    want |= {vocab.EXPECTATIONS[e["expect"]].split(":")[0].rsplit(".", 1)[1] for e in data["expect"]}
     assert want <= loaded
     assert "run" not in loaded and "close_ranks" not in loaded and "assault" not in loaded
 
 
-def test_the_listing_places_every_registered_word():
-    vocab.load_all()
-    for kind, table in (("action", vocab.ACTIONS_MODELS), ("expect", vocab.EXPECT_MODELS)):
-        assert {w: cls.__module__ for w, cls in table.items()} == vocab.words(kind) == vocab.read_words(kind)
+@pytest.mark.parametrize("kind, package", [("action", "actions"), ("expect", "expectations")])
+def test_the_registry_names_every_model_under_its_own_word(kind, package):
+    """Every class of the package that declares the tag field (``action: Literal["word"]``) is
+    in the registry under that word, named by its own module and class; nothing else is."""
+    from tapeline.scenarios.schema import Strict
+
+    pkg = importlib.import_module(f"tapeline.scenarios.{package}")
+    found = {}
+    for m in pkgutil.iter_modules(pkg.__path__):
+        module = importlib.import_module(f"{pkg.__name__}.{m.name}")
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, Strict) and obj.__module__ == module.__name__ and kind in obj.model_fields:
+                tag = obj.model_fields[kind].annotation
+                assert get_origin(tag) is Literal and len(get_args(tag)) == 1, obj
+                assert get_args(tag)[0] not in found, f"{get_args(tag)[0]!r} is declared twice"
+                found[get_args(tag)[0]] = f"{obj.__module__}:{obj.__qualname__}"
+    assert found == vocab.KINDS[kind]
+    assert {w: f"{c.__module__}:{c.__qualname__}" for w, c in vocab.models(kind).items()} == found
 
 
 def _errors(model, data):
@@ -168,154 +184,6 @@ def test_a_command_alone_parses_as_among_all(argv):
         assert outcome(cli.parser(name), [name, *argv]) == outcome(cli.parser(), [name, *argv]), name
 
 
-# --- the schema snapshot (scenarios/schemasnap.py) ---------------------------------------------
-
-def _words_of(data):
-    from tapeline.scenarios.schema import _used
-
-    return _used(data)
-
-
-@pytest.fixture(scope="module")
-def snap():
-    from tapeline.scenarios import schemasnap
-
-    return schemasnap.build()
-
-
-def test_the_snapshot_assembles_the_schema_pydantic_generates(snap):
-    """For the words of every bundled file, for none and for all, the schema put together from
-    the snapshot is the one pydantic generates for that model (less its notes to itself), with
-    pydantic's own validator configuration."""
-    from pydantic._internal._config import ConfigWrapper
-
-    from tapeline.scenarios import plain, schemasnap
-    from tapeline.scenarios.schema import _scenario_model
-
-    cases = {(None, None), (frozenset(), frozenset())}
-    for path in FILES:
-        try:
-            cases.add(_words_of(yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]))
-        except (yamlio.TextError, UnicodeDecodeError):
-            pass
-    vocab.load_all()
-    for word in vocab.ACTIONS_MODELS:  # each word alone, and beside a word of the other kind
-        cases.add((frozenset({word}), frozenset()))
-        cases.add((frozenset({word}), frozenset({"visible"})))
-    for word in vocab.EXPECT_MODELS:
-        cases.add((frozenset(), frozenset({word})))
-    assert len(cases) > 40
-    for actions, expects in cases:
-        model = _scenario_model(actions, expects)
-        schema, config = schemasnap.assemble(snap, actions, expects)
-        assert schema == schemasnap.strip(plain.core_schema(model)), (actions, expects)
-        assert config == ConfigWrapper(model.model_config).core_config(title=model.__name__)
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_the_kept_validator_validates_as_the_model(path, snap, monkeypatch):
-    """Every bundled and malformed file and every broken entry: the validator built from the
-    snapshot finds the errors the model finds and makes plain objects holding what the model's
-    objects hold; without a snapshot, the validator made from the model makes equal objects."""
-    from tapeline.scenarios import schema, schemasnap
-    from tapeline.scenarios.schema import fields_of
-
-    try:
-        data = yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]
-    except (yamlio.TextError, UnicodeDecodeError):
-        pytest.skip("not readable text: refused before any model")
-    monkeypatch.setattr(schemasnap, "_snap", snap)
-    schemasnap.validator.cache_clear()
-    try:
-        cases = [data] + (list(_broken(data)) if isinstance(data, dict) else [])
-        for d in cases:
-            model = scenario_model_for(d)
-            kept = schemasnap.validator(*_words_of(d))
-            monkeypatch.setattr(schemasnap, "_snap", None)
-            made = schemasnap.validator.__wrapped__(*_words_of(d))
-            monkeypatch.setattr(schemasnap, "_snap", snap)
-            for v in (kept, made):
-                try:
-                    got = v.validate_python(d)
-                except pydantic.ValidationError as e:
-                    assert [(x["type"], x["loc"], x["msg"]) for x in e.errors(include_url=False)] == _errors(model, d)
-                else:
-                    assert _errors(model, d) == []
-                    assert type(got) is schema.Scenario and fields_of(got) == model.model_validate(d).model_dump()
-                    assert schema.validate(d) == got
-    finally:
-        schemasnap.validator.cache_clear()
-
-
-def test_the_snapshot_is_written_whole_and_rebuilt_when_stale_or_torn(tmp_path, monkeypatch):
-    from tapeline.scenarios import schemasnap
-
-    target = tmp_path / "__pycache__" / "schema.pickle"
-    monkeypatch.setattr(schemasnap, "path", lambda: target)
-    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
-    assert schemasnap.refresh() == target
-    first = target.read_bytes()
-    assert [p.name for p in target.parent.iterdir()] == ["schema.pickle"]  # no temporary left
-    assert schemasnap._read_or_build(write=False)["key"] == schemasnap.key()
-    # torn, then from other sources: read as missing, built again and written again
-    for bad in (first[: len(first) // 2], b"", b"not a pickle"):
-        target.write_bytes(bad)
-        assert schemasnap.refresh() == target and target.read_bytes() == first
-    monkeypatch.setattr(schemasnap, "key", lambda: "other sources")
-    assert schemasnap.refresh() == target and pickle.loads(target.read_bytes())["key"] == "other sources"
-    # PYTHONDONTWRITEBYTECODE: a missing snapshot is not built (the run builds its model) ...
-    target.unlink()
-    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
-    monkeypatch.setattr(sys, "dont_write_bytecode", True)
-    assert schemasnap.snapshot() is None and not target.exists()
-    made = schemasnap.validator.__wrapped__(frozenset(), frozenset())  # from the model, made now
-    with pytest.raises(pydantic.ValidationError, match="board"):
-        made.validate_python({"tapeline": 1, "system": "starcraft", "units": []})
-    # ... but one written (by `make`) is read
-    assert schemasnap.refresh() == target
-    monkeypatch.setattr(schemasnap, "_snap", schemasnap._MISSING)
-    assert schemasnap.snapshot()["key"] == "other sources"
-
-
-def test_the_key_follows_the_sources(tmp_path, monkeypatch):
-    """A source file touched (as an edit or a new version does) gives another key."""
-    import os
-
-    from tapeline.scenarios import schemasnap
-
-    k = schemasnap.key()
-    assert schemasnap.key() == k
-    src = Path(schemasnap.__file__)
-    st = src.stat()
-    try:
-        os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-        assert schemasnap.key() != k
-    finally:
-        os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert schemasnap.key() == k
-
-
-def test_fields_of_is_model_dump_and_the_default_settings_are_settings():
-    from tapeline.scenarios import schema
-    from tapeline.scenarios.schema import _DEFAULT_SETTINGS, Settings, fields_of
-
-    assert _DEFAULT_SETTINGS == Settings() and fields_of(_DEFAULT_SETTINGS) == Settings().model_dump()
-    seen = 0
-    for path in FILES:
-        try:
-            data = yamlio.parse(path.read_text(encoding="utf-8"), path.suffix == ".json")[0]
-            spec = schema.validate(data)
-        except (yamlio.TextError, UnicodeDecodeError, pydantic.ValidationError):
-            continue
-        assert fields_of(spec.settings) == spec.settings.model_dump()
-        for u in spec.units:
-            if u.stats is not None:
-                seen += 1
-                for drop in (True, False):
-                    assert fields_of(u.stats, exclude_none=drop) == u.stats.model_dump(exclude_none=drop)
-    assert seen > 5
-
-
 def test_each_answer_class_is_made_when_first_named():
     """scenarios/results/: each command's class lives in its own module, named in ``CLASSES``
     with the command that answers with it; a query loads only its own."""
@@ -328,32 +196,9 @@ def test_each_answer_class_is_made_when_first_named():
     assert _loaded_by_a_query("tapeline.scenarios.results") == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
 
 
-def test_the_kept_catalogue_is_the_yaml_files_data(tmp_path, monkeypatch):
-    """rules/starcraft/catalogue.py keeps the parsed catalogue beside the byte code: read back,
-    it is the YAML file's data; a copy made from another version of the file, or a torn one, is
-    not used."""
-    import importlib
-    import shutil
-
+def test_the_catalogue_is_the_yaml_files_data_read_once():
     import yaml
 
     cat = importlib.import_module("tapeline.rules.starcraft.catalogue")
-    src = tmp_path / "catalogue.yaml"
-    shutil.copy(cat.SOURCE, src)
-    monkeypatch.setattr(cat, "SOURCE", src)
-    want = yaml.safe_load(src.read_text(encoding="utf-8"))
-    assert not cat._kept().exists()
-    try:
-        cat.refresh()
-        assert cat._kept().exists() and cat._read_or_parse(write=False) == want
-        kept = cat._kept().read_bytes()
-        for bad in (kept[: len(kept) // 2], b"", b"\x00junk"):
-            cat._kept().write_bytes(bad)
-            assert cat._read_or_parse(write=False) == want
-        cat.refresh()
-        src.write_text(src.read_text(encoding="utf-8").replace("hp: 2", "hp: 3", 1), encoding="utf-8")
-        got = cat._read_or_parse(write=False)
-        assert got == yaml.safe_load(src.read_text(encoding="utf-8")) and got != want
-        assert sorted(p.name for p in cat._kept().parent.iterdir()) == [cat._kept().name]  # no temporary left
-    finally:
-        cat.catalogue.cache_clear()
+    assert cat.catalogue() == yaml.safe_load(cat.SOURCE.read_text(encoding="utf-8"))
+    assert cat.catalogue() is cat.catalogue()

@@ -8,8 +8,6 @@ import pytest
 from tapeline.scenarios import validate, vocab
 from tapeline.scenarios.schema import scenario_model
 
-vocab.load_all()
-
 
 def _unbounded(node, path="") -> list[str]:
     out = []
@@ -34,7 +32,7 @@ def test_every_number_list_and_mapping_a_user_writes_is_bounded():
     assert _unbounded(scenario_model().model_json_schema()) == []
 
 
-@pytest.mark.parametrize("name, cls", sorted({**vocab.ACTIONS_MODELS, **vocab.EXPECT_MODELS}.items()))
+@pytest.mark.parametrize("name, cls", sorted({**vocab.models("action"), **vocab.models("expect")}.items()))
 def test_every_action_and_expectation_declares_its_references(name, cls):
     assert callable(getattr(cls, "refs", None)), f"{name}: implement refs() (scenarios/validate.py)"
 
