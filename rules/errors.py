@@ -48,10 +48,12 @@ class NotInThisSystem(IllegalAction):
 
 class UnknownId(IllegalAction, KeyError):
     """A model or unit id the state does not hold (a ``KeyError`` too, for callers that look
-    ids up and handle the miss)."""
+    ids up and handle the miss). ``message`` may name the closest ids that exist; ``location``
+    the argument or field that named it."""
 
-    def __init__(self, kind: str, ident: str):
+    def __init__(self, kind: str, ident: str, message: Optional[str] = None):
         self.kind, self.ident = kind, ident
-        super().__init__("ids", f"no {kind} {ident!r} in the file")
+        super().__init__("ids", message or f"no {kind} {ident!r} in the file")
 
-    __str__ = IllegalAction.__str__
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message

@@ -1,33 +1,38 @@
-"""The ``tapeline`` command.
+"""The ``tapeline`` command: a thin printer over :class:`tapeline.Game`.
 
-Each sub-command lives in its own module of :mod:`scenarios.commands` with a
-``register(subparsers)`` function; they are discovered, so adding a command touches nothing
-else. A command module stays light at the top (argparse and this package's small helpers): what
-its answer needs (numpy, shapely, the file format, the rules) it imports when it runs, so that
-``tapeline --help`` and every command start without loading what they do not use
-(docs/performance.md; tests/scenarios/test_startup.py checks it). Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input: one line
-``FILE: PLACE: message`` on stderr, nothing else there, never a traceback (docs/reliability.md).
+Each command reads its arguments (:func:`parser`), asks one question of the game (a
+:class:`~tapeline.scenarios.answers.Answer`) and prints it: in words, or with ``--json`` as one
+JSON object (``answer.as_json()``). :func:`ask` is the one place a command line becomes a
+question: the one-shot command and a session (``tapeline shell``, :mod:`.shell`) both use it.
+
+Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input: one line
+``FILE: PLACE: message`` on stderr, nothing else there, never a traceback
+(docs/reliability.md). The process's guards (time and memory limits, the watchdog) are
+:mod:`.guards`'s.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import importlib
+import errno
 import json
+import math
 import os
-import pkgutil
 import sys
-import threading
-import time
-import warnings
-from contextlib import contextmanager
-from typing import NoReturn, Optional, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn, Optional
 
 from tapeline.board.errors import TapelineError
+from tapeline.rules.errors import IllegalAction, UnknownId
 
-from . import commands
-from .errors import ScenarioError, one_line
+from . import answers as A
+from .errors import ArgumentError, ScenarioError, one_line
+from .game import Game, open as open_game
+from .guards import OutOfTime, file_argument, guarded
+from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES
+
+#: The questions: command → function asking it of a game with the parsed arguments.
+Question = Callable[[Game, argparse.Namespace], A.Answer]
 
 
 class UsageError(Exception):
@@ -38,355 +43,503 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a bad command line raises :class:`UsageError` instead of printing the usage
     and a second line (the sub-commands' parsers are of this class too)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
-
-    def later(self, add) -> None:
-        """Call ``add(self)`` (which adds arguments) only when this parser is used: parsing or
-        help. A command whose options come from modules it would otherwise import up front (the
-        ``render`` overlays) registers them this way."""
-        self.__dict__.setdefault("_later", []).append(add)
-
-    def _complete(self) -> None:
-        for add in self.__dict__.pop("_later", ()):
-            add(self)
-
-    def parse_known_args(self, args=None, namespace=None):
-        self._complete()
-        return super().parse_known_args(args, namespace)
-
-    def format_help(self) -> str:
-        self._complete()
-        return super().format_help()
-
-    def format_usage(self) -> str:
-        self._complete()
-        return super().format_usage()
 
 
 class _Version(argparse.Action):
-    """``--version``: the installed version, looked up only when asked for."""
+    """``--version``: the installed version."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, default: Any = argparse.SUPPRESS,
+                 help: Optional[str] = None):  # noqa: A002 - argparse's name
         super().__init__(option_strings, dest=dest, default=default, nargs=0,
                          help=help or "show program's version number and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        from tapeline import __version__
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
 
-        formatter = parser._get_formatter()
-        formatter.add_text(f"tapeline {__version__}")
-        parser._print_message(formatter.format_help(), sys.stdout)
+        try:
+            v = version("tapeline")
+        except PackageNotFoundError:  # pragma: no cover - an uninstalled tree
+            v = "0+unknown"
+        print(f"tapeline {v}")
         parser.exit()
 
 
-def parser(command: Optional[str] = None) -> argparse.ArgumentParser:
-    """The ``tapeline`` parser with every command, or with ``command`` alone when it names one
-    (what :func:`main` asks for: the other commands' modules need not be loaded to answer)."""
-    p = Parser(
-        prog="tapeline",
-        description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.",
-    )
-    p.add_argument("--version", action=_Version)
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    names = command_names()
-    for name in [command] if command in names else names:
-        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
-    return p
+# --- reading what a user types ------------------------------------------------------------------
 
 
-def command_names() -> list[str]:
-    """The modules of :mod:`scenarios.commands`, as ``pkgutil.iter_modules`` lists them, read
-    from its folder (``pkgutil`` imports ``inspect``: about 6 ms of every command)."""
-    names = set()
-    for folder in commands.__path__:
+def _in_range(kind: str, convert: Callable[[str], Any], lo: float, hi: float, show: Callable[[Any], str]) -> Callable[[str], Any]:
+    """An argparse type: a ``kind`` read by ``convert``, finite, from ``lo`` to ``hi``."""
+
+    def parse(text: str) -> Any:
         try:
-            entries = os.listdir(folder)
-        except OSError:  # not a folder (a zip ...): pkgutil knows how to look
-            return sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
-        for entry in entries:
-            stem, ext = os.path.splitext(entry)
-            if ext == ".py" and stem != "__init__" and stem.isidentifier():
-                names.add(stem)
-            elif not ext and entry.isidentifier() and os.path.isfile(os.path.join(folder, entry, "__init__.py")):
-                names.add(entry)
-    return sorted(names)
+            v = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {kind}: {text[:40]!r}") from None
+        if not ((not isinstance(v, float) or math.isfinite(v)) and lo <= v <= hi):
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range ({show(lo)} to {show(hi)})")
+        return v
+
+    return parse
 
 
-def emit(obj: dict, as_json: bool, human: str) -> None:
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    return _in_range("whole number", int, lo, hi, str)
+
+
+def number_in(lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``lo`` to ``hi``."""
+    return _in_range("number", float, lo, hi, lambda x: f"{x:g}")
+
+
+def xy(text: str, flag: str) -> tuple[float, float]:
+    """A point given as ``X,Y``: two finite numbers within the format's coordinate limit."""
+    coord = number_in(-MAX_INCHES, MAX_INCHES)
+    try:
+        parts = str(text).split(",")
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"wants X,Y (two numbers), not {str(text)[:40]!r}")
+        return coord(parts[0]), coord(parts[1])
+    except argparse.ArgumentTypeError as e:
+        raise ArgumentError(flag, str(e)) from None
+
+
+def _maybe_xy(text: Optional[str], flag: str) -> Optional[tuple[float, float]]:
+    return None if text is None else xy(text, flag)
+
+
+def _pairs(game: Game, items: Sequence[str], what: str, flag: str, once: tuple[str, str]) -> dict[str, str]:
+    """``MODEL=VALUE`` items by model; a model named twice is refused by the rule ``once``."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        if "=" not in item:
+            raise ArgumentError(flag, f"wants MODEL={what}, not {item!r}")
+        m, v = item.split("=", 1)
+        m = game._model(m.strip(), flag)
+        if m in out and out[m] != v.strip():
+            rule, why = once
+            raise IllegalAction(rule, f"{flag} names {m} twice ({out[m]}, {v.strip()}): {why}")
+        out[m] = v.strip()
+    return out
+
+
+# --- the questions ------------------------------------------------------------------------------
+
+
+def _measure(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.measure(args.a, args.b)
+
+
+def _los(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.los(args.a, args.b)
+
+
+def _charge(game: Game, args: argparse.Namespace) -> A.Answer:
+    name = args.unit_opt
+    if args.unit is not None:
+        if args.unit_opt is not None and args.unit_opt != args.unit:
+            raise ArgumentError("--unit", f"two charging units given: {args.unit!r} and {args.unit_opt!r}")
+        if args.unit_opt is None:
+            NOTES.append(f"tapeline: note: `tapeline charge FILE UNIT` is deprecated; write "
+                         f"`tapeline charge FILE --unit {args.unit}`")
+        name = args.unit
+    if name is None:
+        raise ArgumentError("--unit", "name the charging unit: --unit UNIT")
+    nominated: dict[str, str] = {}
+    for item in args.target_model:
+        if "=" not in item:
+            raise ArgumentError("--target-model", f"wants T=M, not {item!r}")
+        t, m = item.split("=", 1)
+        nominated[t] = m
+    return game.charge(name, args.target, leader=args.leader, roll=args.roll, modifier=args.modifier,
+                       target_models=nominated)
+
+
+def _path(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.path(args.model, [xy(v, "--via") for v in args.via], max=args.max, may_engage=args.may_engage)
+
+
+def _attack(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.attack(args.unit, args.weapon, args.target, also=args.also, hit=args.hit, precision=args.precision,
+                       critical_hit=args.critical_hit, tough=args.tough, dodge=args.dodge, evade=args.evade)
+
+
+def _template(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.template(args.shape, _maybe_xy(args.at, "--at"), _maybe_xy(args.toward, "--toward"), unit=args.unit,
+                         weapon=args.weapon, target=args.target, model=args.model, on=args.on)
+
+
+def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
+    once = game.rules.one_per_model
+    st = game.state
+    game._unit(args.unit, "unit")
+    targets = [game._unit(t, "targets") for t in args.target or ()]
+    assign = _pairs(game, args.assign, "UNIT", "--assign", once["assign"])
+    assign = {m: game._unit(t, "assign") for m, t in assign.items()}
+    weapons = _pairs(game, args.weapon, "W", "--weapon", once["weapons"])
+    surge = [args.surge_to] if isinstance(args.surge_to, str) else list(args.surge_to or ())
+    # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
+    # unit's id has the comma): either is a split of the Surge Die, refused by the rules
+    surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
+    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged)
+
+
+def _models(game: Game, args: argparse.Namespace) -> A.Answer:
+    return game.models()
+
+
+QUESTIONS: Mapping[str, Question] = {
+    "measure": _measure, "los": _los, "charge": _charge, "path": _path, "attack": _attack,
+    "template": _template, "fight": _fight, "models": _models,
+}
+
+#: Each question's arguments as the command line spells them, where that is not ``--name``.
+PLACES: Mapping[str, Mapping[str, str]] = {
+    "measure": {"a": "argument A", "b": "argument B"},
+    "los": {"a": "argument A", "b": "argument B"},
+    "path": {"model": "argument MODEL"},
+    "fight": {"weapons": "--weapon"},
+}
+#: The same for every command.
+SPELLED = {"targets": "--target", "target_models": "--target-model"}
+
+
+def place(command: str, argument: str) -> str:
+    """Where the command line puts ``argument`` of ``command``'s question (``argument B``,
+    ``--target``); a place already spelled as on the command line stays as it is."""
+    if not argument.isidentifier() or argument in ("arguments", "actions", "action", "pop"):
+        return argument
+    return PLACES.get(command, {}).get(argument) or SPELLED.get(argument) or "--" + argument.replace("_", "-")
+
+
+def ask(game: Game, args: argparse.Namespace) -> A.Answer:
+    """The answer to the question ``args`` holds (a query command's arguments), asked of
+    ``game`` or, with ``--after N``, of the game after the file's action N."""
+    return QUESTIONS[args.command](after(game, args.after), args)
+
+
+def after(game: Game, n: Optional[int]) -> Game:
+    """``game`` after the file's action ``n`` (``None``: as it is), errors placed as
+    ``--after N`` or at the action the replay refused."""
+    if n is None:
+        return game
+    try:
+        return game.after(n)
+    except ArgumentError as e:
+        raise ArgumentError(f"--after {n}", e.message) from None
+    except IllegalAction as e:
+        where = f"actions[{e.index}]" if e.index is not None else "actions"
+        raise ArgumentError(where, f"{e.message} ({e.rule}); replayed for --after {n}") from None
+
+
+# --- the parser -------------------------------------------------------------------------------
+
+
+def _file(p: argparse.ArgumentParser, json_flag: bool = True, after_flag: bool = True) -> None:
+    p.add_argument("file", metavar="FILE", help="scenario file (.yaml, .yml or .json)")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+    if after_flag:
+        p.add_argument("--after", type=int, metavar="N", default=None,
+                       help="ask about the state after the file's action N (0-based; -1: after the last), "
+                            "replayed with the file's dice")
+
+
+def _pair(p: argparse.ArgumentParser) -> None:
+    _file(p)
+    p.add_argument("a", metavar="A", help="model id")
+    p.add_argument("b", metavar="B", help="model id")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``tapeline`` command line: every command and its arguments."""
+    top = Parser(prog="tapeline",
+                 description="Exact geometry for miniature wargames: measure, sight lines, charges, odds, replays.")
+    top.add_argument("--version", action=_Version)
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+
+    p = sub.add_parser("attack", help="exact odds of a StarCraft TMG Ranged Attack on the board")
+    _file(p)
+    p.add_argument("--unit", required=True, help="attacking unit id")
+    p.add_argument("--weapon", required=True, action="append", help="weapon (repeat for several Batches)")
+    p.add_argument("--target", required=True, help="target unit id")
+    p.add_argument("--also", action="append", default=[], metavar="UNIT:WEAPON", help="another unit's Batch at the same target")
+    p.add_argument("--hit", type=int_in(-6, 6), default=0, help="Hit modifier (+X easier)")
+    p.add_argument("--precision", type=int_in(0, 100), default=0, help="extra PRECISION (X)")
+    p.add_argument("--critical-hit", type=int_in(0, 100), default=0, help="extra CRITICAL HIT (X)")
+    p.add_argument("--tough", type=int_in(0, 100), default=0, help="TOUGH (X) of the target")
+    p.add_argument("--dodge", type=int_in(0, 100), default=0, help="DODGE (X) of the target")
+    p.add_argument("--evade", action="store_true", help="an ability grants the target an Evade roll")
+
+    p = sub.add_parser("charge", help="charge distance, smallest roll and exact odds")
+    _file(p)
+    p.add_argument("--unit", dest="unit_opt", metavar="UNIT", help="charging unit id")
+    p.add_argument("unit", metavar="UNIT", nargs="?", default=None,
+                   help="charging unit id, the older spelling of --unit (deprecated)")
+    p.add_argument("--target", action="append", required=True, metavar="T", help="declared target unit (repeat for several)")
+    p.add_argument("--leader", metavar="M", help="Leading Model (default: the one with the shortest route)")
+    p.add_argument("--roll", type=int_in(1, 6), metavar="N", help="the charge roll's result (the die kept); resolves the charge")
+    p.add_argument("--modifier", type=int_in(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER), default=0, metavar="K",
+                   help="added to the charge distance (Concussive Shells: -2)")
+    p.add_argument("--target-model", action="append", default=[], metavar="T=M", help="nominate target model M of unit T")
+
+    p = sub.add_parser("check", help="validate a scenario file")
+    _file(p, after_flag=False)
+
+    p = sub.add_parser("fight", help="who fights, and the exact odds of close combat")
+    _file(p)
+    p.add_argument("--unit", required=True, metavar="U", help="the unit whose fight is asked about")
+    p.add_argument("--target", action="append", default=[], metavar="T", help="enemy unit (repeat for several)")
+    p.add_argument("--assign", action="append", default=[], metavar="MODEL=UNIT",
+                   help="the unit a model attacks (StarCraft: a model in the Fighting Rank against several)")
+    p.add_argument("--surge-to", action="append", default=None, metavar="T",
+                   help="the target unit the Surge Die goes to (StarCraft; once: the Surge Die is never split)")
+    p.add_argument("--charged", metavar="U", help="the unit that charged this turn")
+    p.add_argument("--weapon", action="append", default=[], metavar="MODEL=W", help="the weapon a model fights with")
+
+    _pair(sub.add_parser("los", help="line of sight between two models, with a witness or the blockers"))
+    _pair(sub.add_parser("measure", help="measure between two models"))
+    _file(sub.add_parser("models", help="list the file's units and models: ids, positions, bases, levels, statuses"))
+
+    p = sub.add_parser("path", help="validate a proposed movement path")
+    _file(p)
+    p.add_argument("model", metavar="MODEL", help="the moving model (its centre follows the path)")
+    p.add_argument("--via", action="append", required=True, metavar="X,Y", help="next point of the path (repeat)")
+    p.add_argument("--max", type=number_in(0, MAX_INCHES), metavar="D", help="longest path allowed (inches)")
+    p.add_argument("--may-engage", action="store_true",
+                   help="the move may end within 1\" of enemies (StarCraft: a Charge); default: it may not (Move, Run)")
+
+    p = sub.add_parser("render", help="draw the board as an SVG picture")
+    _file(p, json_flag=False)
+    p.add_argument("-o", "--output", required=True, metavar="OUT.svg", help="file to write ('-' for stdout)")
+    p.add_argument("--fill", choices=("size", "height"), default="size",
+                   help="shade terrain by Size class (default) or by height of its top surface")
+    p.add_argument("--title", default=None, help="picture title (default: the scenario's name)")
+    p.add_argument("--final", action="store_true", help="draw the state after replaying all the file's actions (the same as --after -1)")
+    p.add_argument("--charge", metavar="UNIT", default=None, help="draw UNIT's shortest charge (with --target)")
+    p.add_argument("--target", action="append", default=None, metavar="T", help="declared target unit of --charge")
+    p.add_argument("--los", nargs=2, metavar=("A", "B"), default=None,
+                   help="draw the sight line from model A to model B, or what blocks it")
+    p.add_argument("--ranks", metavar="UNIT", default=None,
+                   help="ring UNIT's Fighting and Supporting Rank and label its attack dice (StarCraft)")
+    p.add_argument("--close-ranks", metavar="UNIT", default=None,
+                   help="draw where Close Ranks (default choices) would move UNIT, then its ranks (StarCraft)")
+    p.add_argument("--template", nargs="+", metavar="ARG", default=None,
+                   help="draw a template: SHAPE (with --at, --toward) or UNIT WEAPON [TARGET] (StarCraft)")
+    p.add_argument("--at", metavar="X,Y", default=None, help="--template: disc centre, teardrop tip or Target Point")
+    p.add_argument("--toward", metavar="X,Y", default=None, help="--template: a teardrop's aim point")
+    p.add_argument("--model", metavar="FIRER", default=None, help="--template: the firing model")
+    p.add_argument("--on", metavar="PIECE", default=None, help="--template: the piece an ability template's Target Point stands on")
+
+    p = sub.add_parser("replay", help="replay a scenario's actions and check its expectations")
+    _file(p, after_flag=False)
+    p.add_argument("--html", metavar="OUT.html", default=None,
+                   help="also write the replay as one self-contained HTML page (no network needed)")
+
+    sub.add_parser("schema", help="print the JSON Schema of scenario files")
+
+    p = sub.add_parser("shell", help="answer many questions of one table, one per line of standard input")
+    _file(p, after_flag=False)
+
+    p = sub.add_parser("template", help="which models a Blast or Flamer template covers (and, StarCraft, what it does)")
+    _file(p)
+    p.add_argument("--shape", metavar="S", help="a template placed by hand: blast, large_blast, flamer or a settings.templates name")
+    p.add_argument("--at", metavar="X,Y", help="disc centre / teardrop tip; with --weapon, a Blast's Target Point")
+    p.add_argument("--toward", metavar="X,Y", help="a teardrop's aim point")
+    p.add_argument("--unit", metavar="U", help="StarCraft: the unit firing a template weapon")
+    p.add_argument("--weapon", metavar="W", help="StarCraft: its weapon with RNG BT or FT")
+    p.add_argument("--target", metavar="MODEL", help="StarCraft: the target model")
+    p.add_argument("--model", metavar="FIRER", help="StarCraft: the firing model (default: the unit's model nearest the target)")
+    p.add_argument("--on", metavar="PIECE", help="StarCraft ability template: the piece its Target Point stands on")
+    return top
+
+
+# --- the commands -------------------------------------------------------------------------------
+
+#: Deprecation notes of the running command, printed on standard error once it has answered.
+NOTES: list[str] = []
+
+
+def emit(obj: Any, as_json: bool, human: str) -> None:
     """Print ``obj`` as one JSON object with ``--json``, else the human text."""
-    if as_json:
-        print(json.dumps(obj, indent=2, ensure_ascii=False))
+    print(json.dumps(obj, indent=2, ensure_ascii=False) if as_json else human)
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        game = open_game(args.file)
+    except ScenarioError as e:
+        errors = [{"location": loc, "message": msg} for loc, msg in e.problems]
+        emit({"valid": False, "errors": errors}, args.json, "\n".join(f"{e.file}: {loc}: {msg}" for loc, msg in e.problems))
+        print(one_line(str(e)), file=sys.stderr)
+        return 2
+    s = game.state
+    emit({"valid": True, "errors": []}, args.json,
+         f"{args.file}: valid ({s.system}, {len(s.units)} units, {len(s.figures)} models, {len(s.table.pieces)} terrain pieces)")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from .schema import scenario_model
+
+    schema = scenario_model().model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "tapeline scenario file, version 1"
+    print(json.dumps(schema, indent=2))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    if args.html is not None:
+        check_output(args.file, args.html, "--html")
+    game = open_game(args.file)
+    if args.html is not None:
+        from . import viewer
+
+        text, r = viewer.page_and_replay(game._loaded)
+        write_output(args.file, args.html, "--html", text)
+        print(f"wrote {args.html}", file=sys.stderr)
+        answer = A.Replay.from_json(r.as_json())
     else:
-        print(human)
+        answer = game.replay()
+    emit(answer.as_json(), args.json, replay_text(game, answer))
+    return 0 if answer.ok else 1
+
+
+def replay_text(game: Game, r: A.Replay) -> str:
+    """A replay in words: the event log, then each expectation's verdict (with the action it
+    follows) and the count that hold."""
+    spec = game.spec
+    lines = [f"{spec.name or game.file} ({game.system})"]
+    lines += [A.describe(e) for e in r.events]
+    n = len(spec.actions)
+    for c in sorted(r.expectations, key=lambda c: int(c["index"])):
+        was = getattr(spec.expect[c["index"]], "after", None)
+        when = "" if was is None or was >= n else (" (before any action)" if was < 0 else f" (after action {was})")
+        lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}]{when} {c['expect']}: {c['detail']}")
+    lines.append(A.holding(r.expectations))
+    return "\n".join(lines)
+
+
+def _render(args: argparse.Namespace) -> int:
+    check_output(args.file, args.output, "-o")
+    if args.final:
+        if args.after is not None and args.after != -1:
+            raise ArgumentError("--final", "--final is --after -1; give one or the other")
+        args.after = -1
+    game = after(open_game(args.file), args.after)
+    opts = {"charge": args.charge, "target": args.target, "los": args.los, "ranks": args.ranks,
+            "close_ranks": args.close_ranks, "template": args.template, "at": _maybe_xy(args.at, "--at"),
+            "toward": _maybe_xy(args.toward, "--toward"), "model": args.model, "on": args.on}
+    title = args.title if args.title is not None else (game.spec.name or os.path.basename(args.file))
+    svg = game.svg(title=title, fill=args.fill, **opts)
+    if args.output == "-":
+        sys.stdout.write(svg)
+        return 0
+    write_output(args.file, args.output, "-o", svg)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _shell(args: argparse.Namespace) -> int:
+    from .shell import session
+
+    return session(open_game(args.file), sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
+
+
+def _question(args: argparse.Namespace) -> int:
+    answer = ask(open_game(args.file), args)
+    emit(answer.as_json(), args.json, str(answer))
+    return 0
+
+
+COMMANDS: Mapping[str, Callable[[argparse.Namespace], int]] = {
+    "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell,
+    **{name: _question for name in QUESTIONS},
+}
+
+
+def check_output(file: str, output: str, flag: str) -> None:
+    """Refuse, before any work, a file a command would write (``output``, ``flag`` its option)
+    that is the scenario file itself by any name (a link, ``./``, ``..``: writing would destroy
+    the input), a directory, or inside a directory that does not exist. ``-`` (standard output)
+    passes; what only the write can tell (permissions, a full disk) is reported when writing."""
+    if output == "-":
+        return
+    try:
+        same = os.path.samefile(output, file)
+    except (OSError, ValueError):  # the output does not exist yet (or cannot be looked at)
+        same = False
+    if same:
+        raise ArgumentError(flag, f"{output} is the scenario file itself: writing there would overwrite it")
+    if os.path.isdir(output):
+        raise ArgumentError(flag, f"cannot write {output}: it is a directory")
+    folder = os.path.dirname(output)
+    if folder and not os.path.isdir(folder):
+        raise ArgumentError(flag, f"cannot write {output}: no directory {folder}")
+
+
+def write_output(file: str, output: str, flag: str, text: str) -> None:
+    """Write ``text`` to ``output`` (checked by :func:`check_output` first). A named pipe that
+    nobody reads is refused at once instead of blocking (opened without waiting for a reader);
+    a pipe with a reader, such as ``/dev/stdout`` in a pipeline, is written normally."""
+    try:
+        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+    except OSError as e:
+        why = "a named pipe that nobody reads" if e.errno == errno.ENXIO else (e.strerror or str(e))
+        raise ArgumentError(flag, f"cannot write {output}: {why}") from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise ArgumentError(flag, f"cannot write {output}: {e.strerror or e}") from None
+
+
+def message(command: str, e: TapelineError) -> str:
+    """The one line an error is, without the file: ``argument B: no model 'zb0' ...``,
+    ``actions[3]: ...``, or ``COMMAND: message (rule)`` where no place is known."""
+    if isinstance(e, (ArgumentError, UnknownId)) and e.location is not None:
+        return f"{place(command, e.location)}: {e.message}"
+    if e.location:
+        return str(e)
+    return f"{command}: {e}"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run one command line (``sys.argv[1:]`` by default); the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser(argv[0] if argv else None).parse_args(argv)
+        args = parser().parse_args(argv)
     except UsageError as e:
-        file = _file_argument(argv)
+        file = file_argument(argv)
         print(one_line(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}"), file=sys.stderr)
         return 2
-    from .cliutil import NOTES
-
     NOTES.clear()
+    file = getattr(args, "file", None)
     try:
-        with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT), wall=_WALL_CLOCK):
-            code = args.func(args)
+        code = guarded(lambda: COMMANDS[args.command](args))
+    except ScenarioError as e:
+        return fail(str(e))
     except TapelineError as e:
-        return fail(args, e)
+        return fail(f"{file}: {message(args.command, e)}" if file else message(args.command, e))
     except OutOfTime as e:
-        return fail(args, TapelineError(f"gave up after {e.seconds:g} s{e.kind}, the limit (TAPELINE_TIME_LIMIT)"))
+        return fail(f"{file}: {args.command}: gave up after {e.seconds:g} s{e.kind}, the limit (TAPELINE_TIME_LIMIT)")
     except BrokenPipeError:  # pragma: no cover - `tapeline ... | head`
         return 0
     except (RecursionError, MemoryError) as e:  # limits should make these impossible
-        return fail(args, TapelineError(f"the input is too large to answer ({type(e).__name__})"))
+        return fail(f"{file}: {args.command}: the input is too large to answer ({type(e).__name__})")
     except Exception as e:  # noqa: BLE001 - the contract: never a traceback
-        return fail(args, TapelineError(f"internal error, please report it: {type(e).__name__}: {str(e)[:300]}"))
+        return fail(f"{file}: {args.command}: internal error, please report it: {type(e).__name__}: {str(e)[:300]}")
     for note in NOTES:
         print(note, file=sys.stderr)
     return int(code or 0)
 
 
-def _file_argument(argv: Sequence[str]) -> Optional[str]:
-    """The FILE of a command line argparse refused: the first word after the command that
-    names a file, else the word right after the command."""
-    words = [w for w in argv if not w.startswith("-")][1:]
-    return next((w for w in words if os.path.isfile(w)), words[0] if words else None)
-
-
-def fail(args, e: TapelineError) -> int:
-    """Print ``e`` as the one line ``FILE: PLACE: message`` on stderr; exit status 2."""
-    file = getattr(args, "file", None)
-    if isinstance(e, ScenarioError) or getattr(e, "file", None) or file is None:
-        line = str(e)  # it names its file itself (a ScenarioError, cliutil's ArgumentError)
-    elif e.location:
-        line = f"{file}: {e}"
-    else:
-        line = f"{file}: {args.command}: {e}"
+def fail(line: str) -> int:
+    """Print ``line`` as one line on stderr; exit status 2."""
     print(one_line(line), file=sys.stderr)
     return 2
-
-
-@contextmanager
-def quiet_numerics():
-    """numpy's floating-point warnings and Python's numeric warnings stay off stderr: every
-    verdict that reaches the user is checked where it is made, not by a warning."""
-    import numpy as np
-
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-
-
-#: Seconds one command may take before it gives up with exit status 2 (a bound on every
-#: question, whatever the file asks; the environment variable TAPELINE_TIME_LIMIT changes it,
-#: 0 switches it off): CPU time, and in a ``tapeline`` process also wall-clock time from its
-#: start — on a busy machine CPU time alone lets a question keep its user waiting far longer.
-TIME_LIMIT = 15.0
-#: The wall-clock limit is this many times the CPU-time limit (15 s of CPU, 18 s of waiting): a
-#: question that computes well within its CPU time keeps some room on a busy machine, and the
-#: user still has an answer or a refusal within 20 s.
-WALL_FACTOR = 1.2
-#: Whether the time limit also counts wall-clock time (set by :func:`run`, the ``tapeline``
-#: process; code calling :func:`main` in a process of its own choosing keeps CPU time only).
-_WALL_CLOCK = False
-def _process_start() -> float:
-    """When this process started, on the :func:`time.monotonic` clock: Linux's ``/proc`` tells
-    (the interpreter's own start-up counts too, a good part of a second on a busy machine);
-    elsewhere, now."""
-    now = time.monotonic()
-    try:
-        with open("/proc/self/stat", encoding="ascii") as fh:
-            start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
-        age = time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return now
-    return now - age if 0 <= age < 60 else now
-
-
-#: When the process started: the wall-clock limit counts from here.
-_STARTED = _process_start()
-#: Address space a ``tapeline`` process may take (bytes; TAPELINE_MEMORY_LIMIT, 0: none): an
-#: allocation past it is a MemoryError, reported as one line, instead of the machine swapping.
-MEMORY_LIMIT = 3 * 2**30
-
-
-class OutOfTime(BaseException):
-    """Raised in the main thread when the time limit passes (a BaseException, so that no
-    ``except Exception`` on the way can swallow it)."""
-
-    def __init__(self, seconds: float, kind: str = " of computing"):
-        super().__init__(seconds)
-        self.seconds, self.kind = seconds, kind
-
-
-@contextmanager
-def time_limit(seconds: float, wall: bool = False):
-    """Raise :class:`OutOfTime` once the process has spent ``seconds`` more CPU time (user and
-    system) or, with ``wall``, once ``seconds`` × :data:`WALL_FACTOR` of wall-clock time have
-    passed since the process started (:data:`_STARTED`): what a user waits for, however busy the
-    machine is."""
-    import signal
-
-    if not seconds or seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum, frame):
-        raise OutOfTime(seconds)
-
-    waiting = seconds * WALL_FACTOR
-
-    def expire_wall(signum, frame):
-        raise OutOfTime(waiting, " of wall-clock time (the machine is busy or the question is large)")
-
-    old = signal.signal(signal.SIGPROF, expire)
-    old_wall = signal.signal(signal.SIGALRM, expire_wall) if wall else None
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    if wall:
-        signal.setitimer(signal.ITIMER_REAL, max(waiting - (time.monotonic() - _STARTED), 1e-3))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
-        if wall:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_wall)
-
-
-def _env_number(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-def limit_memory(limit: float) -> None:
-    """Cap this process's address space at ``limit`` bytes (soft limit; where supported)."""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        want = int(limit)
-        if want > 0 and (hard == resource.RLIM_INFINITY or want < hard) and (soft == resource.RLIM_INFINITY or want < soft):
-            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-    except (ImportError, ValueError, OSError):  # pragma: no cover - not every platform
-        pass
-
-
-#: The cyclic garbage collector's thresholds in a ``tapeline`` process: loading the libraries
-#: makes hundreds of thousands of long-lived objects, and with Python's defaults (700, 10, 10) the
-#: collector scans them again and again while a command starts; a young-generation pass every
-#: 100,000 allocations instead (the older generations as ever, every 10 passes of the one below)
-#: still collects all cyclic garbage, a few megabytes later at most.
-GC_THRESHOLDS = (100_000, 10, 10)
-
-
-#: numpy's BLAS library starts a pool of threads when numpy is imported, one per core, which
-#: spin waiting for work: on the benchmark machine about 100 ms of CPU a command, taken from
-#: the command itself on a busy machine. tapeline's arrays are small (no large matrix products),
-#: so a ``tapeline`` process asks for one thread, unless its environment already says how many.
-BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
-
-
-def run() -> NoReturn:  # console-script entry point
-    global _WALL_CLOCK
-    _WALL_CLOCK = True
-    gc.set_threshold(*GC_THRESHOLDS)
-    for name, value in BLAS_THREADS.items():  # before numpy is imported
-        os.environ.setdefault(name, value)
-    from . import cliutil
-
-    cliutil.FREEZE_AFTER_LOAD = True
-    limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
-    seconds = _env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)
-    if seconds > 0:
-        watchdog(seconds * WALL_FACTOR + WATCHDOG_GRACE, sys.argv[1:])  # returns in the worker only
-    try:
-        code = main()
-    except SystemExit as e:  # --help and --version end through argparse's exit
-        code = e.code
-    finish(code)
-
-
-#: Seconds the watchdog waits past the wall-clock limit before it stops the command itself.
-WATCHDOG_GRACE = 0.5
-
-
-def watchdog(deadline: float, argv: Sequence[str]) -> None:
-    """Run the command in a forked worker and watch it: the time limit's signals are handled by
-    Python between two steps of its bytecode, so one long call into compiled code (a shapely or
-    numpy operation on a huge table) can hold them off well past the limit. Once ``deadline``
-    seconds have passed since the start (:data:`_STARTED`), the watchdog stops the worker and
-    says so in the one-line form (exit status 2); a worker ended by a signal (the kernel's
-    out-of-memory killer ...) is reported the same way. Returns in the worker; the watchdog
-    process ends with the worker's exit status. Without ``fork`` nothing is watched."""
-    import signal
-
-    try:
-        pid = os.fork()
-    except (AttributeError, OSError):
-        return
-    if pid == 0:
-        return
-
-    class Late(Exception):
-        pass
-
-    def late(signum, frame):
-        raise Late
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the worker, which ends itself
-    signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signal.SIGTERM))  # `timeout`, `kill`
-    signal.signal(signal.SIGALRM, late)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - (time.monotonic() - _STARTED), 1e-3))
-    try:
-        _, status = os.waitpid(pid, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    except Late:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        _watchdog_says(argv, f"gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
-    code = os.waitstatus_to_exitcode(status)
-    if code < 0:
-        try:
-            name = f" ({signal.Signals(-code).name})"
-        except ValueError:
-            name = ""
-        _watchdog_says(argv, f"stopped by signal {-code}{name}: out of memory, or killed")
-    os._exit(code)
-
-
-def _watchdog_says(argv: Sequence[str], message: str) -> NoReturn:
-    file = _file_argument(argv)
-    command = next((w for w in argv if not w.startswith("-")), "tapeline")
-    print(one_line(f"{file}: {command}: {message}" if file else f"tapeline: error: {message}"), file=sys.stderr, flush=True)
-    os._exit(2)
-
-
-def finish(code) -> NoReturn:
-    """End the process with ``code`` (read as :func:`sys.exit` reads it) once the output is
-    flushed, without the interpreter's teardown: freeing every module a command loaded (numpy,
-    shapely, pydantic ...) costs about a fifth of a short command's time, and a finished command
-    needs none of it (every file it writes is closed when it returns). A reader that has gone
-    away (``tapeline ... | head``) is no error."""
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    run()

@@ -41,3 +41,14 @@ class ScenarioError(TapelineError):
         more = len(self.problems) - 1
         return first + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
 
+
+
+class ArgumentError(TapelineError):
+    """An argument of a question or a move that does not fit the game: ``argument`` names the
+    parameter (``b``, ``targets``, ``after``), ``message`` says why. Clients show it at their
+    own spelling of the argument (the command line's ``argument B``, ``--target``)."""
+
+    def __init__(self, argument: str, message: str):
+        self.argument, self.message = argument, message
+        self.location = argument
+        super().__init__(message)

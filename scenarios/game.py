@@ -1,4 +1,4 @@
-"""The Python front door: a scenario file as a game one can question.
+"""The game: a scenario's table and the state of play on it, as every client drives it.
 
 >>> import tapeline
 >>> game = tapeline.open(tapeline.example("showcase.yaml"))
@@ -7,33 +7,58 @@
 >>> game.los("c2", "zb1").visible
 False
 
-Every question is a method with the command's arguments and answers with a typed, immutable
-value of :mod:`tapeline.scenarios.results` — the same fields, computed by the same code, as the
-command's ``--json`` object. ``game.after(n)`` is the game after the file's action ``n``
-(replayed with the file's dice), ``game.svg(...)`` draws the board with any overlay of
-``tapeline render``, and a notebook shows a game as its picture (``_repr_svg_``).
+A :class:`Game` holds the file (its table, units, dice and actions) and a stack of the moves
+made on it. Every question is a method with typed arguments that asks the file's rule system
+(:func:`tapeline.rules.systems.rules_for`) and answers with a typed value of
+:mod:`tapeline.scenarios.answers`, whose fields are exactly the command's ``--json`` object.
+:meth:`Game.push` makes a move (an entry of a file's ``actions:``) and :meth:`Game.pop` takes it
+back; :meth:`Game.after` is the game after the file's own action ``n``. The command line, a
+session (``tapeline shell``) and the web table are clients of this class.
+
+A bad argument raises :class:`tapeline.scenarios.errors.ArgumentError` naming it, a mistyped
+id :class:`tapeline.UnknownId` with the closest ids, a move the rules refuse
+:class:`tapeline.IllegalAction` — and the game is unchanged. A game is not safe to share between
+threads that make moves; questions only read it.
 """
 
 from __future__ import annotations
 
-import argparse
+import copy
+import math
 import os
-from collections.abc import Sequence
-from functools import lru_cache
-from importlib import import_module
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, TypeVar, Union
 
+import pydantic
+
+from tapeline.board.errors import GeometryError, TapelineError
+from tapeline.board.measure import contact, gap
+from tapeline.board.pathcheck import check_path
+from tapeline.board.templates import coverage, place, shape_table
+from tapeline.rules.charge_geometry import space_for
+from tapeline.rules.dice import Dice
+from tapeline.rules.errors import ChoiceError, IllegalAction, NotInThisSystem, UnknownId
 from tapeline.rules.state import GameState
+from tapeline.rules.systems import FightChoices, RuleSystem, rules_for
 
-from . import results as R
-from .load import Loaded, parse, read
+from . import answers as A
+from . import replay, validate, vocab
+from .errors import ArgumentError, ScenarioError
+from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
+from .load import Loaded, parse, read, schema_problems
+from .suggest import unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Point = tuple[float, float]
 EXAMPLES = Path(__file__).resolve().parent / "examples"
+#: Models a template passes close to without covering them are listed up to this far (inches).
+NEAR_MISS = 1.0
+#: The bounds of the ``attack`` question's modifiers (the same as a ``shoot`` action's Batch).
+ATTACK_BOUNDS = {"hit": (-6, 6), "precision": (0, 100), "critical_hit": (0, 100), "tough": (0, 100), "dodge": (0, 100)}
 
 
 def example(name: str) -> str:
@@ -45,11 +70,11 @@ def example(name: str) -> str:
     return str(p)
 
 
-def open(path: PathLike, after: Optional[int] = None) -> "Game":  # noqa: A001 - tapeline.open, as in the issue
+def open(path: PathLike, after: Optional[int] = None) -> "Game":  # noqa: A001 - tapeline.open
     """Load and validate a scenario file (``.yaml``, ``.yml`` or ``.json``).
 
-    Raises :class:`tapeline.scenarios.errors.ScenarioError` (a :class:`TapelineError`) naming
-    the place in the file for any problem. With ``after``, the game after that action.
+    Raises :class:`tapeline.scenarios.errors.ScenarioError` naming the place in the file for any
+    problem. With ``after``, the game after that action of the file.
     """
     game = Game(read(os.fspath(path)))
     return game if after is None else game.after(after)
@@ -60,32 +85,68 @@ def parse_text(text: str, name: str = "<scenario>") -> "Game":
     return Game(parse(text, name))
 
 
-@lru_cache(maxsize=None)
-def _defaults(command: str) -> tuple[dict[str, Any], frozenset[str]]:
-    """The command's argument defaults (by destination) and the names a caller may give."""
-    from .cli import parser
+@dataclass(frozen=True)
+class Ply:
+    """One move made: the action, the state after it, its events, and the dice and results as
+    they stand after it (what the next move continues from)."""
 
-    top = parser()
-    (sub,) = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
-    p = sub.choices[command]
-    skip = {"help", "file", "json", "after", "func"}
-    defaults = {a.dest: a.default for a in p._actions if a.dest not in skip}
-    defaults.update({k: v for k, v in p._defaults.items() if k not in skip})
-    return defaults, frozenset(a.dest for a in p._actions if a.dest not in skip)
+    action: Any
+    state: GameState
+    events: tuple[dict[str, Any], ...]
+    dice: Dice = field(repr=False, compare=False)
+    results: Mapping[int, dict[str, Any]] = field(repr=False, compare=False)
+
+
+class _Timeline:
+    """The file's own actions resolved so far, shared by the games made from one file (so that
+    :meth:`Game.after` replays an action once, whichever game asks)."""
+
+    def __init__(self, loaded: Loaded):
+        self.loaded = loaded
+        self.plies: list[Ply] = []
+
+    def upto(self, index: int, start: Ply) -> list[Ply]:
+        """The file's plies through action ``index``, resolving those not resolved yet."""
+        actions = self.loaded.spec.actions
+        while len(self.plies) <= index:
+            i = len(self.plies)
+            self.plies.append(_resolve(self.loaded, self.plies[-1] if self.plies else start, actions[i], i, file=True))
+        return self.plies[: index + 1]
+
+
+def _start(loaded: Loaded) -> Ply:
+    """The file's set-up as a ply: its state, fresh dice, no results."""
+    return Ply(None, loaded.state, (), loaded.dice(), {})
+
+
+def _resolve(loaded: Loaded, before: Ply, action: Any, index: int, file: bool = False) -> Ply:
+    """One move from ``before`` (:func:`tapeline.scenarios.replay.resolve`; ``file``: the
+    file's own action ``index``, as a replay resolves it): raises with nothing changed, else
+    the ply after it."""
+    ctx = vocab.ReplayContext(dice=copy.deepcopy(before.dice), settings=loaded.spec.settings, index=index,
+                              results=dict(before.results))
+    resolve = replay.resolve_file_action if file else replay.resolve
+    new, events = resolve(before.state, action, ctx, index)
+    return Ply(action, new, tuple(events), ctx.dice, ctx.results)
+
+
+ResultT = TypeVar("ResultT")
 
 
 class Game:
-    """A scenario's board and state, ready to be asked questions.
+    """A scenario's table and the state of play: questions, moves, pictures.
 
-    ``game.state`` is the immutable :class:`tapeline.rules.state.GameState`; ``game.file``,
-    ``game.name`` and ``game.system`` describe the file; ``game.index`` is the action the state
-    follows (``None``: as the file sets it up).
+    ``game.state`` is the immutable :class:`tapeline.rules.state.GameState` after the moves made
+    so far; ``game.file``, ``game.name`` and ``game.system`` describe the file; ``game.rules`` is
+    its :class:`~tapeline.rules.systems.RuleSystem`; ``game.moves`` the actions made on it.
     """
 
-    def __init__(self, loaded: Loaded, index: Optional[int] = None, origin: Optional[Loaded] = None):
+    def __init__(self, loaded: Loaded, _timeline: Optional[_Timeline] = None, _plies: Sequence[Ply] = ()):
         self._loaded = loaded
-        self._origin = loaded if origin is None else origin  # the state the file sets up
-        self.index = index
+        self._timeline = _timeline or _Timeline(loaded)
+        self._start = _start(loaded)
+        self._plies: list[Ply] = list(_plies)
+        self._from_file = len(self._plies)  # how many of the plies are the file's own actions
 
     # --- what it is ---------------------------------------------------------------------------
 
@@ -105,98 +166,311 @@ class Game:
         return self._loaded.state.system
 
     @property
+    def rules(self) -> RuleSystem:
+        """The file's rule system."""
+        return rules_for(self.system)
+
+    @property
+    def spec(self) -> Any:
+        """The validated file (the scenario format's objects)."""
+        return self._loaded.spec
+
+    @property
     def state(self) -> GameState:
-        """The game state (immutable)."""
-        return self._loaded.state
+        """The state after the moves made so far (immutable)."""
+        return self._top.state
 
     @property
     def actions(self) -> int:
         """How many actions the file lists."""
         return len(self._loaded.spec.actions)
 
+    @property
+    def moves(self) -> tuple[Any, ...]:
+        """The actions made so far (the file's, through :meth:`after`, then those pushed)."""
+        return tuple(p.action for p in self._plies)
+
+    @property
+    def index(self) -> Optional[int]:
+        """The file's action the game stands after (``None``: as the file sets it up, or after
+        moves of its own)."""
+        return self._from_file - 1 if self._plies and len(self._plies) == self._from_file else None
+
+    @property
+    def _top(self) -> Ply:
+        return self._plies[-1] if self._plies else self._start
+
     def __repr__(self) -> str:
-        when = "" if self.index is None else f", after action {self.index}"
+        when = ""
+        if self.index is not None:
+            when = f", after action {self.index}"
+        elif self._plies:
+            when = f", {len(self._plies)} move{'s' if len(self._plies) != 1 else ''} made"
         return f"<tapeline.Game {self.name!r} ({self.system}){when}>"
 
-    # --- moving in time -------------------------------------------------------------------------
+    # --- moves --------------------------------------------------------------------------------
+
+    def push(self, action: Union[Mapping[str, Any], Any]) -> list[dict[str, Any]]:
+        """Make one move: ``action`` is an entry of a file's ``actions:`` (a mapping such as
+        ``{"action": "run", "unit": "marines", "leader": "m1", "path": [[12, 9]]}``, or the
+        format's action object). Returns its events (every die with its purpose, every verdict).
+
+        A malformed action raises :class:`ScenarioError` (located inside the action), a mistyped
+        id :class:`UnknownId`, a move the rules refuse :class:`IllegalAction` naming the rule:
+        the game is then unchanged.
+        """
+        act = self._action(action)
+        index = len(self._plies)
+        self._check_refs(act, index)
+        ply = _resolve(self._loaded, self._top, act, index)
+        self._plies.append(ply)
+        return [dict(e) for e in ply.events]
+
+    def pop(self) -> Any:
+        """Take back the last move (the state, the dice and what the move did are as before
+        it); returns its action. :class:`ArgumentError` when no move was made."""
+        if not self._plies:
+            raise ArgumentError("pop", "no move to take back")
+        ply = self._plies.pop()
+        self._from_file = min(self._from_file, len(self._plies))
+        return ply.action
+
+    def _action(self, action: Any) -> Any:
+        """The format's action object for ``action`` (validated, with located errors)."""
+        if isinstance(action, pydantic.BaseModel) and getattr(action, "action", None) in vocab.ACTIONS:
+            return action
+        if not isinstance(action, Mapping):
+            raise ArgumentError("action", f"an action is a mapping such as a file's actions: entry, not {_kind(action)}")
+        word = action.get("action")
+        if not isinstance(word, str) or word not in vocab.ACTIONS:
+            known = ", ".join(sorted(vocab.ACTIONS))
+            raise ScenarioError("push", [("action", f"unknown action {word!r} (known: {known})" if isinstance(word, str)
+                                          else f"name the action with action: one of {known}")])
+        try:
+            return vocab.model("action", word).model_validate(dict(action))  # type: ignore[attr-defined]
+        except pydantic.ValidationError as e:
+            problems = schema_problems([dict(err) for err in e.errors(include_url=False)])
+            raise ScenarioError("push", [(_dotted(loc), msg) for loc, msg in problems]) from None
+
+    def _check_refs(self, act: Any, index: int) -> None:
+        """Every id the action names exists and still stands (else :class:`UnknownId` or
+        :class:`IllegalAction`, located inside the action)."""
+        st = self.state
+        ctx = validate.Static(self._loaded.spec, st, "actions", index)
+        for ref in act.refs() if hasattr(act, "refs") else ():
+            where, kind, ident = ref[:3]
+            if kind in ("model", "unit") and not (st.has_unit(ident) if kind == "unit" else ident in st.figures):
+                known = [u.id for u in st.units] if kind == "unit" else [m for u in st.units for m in u.models]
+                raise _unknown(kind, ident, known, f"action.{where}")
+        for where, message in validate.entry_problems(ctx, act):
+            err = IllegalAction("ids", message)
+            err.location = "action" + ("." + where if where else "")
+            raise err
+        for where, message in validate.removed_problems(act, st):
+            err = IllegalAction("ids", message)
+            err.location = f"action.{where}"
+            raise err
 
     def after(self, n: int) -> "Game":
-        """The game after the file's action ``n`` (0-based; ``-1``: after the last), the actions
-        replayed from the start with the file's dice."""
-        from . import cliutil, replay
+        """The game after the file's action ``n`` (0-based; ``-1``: after the last), the file's
+        actions resolved with its own dice. Incremental: an action resolved once (by this game or
+        another made from the same file) is not resolved again."""
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise ArgumentError("after", f"the index of an action (a whole number), not {_kind(n)}")
+        try:
+            upto = replay.resolve_after(self._loaded, n)
+        except IndexError as e:
+            raise ArgumentError("after", str(e)) from None
+        plies = self._timeline.upto(upto, self._start) if upto >= 0 else []
+        return Game(self._loaded, self._timeline, plies)
 
-        loaded = cliutil.advance(self._origin, n)
-        return Game(loaded, replay.resolve_after(self._origin, n), self._origin)
-
-    def replay(self) -> R.Replay:
+    def replay(self) -> A.Replay:
         """Resolve every action of the file and check its expectations: the event log (every
         die with its purpose, every verdict) and each expectation's verdict."""
-        from . import replay
-
-        return R.Replay.from_json(replay.run(self._origin).as_json())
+        return A.Replay.from_json(replay.run(self._loaded).as_json())
 
     # --- questions ------------------------------------------------------------------------------
 
-    def ask(self, command: str, **arguments: Any) -> R.Result:
-        """Any query command by name, with its options as keyword arguments (the option's name
-        with ``_`` for ``-``; repeated options as lists): ``game.ask("los", a="c2", b="zb1")``."""
-        defaults, names = _defaults(command)
-        unknown = sorted(set(arguments) - names)
-        if unknown:
-            raise TypeError(f"{command}() got unexpected argument(s) {', '.join(unknown)}; it takes {', '.join(sorted(names))}")
-        args = argparse.Namespace(**(defaults | arguments), file=self.file, json=True, after=None)
-        module = import_module(f"tapeline.scenarios.commands.{command}")
-        return R.result(command, module.query(self._loaded, args))
-
-    def measure(self, a: str, b: str) -> R.Measure:
+    def measure(self, a: str, b: str) -> A.Measure:
         """Gap, base contact, Engagement Range and engagement between models ``a`` and ``b``."""
-        return _as(R.Measure, self.ask("measure", a=a, b=b))
+        a, b = self._pair(a, b)
+        st = self.state
+        fa, fb = st.figure(a), st.figure(b)
+        c = contact(fa, fb)
+        e = self.rules.engaged(st, a, b)
+        return A.Measure.from_json({
+            "a": a, "b": b, "gap": 0.0 if c.ok else gap(fa, fb), "contact": c.ok,
+            "engagement_range": e.in_range.ok, "engaged": e.engaged, "engagement_distance": self.rules.engagement_range,
+            "margin": e.in_range.margin, "reason": e.reason, "detail": e.detail,
+        })
 
-    def los(self, a: str, b: str) -> R.Sight:
+    def los(self, a: str, b: str) -> A.Sight:
         """Line of sight from model ``a`` to model ``b``: a witness segment, or what blocks it."""
-        return _as(R.Sight, self.ask("los", a=a, b=b))
+        a, b = self._pair(a, b)
+        return A.Sight.from_json({"a": a, "b": b} | self.rules.visible(self.state, a, b).as_dict())
 
     def charge(self, unit: str, targets: Union[str, Sequence[str]], *, leader: Optional[str] = None,
                roll: Optional[int] = None, modifier: int = 0,
-               target_models: Optional[dict[str, str]] = None) -> R.Charge:
+               target_models: Optional[Mapping[str, str]] = None) -> A.Charge:
         """The shortest path ``unit``'s Leading Model needs to a legal end spot against the
         declared ``targets``, the smallest roll and the exact probability; with ``roll`` (the
         die kept) the outcome. ``target_models`` nominates a model per target unit."""
-        tm = [f"{t}={m}" for t, m in (target_models or {}).items()]
-        return _as(R.Charge, self.ask("charge", unit=unit, unit_opt=None, target=_list(targets), leader=leader,
-                                      roll=roll, modifier=modifier, target_model=tm))
+        st = self.state
+        u = self._unit(unit, "unit")
+        tg = [self._unit(t, "targets") for t in _names(targets, "targets")]
+        twice = sorted({t for _i, t, _first in validate.repeated_targets(tg)})
+        if twice:
+            raise ArgumentError("targets", f"{', '.join(twice)} named more than once: name each target unit once")
+        lead = self._model(leader, "leader") if leader is not None else None
+        if lead is not None and st.figure(lead).unit != u:
+            raise ArgumentError("leader", f"{lead} is not a model of {u}")
+        mod = _whole(modifier, "modifier", -MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER)
+        nominated: dict[str, str] = {}
+        for t, m in _mapping(target_models, "target_models").items():
+            if self._unit(t, "target_models") not in tg:
+                raise ArgumentError("target_models", f"{t} is not a declared target (--target)")
+            if st.figure(self._model(m, "target_models")).unit != t:
+                raise ArgumentError("target_models", f"{m} is not a model of {t}")
+            nominated[t] = m
+        _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+        if roll is not None:
+            r = _whole(roll, "roll", 1, 6, "a die result 1..6")
+            _new, res = self.rules.charge_outcome(st, u, tg, [r], lead, mod, nominated)
+            out["success"] = res["success"]
+            out["roll"] = res
+            if res["success"]:
+                out["end"], out["path"] = res["end"], res["path"]
+        return A.Charge.from_json(out)
 
     def path(self, model: str, via: Sequence[Point], *, max: Optional[float] = None,  # noqa: A002
-             may_engage: bool = False) -> R.PathCheck:
+             may_engage: bool = False) -> A.PathCheck:
         """Is a move of ``model``'s centre through the points ``via`` legal (no longer than
         ``max``)? The first violation along it when not."""
-        return _as(R.PathCheck, self.ask("path", model=model, via=[f"{x!r},{y!r}" for x, y in via], max=max,
-                                         may_engage=may_engage))
+        st = self.state
+        m = self._model(model, "model")
+        if max is not None and not (isinstance(max, (int, float)) and not isinstance(max, bool)
+                                    and math.isfinite(max) and 0 <= max <= MAX_INCHES):
+            raise ArgumentError("max", f"a length from 0 to {MAX_INCHES:g} inches, not {max!r}")
+        points = _points(via, "via")
+        if len(points) > MAX_LIST:
+            raise ArgumentError("via", f"{len(points)} points; the limit is {MAX_LIST}")
+        fig = st.figure(m)
+        pts = [fig.at] + points
+        rules = self.rules.move_rules(st, fig, bool(may_engage))
+        res = check_path(space_for(st, rules), pts, max, rules.end_check(st.table, fig))
+        out: dict[str, Any] = {"model": m, "legal": res.legal, "length": res.length, "clearance": rules.rho,
+                               "violation": None if res.violation is None else res.violation.as_json(),
+                               "ends_on": rules.level_at(*pts[-1])}
+        if max is not None:
+            out["max"] = max
+        out.update(self.rules.path_notes(st, pts))
+        return A.PathCheck.from_json(out)
 
-    def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, **modifiers: Any) -> R.Attack:
+    def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, *, also: Sequence[str] = (),
+               hit: int = 0, precision: int = 0, critical_hit: int = 0, tough: int = 0, dodge: int = 0,
+               evade: bool = False) -> A.Attack:
         """Exact odds of a StarCraft Ranged Attack of ``unit`` with ``weapon`` (several: one
-        Batch each) at ``target``; ``modifiers`` are the command's options (``hit``,
-        ``precision``, ``critical_hit``, ``tough``, ``dodge``, ``evade``, ``also``)."""
-        return _as(R.Attack, self.ask("attack", unit=unit, weapon=_list(weapon), target=target, **modifiers))
+        Batch each) at ``target``; ``also`` adds other units' Batches (``"UNIT:WEAPON"``); the
+        modifiers are the abilities' (``hit`` +X easier, extra ``precision``, ``critical_hit``,
+        the target's ``tough`` and ``dodge``, ``evade``: an ability grants the target Evade)."""
+        t = self._unit(target, "target")
+        orders = [(self._unit(unit, "unit"), w) for w in _names(weapon, "weapon")]
+        for item in _names(also, "also"):
+            if ":" not in item:
+                raise ArgumentError("also", f"takes UNIT:WEAPON, got {item!r}")
+            u, w = item.split(":", 1)
+            orders.append((self._unit(u, "also"), w))
+        mods: dict[str, Any] = {}
+        for name, value in (("hit", hit), ("precision", precision), ("critical_hit", critical_hit), ("tough", tough),
+                            ("dodge", dodge)):
+            lo, hi = ATTACK_BOUNDS[name]
+            mods[name] = _whole(value, name, lo, hi)
+        mods["grant_evade"] = _flag(evade, "evade")
+        try:
+            return A.Attack.from_json(self.rules.attack_odds(self.state, orders, t, mods))
+        except NotInThisSystem as e:
+            raise ArgumentError("unit", e.message) from None
 
     def template(self, shape: Optional[str] = None, at: Optional[Point] = None, toward: Optional[Point] = None, *,
                  unit: Optional[str] = None, weapon: Optional[str] = None, target: Optional[str] = None,
-                 model: Optional[str] = None, on: Optional[str] = None) -> R.Template:
+                 model: Optional[str] = None, on: Optional[str] = None) -> A.Template:
         """Which models a template covers: ``shape`` placed ``at`` a point (``toward`` an aim
         point for a teardrop), in every system; or a StarCraft ``unit``'s template ``weapon``
         aimed at ``target`` (its Batches and exact odds)."""
-        return _as(R.Template, self.ask("template", shape=shape, at=_xy(at), toward=_xy(toward), unit=unit,
-                                        weapon=weapon, target=target, model=model, on=on))
+        weapon_form = [k for k, v in (("unit", unit), ("weapon", weapon), ("target", target), ("model", model), ("on", on))
+                       if v is not None]
+        if shape is not None:
+            if weapon_form:
+                raise ArgumentError(weapon_form[0], "give either --shape (a template placed by hand) or "
+                                    "--unit/--weapon/--target (a StarCraft template weapon), not both")
+            return self._shape(_name(shape, "shape"), at, toward)
+        if unit is None or weapon is None:
+            raise ArgumentError("arguments", "give --shape S --at X,Y [--toward X,Y], or --unit U --weapon W --target MODEL")
+        st = self.state
+        u = self._unit(unit, "unit")
+        tm = self._model(target, "target") if target is not None else None
+        firer = self._model(model, "model") if model is not None else None
+        if on is not None and on not in st.table.by_id:
+            raise ArgumentError("on", f"no terrain piece {on!r}")
+        point = _point(at, "at") if at is not None else None
+        try:
+            return A.Template.from_json(self.rules.template_attack(st, u, _name(weapon, "weapon"), tm, firer, point, on))
+        except NotInThisSystem as e:
+            raise ArgumentError("weapon", f"{e.message}; for {self.system} place a template with --shape S --at X,Y") from None
+        except ChoiceError as e:
+            raise ArgumentError(e.choice, e.message) from None
 
-    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), **options: Any) -> R.Fight:
-        """Who fights and the exact odds of close combat for ``unit`` (the ``fight`` command;
-        ``options`` as its flags: ``assign`` and ``weapon`` as lists of ``"MODEL=UNIT"`` /
-        ``"MODEL=W"``, ``surge_to``, ``charged``)."""
-        return _as(R.Fight, self.ask("fight", unit=unit, target=_list(targets), **options))
+    def _shape(self, shape: str, at: Optional[Point], toward: Optional[Point]) -> A.Template:
+        st = self.state
+        known = shape_table(st.settings.get("templates"))
+        if shape not in known:
+            raise ArgumentError("shape", f"unknown template shape {shape!r} (known: {', '.join(sorted(known))})")
+        if at is None:
+            raise ArgumentError("at", f"place the {shape} template: give --at X,Y")
+        centre = _point(at, "at")
+        aim = _point(toward, "toward") if toward is not None else None
+        try:
+            tpl = place(known[shape], centre, aim, shape)
+        except GeometryError as e:
+            raise ArgumentError("toward", str(e)) from None
+        cov = coverage(tpl, st.all_figures())
+        return A.Template.from_json({"template": tpl.as_dict(), "covered": cov.rows(), "near_misses": cov.near_misses(NEAR_MISS)})
 
-    def models(self) -> R.Models:
+    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, str]] = None,
+              weapons: Optional[Mapping[str, str]] = None, surge_to: Union[None, str, Sequence[str]] = None,
+              charged: Optional[str] = None) -> A.Fight:
+        """Who fights and the exact odds of close combat for ``unit``: ``targets`` the enemy
+        units to fight, ``assign`` the unit a model attacks, ``weapons`` a model's weapon,
+        ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the unit that
+        charged this turn. StarCraft: the unit's Close Combat Attack as the board stands; Horus
+        Heresy and 40k: one whole round of its combat, Initiative step by step."""
+        u = self._unit(unit, "unit")
+        tg = tuple(self._unit(t, "targets") for t in _names(targets, "targets"))
+        by_model = {m: self._unit(t, "assign") for m, t in self._by_model(assign, "assign").items()}
+        arms = self._by_model(weapons, "weapons")
+        surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
+        ch = self._unit(charged, "charged") if charged is not None else None
+        try:
+            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch)))
+        except ChoiceError as e:
+            raise ArgumentError(e.choice, e.message) from None
+
+    def models(self) -> A.Models:
         """Every unit and model: ids, positions, bases, levels, statuses, casualties."""
-        return _as(R.Models, self.ask("models"))
+        st, rules = self.state, self.rules
+        units = []
+        for u in st.units:
+            models = []
+            for m in u.models:
+                f = st.figure(m)
+                models.append({"id": m, "at": [round(f.x, 6), round(f.y, 6)], "base": f.base.describe(), "on": f.on}
+                              | rules.level(st, f))
+            units.append({
+                "id": u.id, "side": u.side, "profile": u.profile, "size": u.size, "tags": sorted(u.tags),
+                "status": sorted(u.status), "leader": u.leader, "damage": u.damage,
+                "models": models, "removed": list(u.removed),
+            })
+        return A.Models.from_json({"system": st.system, "units": units})
 
     # --- pictures -------------------------------------------------------------------------------
 
@@ -206,38 +480,126 @@ class Game:
         target=["marines-bravo"])``."""
         from . import overlays as ov
 
-        p = argparse.ArgumentParser(add_help=False)
-        ov.add_arguments(p)
-        known = {a.dest: a.default for a in p._actions}
-        unknown = sorted(set(overlays) - set(known))
-        if unknown:
-            raise TypeError(f"svg() got unexpected overlay(s) {', '.join(unknown)}; overlays: {', '.join(sorted(known))}")
-        args = argparse.Namespace(**(known | overlays))
-        return ov.render_state(self.state, ov.layers(args, self._loaded), title=self.name if title is None else title,
-                               fill_by=fill)
+        return ov.render(self, ov.options(overlays), title=self.name if title is None else title, fill_by=fill)
 
     def html(self) -> str:
-        """The replay as one self-contained web page (what ``tapeline replay FILE --html``
+        """The file's replay as one self-contained web page (what ``tapeline replay FILE --html``
         writes): the board at every step, each action with its dice and verdicts."""
         from . import viewer
 
-        return viewer.page(self._origin)
+        return viewer.page(self._loaded)
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a game as its board."""
         return self.svg()
 
+    # --- looking up what a caller names ---------------------------------------------------------
 
-def _xy(p: Optional[Point]) -> Optional[str]:
-    """A point as the command line's ``X,Y``."""
-    return None if p is None else f"{float(p[0])!r},{float(p[1])!r}"
+    def _model(self, ident: Any, argument: str) -> str:
+        """A model on the table (:class:`UnknownId` with the closest ids, or a removed model's
+        :class:`ArgumentError`)."""
+        name = _name(ident, argument)
+        st = self.state
+        if st.on_table(name):
+            return name
+        gone = st.removed_from(name)
+        if gone is not None:
+            raise ArgumentError(argument, f"model {name!r} of {gone} has been removed as a casualty")
+        raise _unknown("model", name, [m for u in st.units for m in u.models], argument)
+
+    def _unit(self, ident: Any, argument: str) -> str:
+        name = _name(ident, argument)
+        if not self.state.has_unit(name):
+            raise _unknown("unit", name, [u.id for u in self.state.units], argument)
+        return name
+
+    def _pair(self, a: Any, b: Any) -> tuple[str, str]:
+        a, b = self._model(a, "a"), self._model(b, "b")
+        if a == b:
+            raise ArgumentError("b", f"A and B are the same model ({a}): name two different models")
+        return a, b
+
+    def _by_model(self, given: Optional[Mapping[str, str]], argument: str) -> dict[str, str]:
+        return {self._model(m, argument): _name(v, argument) for m, v in _mapping(given, argument).items()}
 
 
-def _list(v: Union[str, Sequence[str]]) -> list[str]:
-    return [v] if isinstance(v, str) else list(v)
+def _unknown(kind: str, ident: str, known: Sequence[str], argument: str) -> UnknownId:
+    err = UnknownId(kind, ident, unknown(kind, ident, known))
+    err.location = argument
+    return err
 
 
-def _as(cls: type[R.ResultT], r: R.Result) -> R.ResultT:
-    if not isinstance(r, cls):  # pragma: no cover - results.BY_COMMAND maps each command to its class
-        raise TypeError(f"expected a {cls.__name__} answer, got {type(r).__name__}")
-    return r
+def _kind(value: Any) -> str:
+    return "None" if value is None else f"{type(value).__name__} {value!r}"[:80]
+
+
+def _name(value: Any, argument: str) -> str:
+    """An id or a name: text."""
+    if not isinstance(value, str):
+        raise ArgumentError(argument, f"an id (text), not {_kind(value)}")
+    return value
+
+
+def _names(value: Union[str, Iterable[Any]], argument: str) -> list[str]:
+    """One name, or several."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, Iterable) or isinstance(value, Mapping):
+        raise ArgumentError(argument, f"a name or a list of names, not {_kind(value)}")
+    items = list(value)
+    if len(items) > MAX_LIST:
+        raise ArgumentError(argument, f"{len(items)} names; the limit is {MAX_LIST}")
+    return [_name(v, argument) for v in items]
+
+
+def _mapping(value: Optional[Mapping[Any, Any]], argument: str) -> dict[Any, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ArgumentError(argument, f"a mapping, not {_kind(value)}")
+    if len(value) > MAX_LIST:
+        raise ArgumentError(argument, f"{len(value)} entries; the limit is {MAX_LIST}")
+    return dict(value)
+
+
+def _whole(value: Any, argument: str, lo: int, hi: int, what: Optional[str] = None) -> int:
+    """A whole number from ``lo`` to ``hi`` (``what`` says what it is when out of range)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ArgumentError(argument, f"{what or f'a whole number from {lo} to {hi}'}, not {_kind(value)}")
+    if not lo <= value <= hi:
+        raise ArgumentError(argument, f"{what}, not {value}" if what else f"{value} is out of range ({lo} to {hi})")
+    return value
+
+
+def _flag(value: Any, argument: str) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError(argument, f"true or false, not {_kind(value)}")
+    return value
+
+
+def _point(value: Any, argument: str) -> Point:
+    """``(x, y)``: two finite numbers within the format's coordinate limit (inches)."""
+    try:
+        x, y = value
+    except (TypeError, ValueError):
+        raise ArgumentError(argument, f"a point (x, y), not {_kind(value)}") from None
+    out = []
+    for v in (x, y):
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or abs(v) > MAX_INCHES:
+            raise ArgumentError(argument, f"a point of two numbers within ±{MAX_INCHES:g} inches, not {_kind(value)}")
+        out.append(float(v))
+    return out[0], out[1]
+
+
+def _points(values: Any, argument: str) -> list[Point]:
+    if not isinstance(values, Iterable) or isinstance(values, (str, Mapping)):
+        raise ArgumentError(argument, f"a list of points (x, y), not {_kind(values)}")
+    return [_point(v, argument) for v in values]
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    """A place inside a pushed action: ``action.targets[0]``."""
+    out = "action"
+    for p in loc:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out

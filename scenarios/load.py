@@ -113,7 +113,7 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
     try:
         spec = schema.validate(data)
     except pydantic.ValidationError as e:
-        for loc, msg in _schema_problems(e.errors(include_url=False)):
+        for loc, msg in schema_problems(e.errors(include_url=False)):
             probs.add(loc, msg)
         probs.raise_if_any()
     state = build_state(spec, probs)
@@ -124,7 +124,7 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
     return Loaded(file, spec, state)
 
 
-def _schema_problems(errors: list[dict]) -> list[tuple[tuple, str]]:
+def schema_problems(errors: list[dict]) -> list[tuple[tuple, str]]:
     """pydantic's errors as (location, message). Where a value may take several forms (a
     number or a list, say) and one form came closer, the other forms' "wrong type" errors are
     left out: ``speed: []`` reports the list that is too short, not that it is no integer."""

@@ -62,16 +62,31 @@ def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[in
     actions = loaded.spec.actions
     last = len(actions) - 1 if upto is None else upto
     for i, act in enumerate(actions[: last + 1]):
-        ctx.index = i
-        _standing(act, state, "actions", i)
-        try:
-            new_state, evs = _activation(state, act, ctx)
-        except IllegalAction as e:
-            raise e.at(i) from None
-        except TapelineError as e:
-            raise e.located(f"actions[{i}]") from None
-        state = new_state
-        yield Step(i, state, [{"type": "action", "index": i, "action": act.action}] + list(evs))
+        state, evs = resolve_file_action(state, act, ctx, i)
+        yield Step(i, state, evs)
+
+
+def resolve_file_action(state: GameState, act, ctx: ReplayContext, i: int) -> tuple[GameState, list]:
+    """The file's action ``i`` resolved (:func:`resolve`), a model it names that is no longer on
+    the table refused first; errors located at ``actions[i]``."""
+    ctx.index = i
+    _standing(act, state, "actions", i)
+    try:
+        return resolve(state, act, ctx, i)
+    except IllegalAction as e:
+        raise e.at(i) from None
+    except TapelineError as e:
+        raise e.located(f"actions[{i}]") from None
+
+
+def resolve(state: GameState, act, ctx: ReplayContext, index: int) -> tuple[GameState, list]:
+    """Resolve one action on ``state`` (``index``: its place in the play, ``ctx.index``): the
+    new state and its events, the first ``{"type": "action", ...}``. Raises
+    :class:`IllegalAction` (or another :class:`TapelineError`) and changes nothing — the state
+    is a value; ``ctx``'s dice and results are the caller's to keep or drop."""
+    ctx.index = index
+    new_state, evs = _activation(state, act, ctx)
+    return new_state, [{"type": "action", "index": index, "action": act.action}] + list(evs)
 
 
 def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, list]:

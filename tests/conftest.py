@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import textwrap
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -22,15 +24,26 @@ def scenario(text: str):
     return parse(textwrap.dedent(text), "<test>")
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    """Run ``tapeline ARGS`` in-process: (exit status, stdout, stderr)."""
+def cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """Run ``tapeline ARGS`` in-process, ``stdin`` its standard input: (exit status, stdout,
+    stderr)."""
     out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
+    with redirect_stdout(out), redirect_stderr(err), _stdin(stdin):
         try:
             code = main([str(a) for a in args])
         except SystemExit as e:  # argparse
             code = e.code if isinstance(e.code, int) else 2
     return code, out.getvalue(), err.getvalue()
+
+
+@contextmanager
+def _stdin(text: str) -> Iterator[None]:
+    saved = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def cli_json(*args: str) -> tuple[int, dict]:

@@ -8,18 +8,20 @@ and the Leading Model's base at the end spot (class ``end-base``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 import shapely
 
+from tapeline.board.regions import Region
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.rules.charge_geometry import radius
-from tapeline.rules.systems import rules_for
 
-from ..cliutil import unit
+if TYPE_CHECKING:
+    from ..game import Game
 
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--charge", metavar="UNIT", default=None, help="draw UNIT's shortest charge (with --target)")
-    parser.add_argument("--target", action="append", default=None, metavar="T", help="declared target unit of --charge")
+#: ``charge``: the charging unit; ``target``: its declared targets.
+OPTIONS: dict[str, Any] = {"charge": None, "target": None}
 
 
 def _member_picture(m) -> shapely.Geometry:
@@ -31,7 +33,7 @@ def _member_picture(m) -> shapely.Geometry:
     return g
 
 
-def region_picture(region) -> shapely.Geometry:
+def region_picture(region: Region) -> shapely.Geometry:
     """A polygon picture of a :class:`board.regions.Region` (buffers; for drawing only)."""
     x0, y0, x1, y1 = region.box
     shape = shapely.box(x0, y0, x1, y1)
@@ -44,29 +46,24 @@ def region_picture(region) -> shapely.Geometry:
     return shape
 
 
-def layers(args, loaded) -> list[Layer]:
-    if not getattr(args, "charge", None):
+def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
+    if not opts.get("charge"):
         return []
-    st = loaded.state
-    u = unit(loaded, args.charge, "--charge")
-    targets = [unit(loaded, t, "--target") for t in (args.target or [])]
-    rules = rules_for(st.system)
-    rc, o = rules.charge_reach(st, u, targets)
+    st = game.state
+    u = game._unit(opts["charge"], "charge")
+    o = game.charge(u, opts.get("target") or [])
     out: list[str] = []
-    plan = rc.plan
-    if plan is not None and plan.path is not None:
-        lead = st.figure(plan.leader)
-        regions = rules.charge_goal_regions(st, u, targets, lead)
+    if o.distance is not None and o.leader is not None and o.end is not None:
+        lead = st.figure(o.leader)
+        regions = game.rules.charge_goal_regions(st, u, o.targets, lead)
         pic = shapely.union_all([region_picture(r) for r in regions])
         if not pic.is_empty:
             out.append(svg_geometry(pic, "goal"))
-        pts = plan.path.points()
-        out.append(svg_polyline(pts, "path"))
-        ex, ey = plan.path.end
+        out.append(svg_polyline(o.path, "path"))
+        ex, ey = o.end
         out.append(svg_circle(ex, ey, radius(lead), "end-base"))
-        p = o["probability_fraction"]
-        text = f"{plan.leader}: {o['distance']:.3f}\" ({p})"
-        keep = [lead] + [f for t in targets for f in st.figures_of(t)]
+        text = f"{o.leader}: {o.distance:.3f}\" ({o.probability_fraction})"
+        keep = [lead] + [f for t in o.targets for f in st.figures_of(t)]
         out.append(svg_label(*label_spot(ex, ey + radius(lead) + 0.4, text, keep, st.all_figures()), text, "path"))
     else:
         f = st.figures_of(u)[0]

@@ -9,23 +9,30 @@ placed off the two models' bases (:func:`board.render.label_spot`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
-from tapeline.rules.systems import rules_for
 
-from ..cliutil import model
+from ..errors import ArgumentError
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+#: ``los``: the two models (A, B).
+OPTIONS: dict[str, Any] = {"los": None}
 
 
-def add_arguments(parser) -> None:
-    parser.add_argument("--los", nargs=2, metavar=("A", "B"), default=None,
-                        help="draw the sight line from model A to model B, or what blocks it")
-
-
-def layers(args, loaded) -> list[Layer]:
-    if not getattr(args, "los", None):
+def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
+    if not opts.get("los"):
         return []
-    a, b = (model(loaded, m, "--los") for m in args.los)
-    st = loaded.state
-    s = rules_for(st.system).visible(st, a, b)
+    try:
+        a, b = opts["los"]
+    except (TypeError, ValueError):
+        raise ArgumentError("los", "two model ids, A and B") from None
+    a, b = game._model(a, "los"), game._model(b, "los")
+    st = game.state
+    s = game.rules.visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)
     figs, taken = st.all_figures(), []
 

@@ -15,25 +15,26 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from tapeline.board.measure import gap_matrix
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
-from ..cliutil import unit
+if TYPE_CHECKING:
+    from ..game import Game
 
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--ranks", metavar="UNIT", default=None,
-                        help="ring UNIT's Fighting and Supporting Rank and label its attack dice (StarCraft)")
-    parser.add_argument("--close-ranks", metavar="UNIT", default=None,
-                        help="draw where Close Ranks (default choices) would move UNIT, then its ranks (StarCraft)")
+#: ``ranks``: the unit whose ranks are drawn; ``close_ranks``: the unit whose Close Ranks is.
+OPTIONS: dict[str, Any] = {"ranks": None, "close_ranks": None}
 
 
 def _ring(fig, cls: str) -> str:
     return svg_circle(fig.x, fig.y, fig.base.reach + 0.2, cls)
 
 
-def ranks_layer(state, unit_id: str) -> Layer:
+def ranks_layer(state: GameState, unit_id: str) -> Layer:
     """The unit's ranks, the unit each striker attacks and the dice per target, on ``state``."""
     cc = rules_for(state.system).declare_close_combat(state, unit_id)
     out: list[str] = []
@@ -70,14 +71,14 @@ def _moves(before, after, unit_id: str, path: Sequence) -> Layer:
                                       "end-base": "where Close Ranks sets a model"})
 
 
-def layers(args, loaded) -> list[Layer]:
+def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     out: list[Layer] = []
-    st = loaded.state
-    if getattr(args, "ranks", None):
-        out.append(ranks_layer(st, unit(loaded, args.ranks, "--ranks")))
-    if getattr(args, "close_ranks", None):
-        u = unit(loaded, args.close_ranks, "--close-ranks")
-        new, _events, cr = rules_for(st.system).close_ranks(st, u, None, None, {})
+    st = game.state
+    if opts.get("ranks"):
+        out.append(ranks_layer(st, game._unit(opts["ranks"], "ranks")))
+    if opts.get("close_ranks"):
+        u = game._unit(opts["close_ranks"], "close_ranks")
+        new, _events, cr = game.rules.close_ranks(st, u, None, None, {})
         out.append(_moves(st, new, u, cr["path"]))
         out.append(ranks_layer(new, u))
     return out

@@ -13,18 +13,18 @@ No command-line flags: ``tapeline render`` draws states, the viewer draws steps.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 from tapeline.board.render import Layer, svg_circle, svg_polyline
 
-from ..cliutil import fmt
+from ..answers import inches
+
+#: No options: this overlay draws only the replay's steps.
+OPTIONS: dict[str, Any] = {}
 
 
-def add_arguments(parser) -> None:
-    """No flags."""
-
-
-def layers(args, loaded) -> list[Layer]:
+def layers(game: Any, opts: Mapping[str, Any]) -> list[Layer]:
     return []
 
 
@@ -60,7 +60,7 @@ def step_layers(before, after, events: Sequence[dict]) -> list[Layer]:
                     rings += [_ring(f, "target") for f in before.figures_of(t)]
             d = ev.get("distance")
             legend["target"] = f"charge target(s): {', '.join(ev.get('targets', []))}" + (
-                f" — {fmt(d)}\" needed" if d is not None else "")
+                f" — {inches(d)}\" needed" if d is not None else "")
     if gone:
         legend["casualty"] = f"removed as a casualty ({len(gone) // 2})"
     out = [Layer("moved", moved), Layer("casualties", gone), Layer("verdicts", rings, legend)]

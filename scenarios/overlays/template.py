@@ -16,38 +16,37 @@ Target Point (``target-point``). Each kind drawn adds its legend entry. In ``tap
 
 from __future__ import annotations
 
-from argparse import Namespace
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from tapeline.board.render import Layer, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.board.templates import TeardropDims, place
+from tapeline.rules.state import GameState
 
-from ..cliutil import ArgumentError
-from ..commands import template as command
+from ..errors import ArgumentError
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+#: ``template``: a shape (``"blast"``), or a StarCraft unit and weapon and optionally the target
+#: model (``("siege-tank", "crucio-shock-cannon", "z1")``); ``at``, ``toward``: points;
+#: ``model``: the firing model; ``on``: the piece an ability template's Target Point stands on.
+OPTIONS: dict[str, Any] = {"template": None, "at": None, "toward": None, "model": None, "on": None}
 
 
-def add_arguments(parser) -> None:
-    parser.add_argument("--template", nargs="+", metavar="ARG", default=None,
-                        help="draw a template: SHAPE (with --at, --toward) or UNIT WEAPON [TARGET] (StarCraft)")
-    parser.add_argument("--at", metavar="X,Y", default=None, help="--template: disc centre, teardrop tip or Target Point")
-    parser.add_argument("--toward", metavar="X,Y", default=None, help="--template: a teardrop's aim point")
-    parser.add_argument("--model", metavar="FIRER", default=None, help="--template: the firing model")
-    parser.add_argument("--on", metavar="PIECE", default=None, help="--template: the piece an ability template's Target Point stands on")
-
-
-def layers(args, loaded) -> list[Layer]:
-    spec = getattr(args, "template", None)
+def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
+    spec = opts.get("template")
     if not spec:
         return []
-    q = Namespace(shape=None, unit=None, weapon=None, target=None, model=args.model, on=args.on,
-                  at=args.at, toward=args.toward)
+    spec = [spec] if isinstance(spec, str) else list(spec)
     if len(spec) == 1:
-        q.shape = spec[0]
+        o = game.template(spec[0], opts.get("at"), opts.get("toward"), model=opts.get("model"), on=opts.get("on"))
     elif len(spec) in (2, 3):
-        q.unit, q.weapon = spec[0], spec[1]
-        q.target = spec[2] if len(spec) == 3 else None
+        o = game.template(unit=spec[0], weapon=spec[1], target=spec[2] if len(spec) == 3 else None,
+                          model=opts.get("model"), on=opts.get("on"), at=opts.get("at"))
     else:
-        raise ArgumentError(loaded.file, "--template", "give SHAPE, or UNIT WEAPON [TARGET]")
-    return [picture(loaded.state, command.query(loaded, q))]
+        raise ArgumentError("template", "give SHAPE, or UNIT WEAPON [TARGET]")
+    return [picture(game.state, o.as_json())]
 
 
 def step_layers(before, after, events) -> list[Layer]:
@@ -55,7 +54,7 @@ def step_layers(before, after, events) -> list[Layer]:
     return [picture(before, ev) for ev in events if ev.get("type") == "template"]
 
 
-def picture(state, o: dict) -> Layer:
+def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
     """The layer for a ``tapeline template`` answer (or a ``template`` event) ``o`` on ``state``."""
     t = o["template"]
     els: list[str] = []

@@ -218,27 +218,20 @@ def test_expectation_on_a_removed_model_names_file_and_expectation(put):
 def test_numeric_warnings_stay_off_stderr(put, monkeypatch):
     import numpy as np
 
-    from tapeline.scenarios.commands import measure
+    from tapeline.scenarios import cli as cli_module
 
-    real = measure.run
+    real = cli_module.QUESTIONS["measure"]
 
-    def noisy(args):
+    def noisy(game, args):
         np.float64(1.0) / np.float64(0.0)
         np.sqrt(np.float64(-1.0))
         warnings.warn("a numeric warning", RuntimeWarning)
-        return real(args)
+        return real(game, args)
 
-    monkeypatch.setattr(measure, "run", noisy)
-    monkeypatch.setattr(measure, "register", lambda sub: sub.add_parser("measure").set_defaults(func=noisy) or _pair(sub))
+    monkeypatch.setitem(cli_module.QUESTIONS, "measure", noisy)
     p = put(BASE)
     code, out, err = cli("measure", p, "m1", "z1")
     assert code == 0 and err == ""
-
-
-def _pair(sub):  # the measure parser's arguments, added to the parser registered above
-    from tapeline.scenarios.cliutil import add_pair
-
-    add_pair(sub.choices["measure"])
 
 
 def test_an_unexpected_exception_is_one_line_not_a_traceback(put, monkeypatch):

@@ -12,7 +12,7 @@ import time
 import pytest
 import yaml
 
-from tapeline.scenarios import cli as cli_module
+from tapeline.scenarios import guards
 from tapeline.scenarios.errors import one_line
 from tests.conftest import cli
 from tests.scenarios.test_hostile import BASE, refused
@@ -141,10 +141,10 @@ def test_an_output_that_is_a_directory_is_refused_before_any_work(at, tmp_path, 
 def test_the_wall_clock_limit_stops_a_process_that_waits(monkeypatch):
     # CPU time alone lets a question on a busy machine (or one blocked) run far past the limit:
     # a ``tapeline`` process also counts wall-clock time from its start.
-    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic())
+    monkeypatch.setattr(guards, "_STARTED", time.monotonic())
     t0 = time.monotonic()
-    with pytest.raises(cli_module.OutOfTime) as e:
-        with cli_module.time_limit(0.3, wall=True):
+    with pytest.raises(guards.OutOfTime) as e:
+        with guards.time_limit(0.3, wall=True):
             time.sleep(5)  # no CPU time spent: only the wall clock can end it
     assert time.monotonic() - t0 < 2
     assert "wall-clock" in e.value.kind
@@ -152,23 +152,23 @@ def test_the_wall_clock_limit_stops_a_process_that_waits(monkeypatch):
 
 def test_the_wall_clock_limit_counts_from_the_process_start(monkeypatch):
     # Time spent before the command (importing, parsing arguments) counts too.
-    monkeypatch.setattr(cli_module, "_STARTED", time.monotonic() - 1.0)
+    monkeypatch.setattr(guards, "_STARTED", time.monotonic() - 1.0)
     t0 = time.monotonic()
-    with pytest.raises(cli_module.OutOfTime) as e:
-        with cli_module.time_limit(1.0, wall=True):
+    with pytest.raises(guards.OutOfTime) as e:
+        with guards.time_limit(1.0, wall=True):
             time.sleep(5)
     assert time.monotonic() - t0 < 1.0  # 1.2 s of waiting, 1 s of it before the command
-    assert e.value.seconds == pytest.approx(1.0 * cli_module.WALL_FACTOR)
+    assert e.value.seconds == pytest.approx(1.0 * guards.WALL_FACTOR)
 
 
 def test_without_wall_the_limit_leaves_the_alarm_alone(monkeypatch):
     import signal
 
     before = signal.getsignal(signal.SIGALRM)
-    with cli_module.time_limit(5.0):
+    with guards.time_limit(5.0):
         assert signal.getsignal(signal.SIGALRM) is before
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    with cli_module.time_limit(5.0, wall=True):
+    with guards.time_limit(5.0, wall=True):
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is before
@@ -223,7 +223,7 @@ def test_an_id_longer_than_any_is_not_echoed_whole(at):
 
 _STUCK = """
 import os, signal, sys, time
-from tapeline.scenarios import cli
+from tapeline.scenarios import cli, guards
 
 def stuck(argv=None):  # as a long call into compiled code: the limit's own signals never run
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
@@ -231,7 +231,7 @@ def stuck(argv=None):  # as a long call into compiled code: the limit's own sign
 
 cli.main = stuck
 sys.argv = ["tapeline", "check", "s.yaml"]
-cli.run()
+guards.run()
 """
 
 
@@ -269,8 +269,8 @@ def test_the_wall_clock_counts_from_the_process_start():
     import subprocess
     import sys
 
-    code = ("import time; t = time.monotonic(); from tapeline.scenarios import cli; "
-            "print(t - cli._STARTED)")
+    code = ("import time; t = time.monotonic(); from tapeline.scenarios import guards; "
+            "print(t - guards._STARTED)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     before = float(r.stdout)
     assert 0 < before < 30, r  # started before the first line ran, and not long before

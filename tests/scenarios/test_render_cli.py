@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -109,13 +108,12 @@ def test_showcase_renders_every_model(tmp_path):
 
 
 def test_overlay_modules_plug_in():
-    """Every overlay module has the two functions; with no flags given they draw nothing."""
-    p = argparse.ArgumentParser()
-    overlays.add_arguments(p)
+    """Every overlay module has its options and draws them; with none given they draw nothing."""
+    import tapeline
+
     for m in overlays.modules():
-        assert callable(m.add_arguments) and callable(m.layers)
-    args = p.parse_args([])
-    assert overlays.layers(args, read(SHOWCASE)) == []
+        assert isinstance(m.OPTIONS, dict) and callable(m.layers)
+    assert overlays.layers(tapeline.open(SHOWCASE), overlays.options({})) == []
 
 
 @pytest.mark.parametrize("name", ["showcase.yaml", "elevation.yaml"])

@@ -38,20 +38,25 @@ def _python(code: str) -> str:
     return out.stdout
 
 
-def test_help_loads_no_heavy_library_and_lists_every_command():
+def test_the_entry_point_loads_no_heavy_library_before_its_guards():
+    """The ``tapeline`` process sets one BLAS thread and its limits before numpy is loaded
+    (scenarios/guards.py, ``run``): importing the entry point loads none of the heavy libraries."""
     out = _python(
-        "import sys, json, contextlib, io\n"
-        "from tapeline.scenarios import cli\n"
-        "buf = io.StringIO()\n"
-        "with contextlib.redirect_stdout(buf):\n"
-        "    try: cli.main(['--help'])\n"
-        "    except SystemExit: pass\n"
-        f"print(json.dumps([buf.getvalue(), sorted(m for m in {HEAVY!r} if m in sys.modules)]))\n"
+        "import sys, json\n"
+        "import tapeline.scenarios.guards\n"
+        f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
     )
-    text, loaded = json.loads(out)
-    assert loaded == []
-    names = sorted(p.stem for p in (ROOT / "scenarios" / "commands").glob("*.py") if p.stem != "__init__")
-    for name in names:
+    assert json.loads(out) == []
+
+
+def test_help_lists_every_command():
+    from tests.conftest import cli
+
+    from tapeline.scenarios.cli import COMMANDS
+
+    code, text, _ = cli("--help")
+    assert code == 0
+    for name in COMMANDS:
         assert f"\n    {name} " in text or f"\n    {name}\n" in text, name
 
 
@@ -143,7 +148,7 @@ def test_the_files_words_validate_as_the_whole_vocabulary(path):
 
 
 def test_a_tapeline_process_flushes_all_its_output_before_it_ends():
-    """The ``tapeline`` process skips the interpreter's teardown (scenarios/cli.py, ``finish``):
+    """The ``tapeline`` process skips the interpreter's teardown (scenarios/guards.py, ``finish``):
     a long answer through a pipe still arrives whole, with the command's exit status."""
     script = Path(sys.executable).parent / "tapeline"
     argv = [str(script)] if script.exists() else [sys.executable, "-m", "tapeline.scenarios"]
@@ -157,43 +162,6 @@ def test_a_tapeline_process_flushes_all_its_output_before_it_ends():
     assert json.loads(r.stdout)["$defs"] == scenario_model().model_json_schema()["$defs"]
     r = subprocess.run(argv + ["measure", str(show), "a6", "nope"], capture_output=True, text=True, timeout=300)
     assert (r.returncode, r.stdout) == (2, "") and r.stderr.count("\n") == 1 and "argument B" in r.stderr
-
-
-@pytest.mark.parametrize("argv", [[], ["--json"], ["x.yaml"], ["x.yaml", "--after", "z"], ["--help"]], ids=str)
-def test_a_command_alone_parses_as_among_all(argv):
-    """``tapeline COMMAND`` registers only that command's parser (scenarios/cli.py): its help and
-    its refusals are the same as with every command registered."""
-    import contextlib
-    import io
-
-    from tapeline.scenarios import cli
-
-    def outcome(p, args):
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                ns = p.parse_args(args)
-        except cli.UsageError as e:
-            return "error", str(e)
-        except SystemExit as e:
-            return "exit", e.code, out.getvalue()
-        return "parsed", sorted((k, repr(v)) for k, v in vars(ns).items() if k != "func")
-
-    names = sorted(p.stem for p in (ROOT / "scenarios" / "commands").glob("*.py") if p.stem != "__init__")
-    for name in names:
-        assert outcome(cli.parser(name), [name, *argv]) == outcome(cli.parser(), [name, *argv]), name
-
-
-def test_each_answer_class_is_made_when_first_named():
-    """scenarios/results/: each command's class lives in its own module, named in ``CLASSES``
-    with the command that answers with it; a query loads only its own."""
-    from tapeline.scenarios import results
-
-    for command, (name, module) in results.CLASSES.items():
-        cls = getattr(results, name)
-        assert cls.command == command and cls.__module__ == f"tapeline.scenarios.results.{module}"
-        assert issubclass(cls, results.Result) and results.BY_COMMAND[command] is cls
-    assert _loaded_by_a_query("tapeline.scenarios.results") == ["tapeline.scenarios.results", "tapeline.scenarios.results.measure"]
 
 
 def test_the_catalogue_is_the_yaml_files_data_read_once():

@@ -1,1 +1,0 @@
-"""Auto-discovered modules: one per commands word (see scenarios.vocab / scenarios.cli)."""
