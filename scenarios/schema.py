@@ -395,9 +395,10 @@ def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
 
 
 class Scenario(Strict):
-    # A file, validated: the static part. The model a file is validated with adds ``actions``
-    # and ``expect`` for the words it uses (:func:`scenario_model_for`). No docstring: the JSON
-    # Schema's top model has no description.
+    """A file, validated: the static part. The model a file is validated with is a subclass
+    that adds ``actions`` and ``expect`` for the words the file uses (:func:`scenario_model_for`;
+    made without a docstring: the JSON Schema's top model has no description)."""
+
     tapeline: Version
     system: Literal["starcraft", "heresy", "classic40k"]
     name: Text = ""
