@@ -27,6 +27,7 @@ import shapely
 from tapeline.board.bases import RoundBase
 from tapeline.board.errors import GeometryError
 from tapeline.board.levels import Levels
+from tapeline.board.pathcheck import check_end
 from tapeline.board.paths import Path, Reach
 from tapeline.board.regions import Region
 from tapeline.board.space import Space, figure_obstacles, oval_polygon_outside, piece_obstacle
@@ -64,8 +65,6 @@ class MoveRules:
     def end_check(self, table, fig: Figure):
         """``end_check(x, y)`` for :func:`board.pathcheck.check_path`: the end rules for
         ``fig`` set at ``(x, y)`` on the level there."""
-        from tapeline.board.pathcheck import check_end
-
         def check(x: float, y: float):
             lv = self.level_at(x, y)
             return check_end(table, fig.moved(x, y, lv), self.end_figures, self.end_pieces_on(lv), self.keep_away)

@@ -3,16 +3,14 @@ as a matrix, and turning a witness search into :class:`board.sight.Sight` answer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import shapely
 
 from tapeline.board.measure import gap
+from tapeline.board.sight import Blockers, Sight, clearance, frames, hulls
 from tapeline.board.table import Figure, Table
-
-if TYPE_CHECKING:  # the sight-line engine is loaded by the functions that use it
-    from tapeline.board.sight import Blockers, Sight
 
 #: Every reason a system gives for a blocked sight line (``Sight.blocked_by``): StarCraft's
 #: Full Cover, Direct Cover, Dead Zone and HIDDEN (§7.1, §11), true line of sight's height.
@@ -28,8 +26,6 @@ def blockers(table: Table) -> Blockers:
         return hit[1]
     if len(_CACHE) > 16:
         _CACHE.clear()
-    from tapeline.board.sight import Blockers
-
     bl = Blockers(table.pieces)
     _CACHE[id(table)] = (table, bl)
     return bl
@@ -119,8 +115,6 @@ def own_stacks(figs: Sequence[Figure], table: Table) -> np.ndarray:
 
 def relevant(fa: Figure, fb: Figure, table: Table, mask: np.ndarray) -> list[int]:
     """Indices of masked pieces that cut the convex hull of the two bases."""
-    from tapeline.board.sight import frames, hulls
-
     ca, ma = frames([fa])
     cb, mb = frames([fb])
     hl = hulls(ca, ma, cb, mb)[0]
@@ -131,8 +125,6 @@ def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: np.
                  mask: np.ndarray, reasons: list, absolute: list[tuple],
                  with_clearance: bool = True) -> Sight:
     """A :class:`Sight` from one pair's search: witness and clearance, or the blockers."""
-    from tapeline.board.sight import Sight, clearance
-
     if absolute:
         return Sight(False, None, absolute, None, "; ".join(_say(t, r) for t, r in absolute))
     if found:

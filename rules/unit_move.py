@@ -42,6 +42,7 @@ from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
 from .charge_geometry import MoveRules, _inner_core, _space_key, closest_within, end_region, radius, space_for
+from .errors import IllegalAction
 from .state import GameState
 
 #: "Base contact" goal: the centre within this of touching (far below TOUCH).
@@ -235,8 +236,6 @@ def explicit_moves(state: GameState, unit_id: str, moves, budget_of, rules_of, r
     """Move the models to the spots the file gives (``{model: (x, y)}``, in order), each by its
     shortest legal path: refused (naming ``rule``) when a model has no path there, the path is
     longer than ``budget_of(fig)``, or the end spot breaks the end rules."""
-    from .errors import IllegalAction
-
     out = []
     for m, xy in moves.items():
         if m not in state.unit(unit_id).models:
