@@ -36,7 +36,7 @@ from typing import Callable, Optional
 from ..dice import Dice
 from ..pmf import PMF
 from .strike import Against, StrikeGroup, roll_strike, strike_distribution
-from .wounds import Defender, Losses, allocate_dice, allocate_distribution, wounds_lost
+from .wounds import MEMO, Defender, Losses, WoundsMemo, allocate_dice, allocate_distribution, wounds_lost
 
 
 @dataclass(frozen=True)
@@ -159,8 +159,9 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
 # --- the exact engine ---------------------------------------------------------------------------
 
 
-def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
-    """Exact distribution of the state after ``step`` from ``begin``."""
+def _step(combat: Combat, step: InitiativeStep, begin: tuple, memo: WoundsMemo) -> dict:
+    """Exact distribution of the state after ``step`` from ``begin`` (the wounds taken through
+    ``memo``)."""
     sub = {begin: 1.0}
     for g in step.groups:
         n = combat.attack_dice(g, begin)
@@ -176,7 +177,7 @@ def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
             head, tail = s[:ti], s[ti + 1:]
             by_w = taken.get(s[ti])
             if by_w is None:
-                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w).items()) for w, r in W.items()]
+                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w, memo).items()) for w, r in W.items()]
             for r, after_dist in by_w:
                 qr = q * r  # (q * r) * r2, as the product is read left to right
                 for after, r2 in after_dist:
@@ -185,13 +186,15 @@ def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
     return sub
 
 
-def round_distribution(combat: Combat) -> dict:
-    """The exact joint distribution over the state (one Losses per unit) after the round."""
+def round_distribution(combat: Combat, memo: WoundsMemo = MEMO) -> dict:
+    """The exact joint distribution over the state (one Losses per unit) after the round.
+    ``memo``: what the engine remembers of taking wounds (:class:`~tapeline.rules.melee.wounds.WoundsMemo`;
+    by default the one every question shares, :data:`~tapeline.rules.melee.wounds.MEMO`)."""
     dist = {combat.start(): 1.0}
     for step in combat.steps:
         new: dict = defaultdict(float)
         for s, p in dist.items():
-            for t, q in _step(combat, step, s).items():
+            for t, q in _step(combat, step, s, memo).items():
                 new[t] += p * q
         dist = dict(new)
     return dist
@@ -231,8 +234,9 @@ class RoundOdds:
         return self.pmf(lambda s: self.wounds_lost(s, unit))
 
 
-def round_odds(combat: Combat) -> RoundOdds:
-    return RoundOdds(combat, round_distribution(combat))
+def round_odds(combat: Combat, memo: WoundsMemo = MEMO) -> RoundOdds:
+    """The round's exact distribution (:func:`round_distribution`) and what is read off it."""
+    return RoundOdds(combat, round_distribution(combat, memo))
 
 
 __all__ = ["Combat", "CombatUnit", "Defender", "InitiativeStep", "RoundLog", "RoundOdds", "resolve_round", "round_distribution", "round_odds"]

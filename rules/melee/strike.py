@@ -95,7 +95,11 @@ def _multinomial(faces: tuple, n: int) -> dict:
 
     The sums and products are carried on an array over the count vectors (numpy: the same
     IEEE operations in the same order, so the same floats as adding the dice one by one to a
-    mapping, :func:`_multinomial_by_dice`, which answers where the array would be too large)."""
+    mapping, :func:`_multinomial_by_dice`, which answers where the array would be too large).
+
+    Remembered (``functools.lru_cache``: at most 8,192 answers — a count, not a size: one for
+    many dice in several categories is large — the least recently used dropped first; safe
+    between threads; :func:`~tapeline.rules.melee.wounds.forget` clears it)."""
     c = max(faces) + 1
     p = [faces.count(k) / 6.0 for k in range(c)]
     live = [k for k in range(c) if p[k]]
@@ -241,7 +245,12 @@ def roll_strike(against: Against, n: int, dice: Dice, label: str = "") -> tuple[
 
 @lru_cache(maxsize=8192)
 def strike_distribution(against: Against, n: int) -> dict:
-    """Exact distribution of the wounds by kind from ``n`` attack dice (same steps)."""
+    """Exact distribution of the wounds by kind from ``n`` attack dice (same steps).
+
+    Remembered (``functools.lru_cache``: at most 8,192 answers, by target option and number of
+    dice — a count, not a size — the least recently used dropped first; safe between threads;
+    :func:`~tapeline.rules.melee.wounds.forget` clears it): a fight asks it again for every
+    state with the same attackers left. The mapping returned is shared: read it only."""
     dist = {against.start(n): 1.0}
     for step in against.steps():
         new: dict = defaultdict(float)
