@@ -27,11 +27,11 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping, NamedTuple, Optional, Sequence
+from typing import Mapping, NamedTuple, Optional, Sequence, TypedDict
 
 from ..dice import Dice
 from .charts import faces_at_least, save_on
-from .strike import WoundKind, _multinomial, strike_distribution
+from .strike import Faces, WoundKind, _multinomial, strike_distribution
 
 SAVED, UNSAVED = 1, 0
 
@@ -66,12 +66,12 @@ Order = tuple[Defender, ...]
 Kinds = tuple[WoundKind, ...]
 
 
-def current(order: tuple, losses: Losses) -> Optional[Defender]:
+def current(order: Order, losses: Losses) -> Optional[Defender]:
     """The model the next wound goes to (``None``: none left)."""
     return order[losses.removed] if losses.removed < len(order) else None
 
 
-def take(order: tuple, losses: Losses, kind: WoundKind) -> Losses:
+def take(order: Order, losses: Losses, kind: WoundKind) -> Losses:
     """An unsaved wound of ``kind`` on the current model."""
     m = current(order, losses)
     if m is None:
@@ -80,17 +80,17 @@ def take(order: tuple, losses: Losses, kind: WoundKind) -> Losses:
     return Losses(losses.removed + 1, 0) if dmg >= m.wounds else Losses(losses.removed, dmg)
 
 
-def wounds_lost(order: tuple, losses: Losses) -> int:
+def wounds_lost(order: Order, losses: Losses) -> int:
     """Wounds the unit has lost in all (removed models' Wounds plus the current damage)."""
     return sum(m.wounds for m in order[: losses.removed]) + losses.damage
 
 
-def unsaved_faces(m: Defender, kind: WoundKind) -> tuple:
+def unsaved_faces(m: Defender, kind: WoundKind) -> Faces:
     """The save roll's face table: :data:`SAVED` or :data:`UNSAVED` for each face."""
     return faces_at_least(m.save_on(kind), yes=SAVED, no=UNSAVED)
 
 
-def mitigation_faces(m: Defender) -> tuple:
+def mitigation_faces(m: Defender) -> Faces:
     return faces_at_least(m.mitigation, yes=SAVED, no=UNSAVED)
 
 
@@ -210,11 +210,12 @@ def allocate_distribution(order: Order, start: Losses, kinds: Kinds, wounds: Seq
     return memo.distribution(order, start, kinds, wounds)
 
 
-def _one_wound(order: tuple, dist: dict, kind: WoundKind, chances: tuple) -> dict:
+def _one_wound(order: Order, dist: Mapping[Losses, float], kind: WoundKind,
+               chances: tuple[float, ...]) -> dict[Losses, float]:
     """The distribution after one more wound of ``kind`` (``chances``: each model's
     :func:`unsaved_chance`; the step :func:`take` takes, written out)."""
     n, dmg = len(order), max(1, int(kind.damage))
-    new: dict = defaultdict(float)
+    new: defaultdict[Losses, float] = defaultdict(float)
     for losses, q in dist.items():
         i = losses[0]
         if i >= n:
@@ -229,18 +230,32 @@ def _one_wound(order: tuple, dist: dict, kind: WoundKind, chances: tuple) -> dic
     return dict(new)
 
 
-def _uniform(order: tuple, losses: Losses, kind: WoundKind) -> bool:
+def _uniform(order: Order, losses: Losses, kind: WoundKind) -> bool:
     """Every model still to be taken faces the same save and mitigation: a batch of saves is
     then the same as one at a time."""
     rest = order[losses.removed:]
     return len({(unsaved_faces(m, kind), mitigation_faces(m)) for m in rest}) <= 1
 
 
-def allocate_dice(order: tuple, start: Losses, kinds: tuple, wounds: tuple, dice: Dice,
-                  label: str = "") -> tuple[Losses, list[dict]]:
+class SaveLog(TypedDict, total=False):
+    """One line of :func:`allocate_dice`'s log: a batch of saves (``wounds`` taken on one model
+    with ``save_on``, ``unsaved`` of them, the models ``removed``), or the wounds ``lost`` for
+    want of a model to take them (and the ``reason``)."""
+
+    wounds: int
+    save_on: Optional[int]
+    unsaved: int
+    removed: list[str]
+    lost: int
+    reason: str
+
+
+def allocate_dice(order: Order, start: Losses, kinds: Kinds, wounds: Sequence[int], dice: Dice,
+                  label: str = "") -> tuple[Losses, list[SaveLog]]:
     """Take the wounds with real dice. Saves are rolled together while every model left faces
     the same save (the same distribution as one at a time), else one wound at a time."""
-    losses, log = start, []
+    losses = start
+    log: list[SaveLog] = []
     tag = f" ({label})" if label else ""
     for kind, n in zip(kinds, wounds):
         left = int(n)
