@@ -17,7 +17,7 @@ the next one has taken. Each wound (§A.7 step 8, seed "Armour Saves"):
 
 >>> marines = tuple(Defender(f"m{i}", 1, save=3) for i in range(3))
 >>> d = allocate_distribution(marines, Losses(), (WoundKind(),), (2,))
->>> round(d[Losses(0, 0)], 6), round(d[Losses(2, 0)], 6)    # two wounds, 3+ save: (1/3)² none lost
+>>> round(d[Losses(0, 0)], 6), round(d[Losses(2, 0)], 6)    # two wounds, 3+ save: none lost (2/3)², both (1/3)²
 (0.444444, 0.111111)
 """
 
