@@ -18,6 +18,9 @@ from tapeline.board.table import Figure, Table
 #: Full Cover, Direct Cover, Dead Zone and HIDDEN (§7.1, §11), true line of sight's height.
 BLOCK_REASONS = ("full_cover", "direct_cover", "dead_zone", "hidden", "height")
 
+#: The blockers of the tables last asked, by ``id`` (each kept with its table, so an id is not
+#: reused while kept): at most 17, then all forgotten at once. Safe between threads (a race
+#: only prepares a table twice).
 _CACHE: dict[int, tuple[Table, Blockers]] = {}
 
 

@@ -205,6 +205,9 @@ class Against:
         """The hit roll, then the wound roll for the hits (§A.7 steps 5–6, seed "Rolling To
         Hit", "Rolling To Wound")."""
         tag = f" ({label})" if label else ""
+        # the pools are made directly: the exact engine makes one for every outcome of every
+        # roll, and through dataclasses.replace the distributions of up to 40 dice with two wound
+        # kinds take 1.4 to 1.7 times as long
         hit = Roll(f"to hit{tag}", lambda p: p.attacks, self.hit_faces,
                    lambda p, c: StrikePools(p.attacks, p.hits + (c[HIT] if len(c) > HIT else 0), _add(p.wounds, c)))
         wound = Roll(f"to wound{tag}", lambda p: p.hits, self.wound_faces,
