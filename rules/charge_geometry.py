@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, Union
+from enum import Enum
+from typing import Callable, Iterable, Literal, Optional, Sequence, Union
 
 import numpy as np
 import shapely
@@ -27,29 +28,43 @@ import shapely
 from tapeline.board.bases import RoundBase
 from tapeline.board.errors import GeometryError
 from tapeline.board.levels import Levels
+from tapeline.board.pathcheck import Violation, check_end
 from tapeline.board.paths import Path, Reach
 from tapeline.board.regions import Region
 from tapeline.board.space import Space, figure_obstacles, oval_polygon_outside, piece_obstacle
-from tapeline.board.table import Figure
+from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
 from tapeline.board.units import TOUCH
+
+from .state import GameState
+
+#: "Within (or beyond) ``R`` of ``core``" (a point, a polygon or a line): one constraint of a
+#: goal region (:class:`board.regions.Region`).
+Core = tuple[shapely.Geometry, float]
+#: A near group's member: a core, or a core with conditions of its own ``((core2, R2, inside),
+#: ...)`` (:mod:`board.regions`).
+Member = Union[Core, tuple[shapely.Geometry, float, tuple[tuple[shapely.Geometry, float, bool], ...]]]
+#: A near group: within reach of at least one of its members.
+Group = tuple[Member, ...]
 
 
 @dataclass(frozen=True)
 class MoveRules:
     """One model's move under a system's rules."""
 
-    rho: float                       # clearance radius for the path
-    edge: float                      # how far the centre keeps from the table edge en route
-    path_pieces: tuple = ()          # pieces the path may not cross
-    path_figures: tuple = ()         # models the path may not pass through
-    end_pieces: tuple = ()           # footprints the base may not end overlapping
-    end_figures: tuple = ()          # bases the base may not end overlapping
-    keep_away: tuple = ()            # ((figure, distance), ...): may not end within distance
-    notes: tuple = field(default_factory=tuple)
-    levels: Optional[Levels] = None  # the levels and their Access Points (None: one plane)
-    end_pieces_by_level: tuple = ()  # ((level, pieces), ...): end_pieces for an end on that level
+    rho: float                                  # clearance radius for the path
+    edge: float                                 # how far the centre keeps from the table edge en route
+    path_pieces: tuple[Piece, ...] = ()         # pieces the path may not cross
+    path_figures: tuple[Figure, ...] = ()       # models the path may not pass through
+    end_pieces: tuple[Piece, ...] = ()          # footprints the base may not end overlapping
+    end_figures: tuple[Figure, ...] = ()        # bases the base may not end overlapping
+    keep_away: tuple[tuple[Figure, float], ...] = ()   # ((figure, distance), ...): may not end within distance
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    levels: Optional[Levels] = None             # the levels and their Access Points (None: one plane)
+    # ((level, pieces), ...): end_pieces for an end on that level
+    end_pieces_by_level: tuple[tuple[Optional[str], tuple[Piece, ...]], ...] = ()
 
-    def end_pieces_on(self, level: Optional[str]) -> tuple:
+    def end_pieces_on(self, level: Optional[str]) -> tuple[Piece, ...]:
         """The footprints a base ending on ``level`` (a piece id; ``None`` the ground) may not
         overlap (:attr:`end_pieces` where the rules name no level)."""
         for lv, pieces in self.end_pieces_by_level:
@@ -61,12 +76,10 @@ class MoveRules:
         """The level a centre at ``(x, y)`` stands on (``None``: the ground, or no levels)."""
         return None if self.levels is None else self.levels.surface_at([(x, y)])[0]
 
-    def end_check(self, table, fig: Figure):
+    def end_check(self, table: Table, fig: Figure) -> Callable[[float, float], Optional[Violation]]:
         """``end_check(x, y)`` for :func:`board.pathcheck.check_path`: the end rules for
         ``fig`` set at ``(x, y)`` on the level there."""
-        from tapeline.board.pathcheck import check_end
-
-        def check(x: float, y: float):
+        def check(x: float, y: float) -> Optional[Violation]:
             lv = self.level_at(x, y)
             return check_end(table, fig.moved(x, y, lv), self.end_figures, self.end_pieces_on(lv), self.keep_away)
 
@@ -78,7 +91,7 @@ def radius(fig: Figure) -> float:
     return fig.base.radius if isinstance(fig.base, RoundBase) else fig.base.reach
 
 
-def space_for(state, rules: MoveRules) -> Space:
+def space_for(state: GameState, rules: MoveRules) -> Space:
     """The moving centre's configuration space: path pieces, path figures and (with levels)
     the walls between levels, grown by the clearance."""
     obs = [piece_obstacle(p, rules.rho) for p in rules.path_pieces]
@@ -88,7 +101,7 @@ def space_for(state, rules: MoveRules) -> Space:
     return Space(state.table.width, state.table.height, rules.rho, obs, edge=rules.edge)
 
 
-def _base_core(f: Figure, extra: float):
+def _base_core(f: Figure, extra: float) -> Core:
     """(core, R) for "the centre within / beyond ``extra`` of this base's edge"."""
     if isinstance(f.base, RoundBase):
         return shapely.Point(f.x, f.y), f.base.radius + extra
@@ -103,14 +116,14 @@ def _base_core(f: Figure, extra: float):
 OVAL_TARGET_VERTICES = 384
 
 
-def _inner_core(f: Figure, extra: float):
+def _inner_core(f: Figure, extra: float) -> Core:
     """Like :func:`_base_core` but an oval is an *inscribed* polygon (for "within": safe)."""
     if isinstance(f.base, RoundBase):
         return shapely.Point(f.x, f.y), f.base.radius + extra
     return shapely.Polygon(f.base.outline(f.x, f.y, OVAL_TARGET_VERTICES)), extra
 
 
-def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple:
+def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple[Core, ...]:
     """"Within ``reach`` of some model of ``figs``" for a base of radius ``mover_r``."""
     out = []
     for f in figs:
@@ -119,10 +132,16 @@ def near_group(mover_r: float, figs: Sequence[Figure], reach: float) -> tuple:
     return tuple(out)
 
 
-_HERE = object()
+class _Here(Enum):
+    """:func:`end_region`'s default level: the one the mover stands on now."""
+
+    HERE = "here"
 
 
-def _far_figures(mover: Figure, rules: MoveRules) -> tuple[list, list]:
+_HERE = _Here.HERE
+
+
+def _far_figures(mover: Figure, rules: MoveRules) -> tuple[list[Core], list[Core]]:
     """The bases ``mover`` may not end overlapping, then those it may not end near (keep-away),
     as ``(core, R)`` far constraints: the same on every level."""
     r = radius(mover)
@@ -130,8 +149,10 @@ def _far_figures(mover: Figure, rules: MoveRules) -> tuple[list, list]:
     extra = [0.0] * len(rules.end_figures) + [dist + 2 * TOUCH for _, dist in rules.keep_away]
     # (:func:`_base_core` of each, the round bases' centres made in one shapely call)
     xy = [(f.x, f.y) for f in figs if isinstance(f.base, RoundBase)]
-    centres = iter(shapely.points(np.array(xy, dtype=float)) if xy else ())
-    out = []
+    points = shapely.points(np.array(xy, dtype=float).reshape(-1, 2))
+    assert isinstance(points, np.ndarray)  # (n, 2) coordinates: n points (the stubs cannot tell one point)
+    centres = iter(points)
+    out: list[Core] = []
     for f, e in zip(figs, extra):
         if isinstance(f.base, RoundBase):
             out.append((next(centres), f.base.radius + e + r))
@@ -142,8 +163,9 @@ def _far_figures(mover: Figure, rules: MoveRules) -> tuple[list, list]:
     return out[:n], out[n:]
 
 
-def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], level=_HERE, wholly: bool = False,
-               figures: Optional[tuple] = None) -> Region:
+def end_region(state: GameState, mover: Figure, rules: MoveRules, groups: Sequence[Group],
+               level: Union[Optional[str], Literal[_Here.HERE]] = _HERE, wholly: bool = False,
+               figures: Optional[tuple[list[Core], list[Core]]] = None) -> Region:
     """Legal end spots for ``mover``'s centre: ``groups`` (near constraints) plus no overlap,
     keep-away and wholly on the table.
 
@@ -164,17 +186,18 @@ def end_region(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], 
             far.append((p.footprint, r))
     far += keep
     W, H = state.table.width, state.table.height
-    inside = ()
+    inside: tuple[Core, ...] = ()
     if rules.levels is not None and level is not None:
         inside = ((rules.levels.cells[level], r if wholly else 0.0),)
     return Region(near=tuple(groups), far=tuple(far), box=(r, r, W - r, H - r), inside=inside)
 
 
-def end_regions(state, mover: Figure, rules: MoveRules, goals: Callable, wholly: bool = True) -> list[tuple]:
+def end_regions(state: GameState, mover: Figure, rules: MoveRules, goals: Callable[[Optional[str]], Iterable[Sequence[Group]]],
+                wholly: bool = True) -> list[tuple[Optional[str], Region]]:
     """``(level, region)`` for every level (the ground first, then each surface) and every way
     ``goals(level)`` offers of ending there: a list of near-constraint lists (empty: no end
     spot on that level)."""
-    levels = [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
+    levels: list[Optional[str]] = [None] + (list(rules.levels.surfaces) if rules.levels is not None else [])
     figures = _far_figures(mover, rules)
     return [(lv, end_region(state, mover, rules, groups, lv, wholly, figures)) for lv in levels for groups in goals(lv)]
 
@@ -197,7 +220,7 @@ class Plan:
 Regions = Union[Region, Sequence[Region]]
 
 
-def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space: Optional[Space] = None,
+def plan(state: GameState, mover: Figure, rules: MoveRules, groups: Sequence[Group], space: Optional[Space] = None,
          region: Optional[Regions] = None, shorter_than: float = math.inf) -> Plan:
     """``mover``'s shortest path to its end region (``space`` / ``region``: already built for
     these rules, e.g. shared by a unit's models; ``region`` may be several regions — one per
@@ -215,28 +238,38 @@ def plan(state, mover: Figure, rules: MoveRules, groups: Sequence[tuple], space:
     return Plan(mover.id, path, reach, space, level)
 
 
-def _space_key(rules: MoveRules) -> tuple:
+#: What a configuration space is made of (:func:`_space_key`).
+SpaceKey = tuple[float, float, tuple[Piece, ...], tuple[Figure, ...], Optional[Levels]]
+
+
+def _space_key(rules: MoveRules) -> SpaceKey:
     """What :func:`space_for` reads from the rules: equal keys, identical spaces."""
     return (rules.rho, rules.edge, rules.path_pieces, rules.path_figures, rules.levels)
 
 
-def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Callable,
-              regions_of: Optional[Callable] = None) -> Plan:
-    """The model with the shortest path (ties: file order). Models are tried nearest first
-    and skipped once their straight-line lower bound cannot beat the best; a later model's
-    search looks only below the best length found so far. Models whose rules
+def best_plan(state: GameState, movers: Sequence[Figure], rules_of: Callable[[Figure], MoveRules],
+              groups_of: Optional[Callable[[Figure], Sequence[Group]]],
+              regions_of: Optional[Callable[[Figure], Iterable[Region]]] = None) -> Optional[Plan]:
+    """The model with the shortest path (ties: file order; ``None``: no movers). Models are
+    tried nearest first and skipped once their straight-line lower bound cannot beat the best;
+    a later model's search looks only below the best length found so far. Models whose rules
     give the same configuration space share it (and so its tangent graph and arc verdicts).
 
     ``regions_of(f)``, when given, replaces ``end_region(..., groups_of(f))``: the regions
-    (e.g. one per level) ``f`` may end in."""
+    (e.g. one per level) ``f`` may end in; else ``groups_of`` is needed."""
     best: Optional[Plan] = None
     scored = []
     for f in movers:
         rules = rules_of(f)
-        regs = list(regions_of(f)) if regions_of is not None else [end_region(state, f, rules, groups_of(f))]
+        if regions_of is not None:
+            regs = list(regions_of(f))
+        elif groups_of is not None:
+            regs = [end_region(state, f, rules, groups_of(f))]
+        else:
+            raise TypeError("best_plan needs groups_of or regions_of")
         lbs = [float(-min(reg.slack([f.at])[0], 0.0)) if reg.near else 0.0 for reg in regs]
         scored.append((min(lbs) if lbs else 0.0, f, rules, regs))
-    spaces: list = []  # (key, space)
+    spaces: list[tuple[SpaceKey, Space]] = []
     for lb, f, rules, reg in sorted(scored, key=lambda t: t[0]):
         if best is not None and best.path is not None and lb >= best.path.length - 1e-12:
             continue
@@ -257,9 +290,10 @@ def best_plan(state, movers: Sequence[Figure], rules_of: Callable, groups_of: Ca
     return best
 
 
-def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups: Sequence[tuple],
-                   nominated: Figure | Sequence[Figure] | Callable, budget: float, band: float, steps: int = 24,
-                   any_of: bool = False, goal_at: Optional[Callable] = None) -> tuple[Path, float]:
+def closest_within(reach: Reach, state: GameState, mover: Figure, rules: MoveRules, groups: Sequence[Group],
+                   nominated: Figure | Sequence[Figure] | Callable[[float], Sequence[Group]], budget: float, band: float,
+                   steps: int = 24, any_of: bool = False,
+                   goal_at: Optional[Callable[[float], Iterable[Region]]] = None) -> tuple[Path, float]:
     """The end spot nearest the ``nominated`` model(s) (base contact with every one when the
     budget allows, else as close as possible within ``band``: the largest gap to them as small
     as possible; with ``any_of``, the gap to the nearest of them) reachable within ``budget``
@@ -278,11 +312,11 @@ def closest_within(reach: Reach, state, mover: Figure, rules: MoveRules, groups:
     else:
         noms = [nominated] if isinstance(nominated, Figure) else list(nominated)
 
-        def near_at(k: float) -> tuple:
+        def near_at(k: float) -> Sequence[Group]:
             cores = [(core, R + r + 1e-9) for core, R in (_inner_core(nf, k) for nf in noms)]
             return (tuple(cores),) if any_of else tuple((c,) for c in cores)
 
-    def path_at(k: float):
+    def path_at(k: float) -> Optional[Path]:
         if goal_at is not None:
             return reach.to_regions(list(goal_at(k)))[0]
         reg = end_region(state, mover, rules, tuple(groups) + tuple(near_at(k)))

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, TypedDict, Union
 
 from tapeline.board.units import TOUCH
 
@@ -51,6 +51,23 @@ BEST_OF_2D6 = ChargeDice("best of 2D6", 2, PMF.best_of(2, 6), max)
 NO_ROLL = ChargeDice("none", 0, PMF.point(0), lambda r: 0)
 
 
+class ReachJSON(TypedDict):
+    min: Union[int, float]
+    max: Union[int, float]
+    mean: float
+
+
+class ChargeOddsJSON(TypedDict):
+    """:meth:`ChargeOdds.as_json`: the fields of the charge answer's ``odds``."""
+
+    dice: str
+    base: float
+    min_roll: Optional[int]
+    probability: float
+    probability_fraction: str
+    reach: ReachJSON
+
+
 @dataclass(frozen=True)
 class ChargeOdds:
     """``min_roll``: the smallest dice result that succeeds (``None``: none does, or no roll
@@ -69,11 +86,11 @@ class ChargeOdds:
         return f"{f.numerator}/{f.denominator}" if f.denominator != 1 else str(f.numerator)
 
     @property
-    def reach_min(self):
+    def reach_min(self) -> Union[int, float]:
         return _num(self.reach.lo + self.base - int(self.base))
 
     @property
-    def reach_max(self):
+    def reach_max(self) -> Union[int, float]:
         return _num(self.reach.hi + self.base - int(self.base))
 
     @property
@@ -83,7 +100,7 @@ class ChargeOdds:
     def succeeds(self, result: int) -> bool:
         return self.distance is not None and self.base + result >= self.distance - TOUCH
 
-    def as_json(self) -> dict:
+    def as_json(self) -> ChargeOddsJSON:
         return {
             "dice": self.dice.name,
             "base": self.base,
@@ -94,7 +111,7 @@ class ChargeOdds:
         }
 
 
-def _num(x):
+def _num(x: float) -> Union[int, float]:
     return int(x) if float(x).is_integer() else float(x)
 
 

@@ -14,19 +14,20 @@ and how far the charge may go; this module holds the geometry and the resolution
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Collection, Optional, Sequence
 
 from tapeline.board.measure import gap
+from tapeline.board.table import Figure
 
-from .charge_geometry import MoveRules, Plan, best_plan, near_group, radius
+from .charge_geometry import Group, MoveRules, Plan, best_plan, near_group, radius
 from .charge_odds import ChargeOdds
 from .state import GameState
-from .unit_move import CHAIN_LINK, CONTACT_SLACK, move_models
+from .unit_move import CHAIN_LINK, CONTACT_SLACK, ModelMove, move_models
 
 __all__ = ["CHAIN_LINK", "CONTACT_SLACK", "ContactCharge", "contact_rules", "plan_contact", "move_in", "move_unit", "resolve_contact"]
 
 
-def contact_rules(state: GameState, unit_id: str, fig, targets: Sequence[str], extra_pieces: Sequence = ()) -> MoveRules:
+def contact_rules(state: GameState, unit_id: str, fig: Figure, targets: Sequence[str], extra_pieces: Collection[str] = ()) -> MoveRules:
     """Path and end rules for one model of ``unit_id`` charging ``targets``."""
     rho = radius(fig)
     own = {p.id for p in state.table.stack(fig.on)}
@@ -37,11 +38,13 @@ def contact_rules(state: GameState, unit_id: str, fig, targets: Sequence[str], e
     return MoveRules(rho, rho, blocked, others, tuple(p for p in blocked), others, keep)
 
 
-def contact_groups(state: GameState, fig, targets: Sequence[str]) -> list:
+def contact_groups(state: GameState, fig: Figure, targets: Sequence[str]) -> list[Group]:
     return [near_group(radius(fig), state.figures_of(targets[0]), CONTACT_SLACK)]
 
 
-def plan_contact(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None, extra_pieces: Sequence = ()) -> Plan:
+def plan_contact(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None,
+                 extra_pieces: Collection[str] = ()) -> Optional[Plan]:
+    """The best initial charger's shortest route into base contact (``None``: no model to move)."""
     figs = state.figures_of(unit_id) if leader is None else [state.figure(leader)]
     return best_plan(state, figs, lambda f: contact_rules(state, unit_id, f, targets, extra_pieces), lambda f: contact_groups(state, f, targets))
 
@@ -51,24 +54,24 @@ class ContactCharge:
     """The ``charge`` answer for a base-contact system."""
 
     unit: str
-    targets: tuple
+    targets: tuple[str, ...]
     leader: Optional[str]
     plan: Optional[Plan]
     odds: ChargeOdds
     allowed: bool = True
     reason: str = ""
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)  # the system's own entries, JSON-ready
 
     @property
     def distance(self) -> Optional[float]:
         return None if self.plan is None else self.plan.distance
 
     @property
-    def path(self) -> list:
+    def path(self) -> list[tuple[float, ...]]:
         return [] if self.plan is None or self.plan.path is None else self.plan.path.points()
 
     @property
-    def end(self):
+    def end(self) -> Optional[tuple[float, ...]]:
         return None if self.plan is None or self.plan.path is None else self.plan.path.end
 
 
@@ -81,7 +84,7 @@ def charge_order(state: GameState, unit_id: str, first: str, targets: Sequence[s
     return [first] + [f.id for f in rest]
 
 
-def move_unit(state: GameState, unit_id: str, first: str, targets: Sequence[str], allowance: float) -> tuple[GameState, list]:
+def move_unit(state: GameState, unit_id: str, first: str, targets: Sequence[str], allowance: float) -> tuple[GameState, list[ModelMove]]:
     """Every model of the unit moves up to ``allowance`` inches towards the targets, the
     initial model ``first`` by its shortest route, the rest as close as possible in coherency
     with a model already moved, each path checked by the validator (:mod:`rules.unit_move`)."""
@@ -90,10 +93,11 @@ def move_unit(state: GameState, unit_id: str, first: str, targets: Sequence[str]
     return move_models(state, unit_id, order, allowance, lambda st, f: contact_rules(st, unit_id, f, targets), goal)
 
 
-def move_in(state: GameState, unit_id: str, cc: ContactCharge, allowance: float) -> tuple[GameState, dict]:
+def move_in(state: GameState, unit_id: str, cc: ContactCharge, allowance: float) -> tuple[GameState, dict[str, object]]:
     """Move the initial charger along its route into base contact and bring the rest in, each
     within ``allowance`` along its own checked path (:func:`move_unit`); a model that cannot
     move legally stays where it is (reported)."""
+    assert cc.plan is not None  # a charge moves in only along a route it has
     new, moves = move_unit(state, unit_id, cc.plan.leader, cc.targets, allowance)
     lead = next(m for m in moves if m.model == cc.plan.leader)
     placed = {m.model: m.end for m in moves if m.model != cc.plan.leader and m.how != "stayed"}
@@ -103,13 +107,13 @@ def move_in(state: GameState, unit_id: str, cc: ContactCharge, allowance: float)
 
 
 def resolve_contact(state: GameState, unit_id: str, cc: ContactCharge, rolls: Sequence[int], fail_note: str,
-                    no_roll_allowance: float = 0.0) -> tuple[GameState, dict]:
+                    no_roll_allowance: float = 0.0) -> tuple[GameState, dict[str, object]]:
     """Resolve a base-contact charge with the dice: on a failure nothing moves (``fail_note``
     says what follows); on a success the chargers move in with the rolled allowance (or
     ``no_roll_allowance`` when the charge needed no roll)."""
     result = cc.odds.dice.result(rolls)
     ok = cc.odds.succeeds(result)
-    info = {"roll": result, "rolls": list(rolls), "success": ok, "charge": cc}
+    info: dict[str, object] = {"roll": result, "rolls": list(rolls), "success": ok, "charge": cc}
     if not ok:
         info["note"] = fail_note
         return state, info

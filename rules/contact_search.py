@@ -60,8 +60,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
-
+from typing import Callable, Literal, Optional, Sequence, Union
 
 from tapeline.board.table import Figure
 
@@ -77,6 +76,17 @@ SAMPLE_DEG = 10.0
 RING_SLACK = 1e-7
 _EPS_ANGLE = 1e-7
 _TAU = 2 * math.pi
+
+#: The table ``(x0, y0, x1, y1)``.
+Box = tuple[float, float, float, float]
+#: An end spot: the centre ``(x, y)`` and the target model it contacts.
+Spot = tuple[float, float, str]
+#: An arc of a contact ring: ``(start angle, width)`` (radians, counter-clockwise).
+Arc = tuple[float, float]
+#: Where a ring is blocked: an open arc, or ``"all"`` of it.
+Cut = Union[Arc, Literal["all"]]
+#: A base placed: its centre and radius ``(x, y, r)``.
+Disc = tuple[float, float, float]
 
 
 @dataclass
@@ -108,17 +118,17 @@ class Blocker:
 
 @dataclass
 class SearchResult:
-    spots: dict                 # model id -> (x, y, target id)
+    spots: dict[str, Spot]      # model id -> (x, y, target id)
     nodes: int
     exhaustive: bool
-    candidates: dict = field(default_factory=dict)   # model id -> number of static arcs
+    candidates: dict[str, int] = field(default_factory=dict)   # model id -> number of static arcs
 
 
 def _norm(a: float) -> float:
     return a % _TAU
 
 
-def _ring_circle_angles(cx, cy, R, ox, oy, s) -> Optional[tuple]:
+def _ring_circle_angles(cx: float, cy: float, R: float, ox: float, oy: float, s: float) -> Optional[tuple[float, float]]:
     """Angles on the ring (centre c, radius R) where it meets the circle (o, s); ``None``: no
     crossing."""
     d = math.hypot(ox - cx, oy - cy)
@@ -129,7 +139,7 @@ def _ring_circle_angles(cx, cy, R, ox, oy, s) -> Optional[tuple]:
     return base - half, base + half
 
 
-def _blocked_interval(cx, cy, R, ox, oy, s) -> Optional[tuple]:
+def _blocked_interval(cx: float, cy: float, R: float, ox: float, oy: float, s: float) -> Optional[Cut]:
     """The open angular interval of the ring within ``s`` of ``o`` (``(a, width)``), ``"all"``
     when the whole ring is, ``None`` when none is."""
     d = math.hypot(ox - cx, oy - cy)
@@ -147,13 +157,14 @@ def _blocked_interval(cx, cy, R, ox, oy, s) -> Optional[tuple]:
 class _Ring:
     """One mover's contact ring around one target, with its static feasible arcs."""
 
-    def __init__(self, mover: Mover, target: Figure, legal: Callable, box: tuple, blockers: Sequence[Blocker]):
+    def __init__(self, mover: Mover, target: Figure, legal: Callable[[Mover, float, float], bool], box: Box,
+                 blockers: Sequence[Blocker]) -> None:
         self.mover, self.target = mover, target
         self.r = radius(mover.fig)
         self.R = self.r + radius(target) + RING_SLACK
         cx, cy = target.x, target.y
         # analytic boundary angles
-        special = []
+        special: list[float] = []
         hit = _ring_circle_angles(cx, cy, self.R, mover.fig.x, mover.fig.y, mover.allowance)
         if hit:
             special += list(hit)
@@ -173,21 +184,21 @@ class _Ring:
         ok = [self.feasible(a) for a in angs]
         self.arcs = self._arcs(angs, ok, {round(_norm(s), 12) for s in special})
 
-    def point(self, a: float) -> tuple:
+    def point(self, a: float) -> tuple[float, float]:
         return (self.target.x + self.R * math.cos(a), self.target.y + self.R * math.sin(a))
 
     def feasible(self, a: float) -> bool:
         x, y = self.point(a)
         return self._legal(self.mover, x, y) and self.mover.reachable(x, y)
 
-    def _arcs(self, angs: list, ok: list, special: set) -> list:
+    def _arcs(self, angs: list[float], ok: list[bool], special: set[float]) -> list[Arc]:
         n = len(angs)
         if all(ok):
             return [(0.0, _TAU)]
         if not any(ok):
             return []
         start = next(i for i in range(n) if ok[i] and not ok[i - 1])
-        arcs = []
+        arcs: list[Arc] = []
         i = start
         seen = 0
         while seen < n:
@@ -206,7 +217,7 @@ class _Ring:
                 seen += 1
         return arcs
 
-    def _edge(self, bad: float, good: float, special: set) -> float:
+    def _edge(self, bad: float, good: float, special: set[float]) -> float:
         """The feasible end between an infeasible and a feasible sample angle."""
         if any(abs(((good - s + math.pi) % _TAU) - math.pi) <= 2 * _EPS_ANGLE for s in special):
             return good
@@ -226,7 +237,7 @@ class _Ring:
         return _norm(hi)
 
 
-def _subtract(arcs: list, cuts: list) -> list:
+def _subtract(arcs: list[Arc], cuts: Sequence[Cut]) -> list[Arc]:
     """Arcs ``(start, width)`` minus open intervals ``(start, width)`` (angles mod 2π)."""
     out = list(arcs)
     for c in cuts:
@@ -260,7 +271,7 @@ def _subtract(arcs: list, cuts: list) -> list:
     return out
 
 
-def _capacity(movers: Sequence[Mover], targets: Sequence[Figure], rings: dict) -> int:
+def _capacity(movers: Sequence[Mover], targets: Sequence[Figure], rings: dict[str, list[_Ring]]) -> int:
     """An upper bound of the models in base contact: round each target, the most bases of the
     smallest mover that can reach it fit side by side on its contact ring (each covers an angle
     ``2·asin(r / R)`` of it, none overlapping)."""
@@ -275,8 +286,8 @@ def _capacity(movers: Sequence[Mover], targets: Sequence[Figure], rings: dict) -
     return total
 
 
-def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: Sequence[Blocker], box: tuple,
-                  legal: Optional[Callable] = None, budget: int = NODE_BUDGET) -> SearchResult:
+def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: Sequence[Blocker], box: Box,
+                  legal: Optional[Callable[[Mover, float, float], bool]] = None, budget: int = NODE_BUDGET) -> SearchResult:
     """The most movers into base contact with ``targets`` (see the module notes).
 
     ``blockers``: discs every moving base must keep clear of (other models, round pieces);
@@ -304,19 +315,19 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
 
     # the orders the depth-first search tries (see the module notes): nearest first, then the
     # most constrained first (the narrowest arcs), each with the models that have no arc last
-    orders: list = []
+    orders: list[list[Mover]] = []
     for key in (lambda m: (route_key(m), m.fig.id), lambda m: (width(m), route_key(m), m.fig.id)):
         o = sorted(movers, key=lambda m: (not rings[m.fig.id], key(m)))
         if [m.fig.id for m in o] not in [[m.fig.id for m in p] for p in orders]:
             orders.append(o)
     able_count = sum(1 for m in movers if rings[m.fig.id])
 
-    best: dict = {}
+    best: dict[str, Spot] = {}
     best_n = -1
     nodes = 0
     exhausted = True
 
-    def candidates(m: Mover, placed: list, starts_only: bool = False) -> list:
+    def candidates(m: Mover, placed: list[Disc], starts_only: bool = False) -> list[tuple[float, float, float, str]]:
         """The model's candidate spots: both ends of each arc left (and the spot nearest the
         model); ``starts_only``: the start of each arc left (the spot a model slid round its
         ring, angles decreasing, stops at), the nearest spot for a free ring."""
@@ -324,7 +335,7 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
         r = radius(m.fig)
         for rg in rings[m.fig.id]:
             cx, cy = rg.target.x, rg.target.y
-            cuts = []
+            cuts: list[Cut] = []
             for (px, py, pr) in placed:
                 c = _blocked_interval(cx, cy, rg.R, px, py, pr + r + 1e-9)
                 if c is not None:
@@ -345,7 +356,7 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
         out.sort()
         return out
 
-    def dfs(order: list, suffix: list, i: int, placed: list, spots: dict) -> None:
+    def dfs(order: list[Mover], suffix: list[int], i: int, placed: list[Disc], spots: dict[str, Spot]) -> None:
         nonlocal best, best_n, nodes, exhausted
         nodes += 1
         if len(spots) > best_n:
@@ -366,15 +377,15 @@ def most_contacts(movers: Sequence[Mover], targets: Sequence[Figure], blockers: 
                     return
         dfs(order, suffix, i + 1, placed, spots)
 
-    def run(order: list) -> None:
+    def run(order: list[Mover]) -> None:
         suffix = [0] * (len(order) + 1)
         for i in range(len(order) - 1, -1, -1):
             suffix[i] = suffix[i + 1] + int(bool(rings[order[i].fig.id]))
         dfs(order, suffix, 0, [], {})
 
-    seen: set = set()
+    seen: set[frozenset[tuple[str, float, float]]] = set()
 
-    def chains(free: list, placed: list, spots: dict, root: int) -> None:
+    def chains(free: list[Mover], placed: list[Disc], spots: dict[str, Spot], root: int) -> None:
         """Placements built chain by chain in any order of the models, every model at the
         start of an arc left (slid round its ring, angles decreasing, until it meets an arc end
         or a model): a model either starts a chain (its spot touches no model placed: the

@@ -22,7 +22,7 @@ from .errors import IllegalAction
 
 
 class OutOfRolls(IllegalAction):
-    def __init__(self, purpose: str, needed: int, left: int):
+    def __init__(self, purpose: str, needed: int, left: int) -> None:
         super().__init__("dice", f"ran out of recorded dice rolling {needed} for {purpose!r} ({left} left)")
 
 
@@ -30,7 +30,7 @@ class Dice:
     """Base class: subclasses provide :meth:`_draw`; :meth:`roll` records the event."""
 
     def __init__(self) -> None:
-        self._events: list[dict] = []
+        self._events: list[dict[str, object]] = []
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
         """Roll ``n`` dice with ``sides`` faces for ``purpose``; returns the results in order."""
@@ -43,8 +43,10 @@ class Dice:
         self._events.append({"type": "roll", "purpose": purpose, "dice": f"{n}D{sides}", "values": list(values)})
         return list(values)
 
-    def take_events(self) -> list[dict]:
-        """The roll events since the last call (and forget them)."""
+    def take_events(self) -> list[dict[str, object]]:
+        """The roll events since the last call (and forget them): ``{"type": "roll", "purpose":
+        ..., "dice": "3D6", "values": [...]}`` each, for the caller to add to (an outcome, a
+        target)."""
         ev, self._events = self._events, []
         return ev
 
@@ -55,7 +57,7 @@ class Dice:
 class SeededDice(Dice):
     """Pseudo-random dice from a seed: the same seed gives the same rolls, on every platform."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int) -> None:
         super().__init__()
         self.seed = seed
         self._rng = random.Random(seed)
@@ -67,7 +69,7 @@ class SeededDice(Dice):
 class RecordedDice(Dice):
     """Real rolls, used in order; running out is an :class:`IllegalAction` (naming the action)."""
 
-    def __init__(self, rolls: Iterable[int]):
+    def __init__(self, rolls: Iterable[int]) -> None:
         super().__init__()
         self._rolls = list(rolls)
         self._next = 0

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable, Mapping, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 
 @dataclass(frozen=True)
 class PMF:
-    p: np.ndarray
+    p: NDArray[np.float64]
     offset: int = 0
 
     # --- construction -----------------------------------------------------------------------
@@ -43,7 +45,7 @@ class PMF:
         return PMF.die(3)
 
     @staticmethod
-    def from_dict(d: dict) -> "PMF":
+    def from_dict(d: Mapping[int, float]) -> "PMF":
         lo, hi = min(d), max(d)
         p = np.zeros(hi - lo + 1)
         for k, v in d.items():
@@ -63,7 +65,7 @@ class PMF:
         return PMF(np.array([1.0 - q, q])).power(n)
 
     @staticmethod
-    def of_faces(f, sides: int = 6) -> "PMF":
+    def of_faces(f: Callable[[int], int], sides: int = 6) -> "PMF":
         """The distribution of ``f(face)`` for one fair die: the exact image of a per-die rule.
 
         >>> PMF.of_faces(lambda v: int(v >= 3)).prob(1)   # a 3+ roll succeeds 4 times in 6
@@ -90,7 +92,7 @@ class PMF:
         """The distribution of ``k·X`` (e.g. damage dice × DMG)."""
         return self.map(lambda x: k * x)
 
-    def __add__(self, other) -> "PMF":
+    def __add__(self, other: Union["PMF", int]) -> "PMF":
         if isinstance(other, PMF):
             return PMF(np.convolve(self.p, other.p), self.offset + other.offset)
         return PMF(self.p, self.offset + int(other))
@@ -100,7 +102,7 @@ class PMF:
     def __sub__(self, k: int) -> "PMF":
         return PMF(self.p, self.offset - int(k))
 
-    def map(self, f) -> "PMF":
+    def map(self, f: Callable[[int], int]) -> "PMF":
         """Distribution of ``f(X)`` for an integer-valued ``f``."""
         out: dict[int, float] = {}
         for k, v in enumerate(self.p):
@@ -109,7 +111,7 @@ class PMF:
                 out[y] = out.get(y, 0.0) + float(v)
         return PMF.from_dict(out) if out else PMF.point(0)
 
-    def mix(self, kernel) -> "PMF":
+    def mix(self, kernel: Callable[[int], "PMF"]) -> "PMF":
         """Σ_x P(X = x) · kernel(x), where ``kernel(x)`` is a PMF (compound distribution)."""
         acc: dict[int, float] = {}
         for k, v in enumerate(self.p):
@@ -124,7 +126,7 @@ class PMF:
     # --- reading ----------------------------------------------------------------------------
 
     @property
-    def values(self) -> np.ndarray:
+    def values(self) -> NDArray[np.int_]:
         return np.arange(self.offset, self.offset + len(self.p))
 
     @property

@@ -3,21 +3,24 @@ as a matrix, and turning a witness search into :class:`board.sight.Sight` answer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 
+from tapeline.board.bases import RoundBase
 from tapeline.board.measure import gap
+from tapeline.board.sight import Blockers, Sight, clearance, frames, hulls
 from tapeline.board.table import Figure, Table
-
-if TYPE_CHECKING:  # the sight-line engine is loaded by the functions that use it
-    from tapeline.board.sight import Blockers, Sight
 
 #: Every reason a system gives for a blocked sight line (``Sight.blocked_by``): StarCraft's
 #: Full Cover, Direct Cover, Dead Zone and HIDDEN (§7.1, §11), true line of sight's height.
 BLOCK_REASONS = ("full_cover", "direct_cover", "dead_zone", "hidden", "height")
 
+#: The blockers of the tables last asked, by ``id`` (each kept with its table, so an id is not
+#: reused while kept): at most 17, then all forgotten at once. Safe between threads (a race
+#: only prepares a table twice).
 _CACHE: dict[int, tuple[Table, Blockers]] = {}
 
 
@@ -28,22 +31,24 @@ def blockers(table: Table) -> Blockers:
         return hit[1]
     if len(_CACHE) > 16:
         _CACHE.clear()
-    from tapeline.board.sight import Blockers
-
     bl = Blockers(table.pieces)
     _CACHE[id(table)] = (table, bl)
     return bl
 
 
-def _radii(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray]:
+#: A blocked pair's reasons, by piece: one reason, or several (StarCraft: Full and Direct Cover).
+Reasons = Sequence[Union[str, Sequence[str]]]
+
+
+def _radii(figs: Sequence[Figure]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Each base's smallest and largest distance from centre to edge (equal for round bases):
     the base contains the disc of the first radius and lies in the disc of the second."""
-    lo = np.array([f.base.radius if f.is_round else min(f.base.a, f.base.b) for f in figs], float)
+    lo = np.array([f.base.radius if isinstance(f.base, RoundBase) else min(f.base.a, f.base.b) for f in figs], float)
     hi = np.array([f.base.reach for f in figs], float)
     return lo, hi
 
 
-def _undecided(lower: np.ndarray, upper: np.ndarray, limits: Sequence[float]) -> np.ndarray:
+def _undecided(lower: NDArray[np.float64], upper: NDArray[np.float64], limits: Sequence[float]) -> NDArray[np.bool_]:
     """Where ``gap ≤ t`` is not settled by the bounds for some limit ``t``."""
     out = np.zeros(lower.shape, bool)
     for t in limits:
@@ -51,7 +56,7 @@ def _undecided(lower: np.ndarray, upper: np.ndarray, limits: Sequence[float]) ->
     return out
 
 
-def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[float]] = None) -> np.ndarray:
+def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[float]] = None) -> NDArray[np.float64]:
     """Signed-enough gaps ``[model, piece]`` from each base to each footprint.
 
     Exact for round bases (centre distance to the footprint minus the radius; circular pieces
@@ -64,12 +69,13 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     longer semi-axis``) stands in — it answers every ``≤ t`` the same way.
     """
     pieces = table.pieces
-    out = np.zeros((len(figs), len(pieces)))
+    out: NDArray[np.float64] = np.zeros((len(figs), len(pieces)))
     if not len(figs) or not pieces:
         return out
     c = np.array([f.at for f in figs], float)
     lo, hi = _radii(figs)
     pts = shapely.points(c)
+    assert isinstance(pts, np.ndarray)  # (n, 2) coordinates: n points (the stubs cannot tell one point)
     fps = np.array([p.footprint for p in pieces], dtype=object)
     dfp = shapely.distance(pts[:, None], fps[None, :])  # centre to footprint, as gap() sees it
     d = dfp.copy()
@@ -88,7 +94,7 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     return out
 
 
-def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequence[float]) -> np.ndarray:
+def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequence[float]) -> NDArray[np.float64]:
     """Gaps ``[a, b]`` between bases for callers that only ask ``gap ≤ t`` for ``limits`` (each
     ≥ 0): exact for two round bases (:func:`board.measure.gap_matrix`'s formula); where an oval
     is involved, exact (:func:`board.measure.gap`) only where the discs inside and around each
@@ -98,7 +104,7 @@ def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequen
     loa, hia = _radii(figs_a)
     lob, hib = _radii(figs_b)
     d = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
-    out = d - hia[:, None] - hib[None, :]
+    out: NDArray[np.float64] = d - hia[:, None] - hib[None, :]
     assert min(limits) >= 0, "bounds settle only limits >= 0"
     need = _undecided(out, d - loa[:, None] - lob[None, :], limits)
     need &= (loa != hia)[:, None] | (lob != hib)[None, :]
@@ -107,7 +113,7 @@ def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequen
     return out
 
 
-def own_stacks(figs: Sequence[Figure], table: Table) -> np.ndarray:
+def own_stacks(figs: Sequence[Figure], table: Table) -> NDArray[np.bool_]:
     """``[model, piece]``: the piece is in the stack the model stands on (never blocks it)."""
     idx = {p.id: j for j, p in enumerate(table.pieces)}
     out = np.zeros((len(figs), len(table.pieces)), bool)
@@ -117,22 +123,18 @@ def own_stacks(figs: Sequence[Figure], table: Table) -> np.ndarray:
     return out
 
 
-def relevant(fa: Figure, fb: Figure, table: Table, mask: np.ndarray) -> list[int]:
+def relevant(fa: Figure, fb: Figure, table: Table, mask: NDArray[np.bool_]) -> list[int]:
     """Indices of masked pieces that cut the convex hull of the two bases."""
-    from tapeline.board.sight import frames, hulls
-
     ca, ma = frames([fa])
     cb, mb = frames([fb])
     hl = hulls(ca, ma, cb, mb)[0]
     return [int(j) for j in table.tree.query(hl, predicate="intersects") if mask[j]]
 
 
-def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: np.ndarray,
-                 mask: np.ndarray, reasons: list, absolute: list[tuple],
+def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: NDArray[np.float64],
+                 mask: NDArray[np.bool_], reasons: Reasons, absolute: list[tuple[Optional[str], str]],
                  with_clearance: bool = True) -> Sight:
     """A :class:`Sight` from one pair's search: witness and clearance, or the blockers."""
-    from tapeline.board.sight import Sight, clearance
-
     if absolute:
         return Sight(False, None, absolute, None, "; ".join(_say(t, r) for t, r in absolute))
     if found:
@@ -142,10 +144,14 @@ def sight_answer(table: Table, fa: Figure, fb: Figure, found: bool, witness: np.
         msg = "clear sight line" + (f", {cl:.6g}\" from the nearest blocking piece" if cl is not None else "")
         return Sight(True, seg, [], cl, msg)
     rel = relevant(fa, fb, table, mask)
-    blocked = [(table.pieces[j].id, r) for j in rel
-               for r in ((reasons[j],) if isinstance(reasons[j], str) else reasons[j])]
+    blocked = [(table.pieces[j].id, r) for j in rel for r in _each(reasons[j])]
     return Sight(False, None, blocked, None, "every sight line is blocked: " + "; ".join(_say(t, r) for t, r in blocked))
 
 
-def _say(t, r) -> str:
+def _each(why: Union[str, Sequence[str]]) -> Sequence[str]:
+    """A piece's reasons as a sequence (one reason, or several)."""
+    return (why,) if isinstance(why, str) else why
+
+
+def _say(t: Optional[str], r: str) -> str:
     return f"{t} ({r})" if t else r

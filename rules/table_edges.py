@@ -5,6 +5,8 @@ uses the edge nearest the unit's models.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import shapely
 
 from .state import GameState
@@ -16,7 +18,7 @@ def home_edge(state: GameState, unit_id: str) -> str:
     """The table edge ``unit_id`` falls back to: setting ``home_edges`` for its side, else the
     edge nearest the unit's models."""
     side = state.unit(unit_id).side
-    named = (state.settings.get("home_edges") or {}).get(side)
+    named: Optional[str] = (state.settings.get("home_edges") or {}).get(side)
     if named:
         return named
     figs = state.figures_of(unit_id)
@@ -25,7 +27,7 @@ def home_edge(state: GameState, unit_id: str) -> str:
     return min(EDGES, key=lambda e: (d[e], EDGES.index(e)))
 
 
-def edge_line(state: GameState, edge: str):
+def edge_line(state: GameState, edge: str) -> shapely.Polygon:
     """The strip just beyond a table edge (a model "touching the edge" is within its radius of it)."""
     W, H = state.table.width, state.table.height
     return {"bottom": shapely.box(0, -1, W, 0), "top": shapely.box(0, H, W, H + 1),

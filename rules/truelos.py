@@ -36,11 +36,14 @@ cases not proven complete are listed in docs/line-of-sight.md ("What is not prov
 from __future__ import annotations
 
 import math
+from typing import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tapeline.board.measure import contact, gap_matrix
 from tapeline.board.sight import Sight, find_witnesses
+from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
 from .sightcommon import blockers, own_stacks, piece_gaps, sight_answer
@@ -85,7 +88,7 @@ def eye(state: GameState, model_id: str) -> float:
     return state.table.stack_height(f.on) + model_height(state, model_id)
 
 
-def piece_tops(state: GameState) -> tuple[np.ndarray, np.ndarray]:
+def piece_tops(state: GameState) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """Each piece's top height (``inf`` for ``blocks_sight``) and whether it can block at all."""
     t = state.table
     tops = np.array([math.inf if p.has("blocks_sight") else t.stack_height(p.id) for p in t.pieces], float)
@@ -93,7 +96,10 @@ def piece_tops(state: GameState) -> tuple[np.ndarray, np.ndarray]:
     return tops, can
 
 
-def _mask(state: GameState, figs_a, figs_b, ia, ib, za, zb):
+def _mask(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure], ia: NDArray[np.intp], ib: NDArray[np.intp],
+          za: NDArray[np.float64], zb: NDArray[np.float64]) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """``[pair, piece]``: the piece may block the pair ``(figs_a[ia[k]], figs_b[ib[k]])``, eyes at
+    ``za[k]`` and ``zb[k]``; and each piece's top."""
     tops, can = piece_tops(state)
     own_a, own_b = own_stacks(figs_a, state.table), own_stacks(figs_b, state.table)
     mask = can & ~own_a[ia] & ~own_b[ib] & (tops > np.minimum(za, zb)[:, None])
@@ -120,7 +126,7 @@ def visible(state: GameState, a: str, b: str) -> Sight:
     return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons, [], with_clearance=False)
 
 
-def sight_matrix(state: GameState, fa, fb) -> np.ndarray:
+def sight_matrix(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure]) -> NDArray[np.bool_]:
     """``[i, j]``: figure ``fa[i]`` sees figure ``fb[j]`` (one batched search, no per-pair loop)."""
     if not fa or not fb:
         return np.zeros((len(fa), len(fb)), bool)
@@ -131,17 +137,20 @@ def sight_matrix(state: GameState, fa, fb) -> np.ndarray:
     found, _ = find_witnesses([fa[i] for i in ia], [fb[j] for j in ib], blockers(state.table), mask,
                               heights=(za, zb, tops))
     touching = np.abs(gap_matrix(fa, fb, upto=TOUCH)) <= TOUCH
-    return found.reshape(len(fa), len(fb)) | touching
+    sees: NDArray[np.bool_] = found.reshape(len(fa), len(fb)) | touching
+    return sees
 
 
-def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> np.ndarray:
+def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> NDArray[np.bool_]:
     """``[i, j]``: model ``i`` of ``unit_a`` sees model ``j`` of ``unit_b``."""
     return sight_matrix(state, state.figures_of(unit_a), state.figures_of(unit_b))
 
 
-def visible_to_group(state: GameState, firing_model_ids, target_unit: str) -> set:
+def visible_to_group(state: GameState, firing_model_ids: Iterable[str], target_unit: str) -> set[str]:
     """Models of ``target_unit`` seen by at least one firing model (the union)."""
     fa = [state.figure(m) for m in firing_model_ids]
     fb = state.figures_of(target_unit)
-    seen = sight_matrix(state, fa, fb).any(axis=0) if fa and fb else np.zeros(len(fb), bool)
-    return {f.id for f, v in zip(fb, seen) if v}
+    if not fa or not fb:
+        return set()
+    seen = sight_matrix(state, fa, fb).any(axis=0)
+    return {fb[j].id for j in np.flatnonzero(seen)}

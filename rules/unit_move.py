@@ -31,17 +31,22 @@ is also the straight-line gap — and as the straight-line gap to the nearest go
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
+
+import shapely
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.pathcheck import PathCheck, check_end, check_path
 from tapeline.board.pathcut import truncate
 from tapeline.board.paths import Path, Reach
+from tapeline.board.space import Space
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from .charge_geometry import MoveRules, _inner_core, _space_key, closest_within, end_region, radius, space_for
+from .charge_geometry import (Core, Group, MoveRules, SpaceKey, _inner_core, _space_key, closest_within, end_region, radius,
+                             space_for)
+from .errors import IllegalAction
 from .state import GameState
 
 #: "Base contact" goal: the centre within this of touching (far below TOUCH).
@@ -60,9 +65,9 @@ class ModelMove:
     ended in coherency with a model already moved."""
 
     model: str
-    start: tuple
-    end: tuple
-    path: tuple
+    start: tuple[float, float]
+    end: tuple[float, float]
+    path: tuple[tuple[float, float], ...]
     length: float
     how: str
     check: Optional[PathCheck]
@@ -73,11 +78,15 @@ class ModelMove:
     def contact(self) -> bool:
         return self.gap <= 10 * TOUCH
 
-    def as_json(self) -> dict:
-        out = {"model": self.model, "from": _xy(self.start), "to": _xy(self.end), "length": round(self.length, 9),
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"model": self.model, "from": _xy(self.start), "to": _xy(self.end), "length": round(self.length, 9),
                "how": self.how, "gap": round(self.gap, 9), "contact": self.contact, "linked": self.linked}
         if self.check is not None:
-            out["path_check"] = "legal" if self.check.legal else self.check.violation.as_json()
+            if self.check.legal:
+                out["path_check"] = "legal"
+            else:
+                assert self.check.violation is not None  # an illegal path names its violation
+                out["path_check"] = self.check.violation.as_json()
         return out
 
 
@@ -88,17 +97,17 @@ class Goal:
     An empty goal asks only for a legal end spot (the nearest one: a move *out of* somewhere,
     the end rules saying where it may not end)."""
 
-    figures: tuple = ()
-    shapes: tuple = ()
+    figures: tuple[Figure, ...] = ()
+    shapes: tuple[shapely.Geometry, ...] = ()
     standoff: float = 0.0
 
     @property
     def empty(self) -> bool:
         return not self.figures and not self.shapes
 
-    def group(self, r: float, k: float) -> tuple:
+    def group(self, r: float, k: float) -> tuple[Core, ...]:
         """"Within ``k`` of the goal" for a base of radius ``r`` (one near group)."""
-        out = []
+        out: list[Core] = []
         for f in self.figures:
             core, R = _inner_core(f, self.standoff + k)
             out.append((core, R + r + (CONTACT_SLACK if k == 0 else 1e-9)))
@@ -111,15 +120,15 @@ class Goal:
         return max(0.0, min(gs)) if gs else 0.0
 
 
-def as_goal(goal) -> Goal:
+def as_goal(goal: Union[Goal, Iterable[Figure]]) -> Goal:
     return goal if isinstance(goal, Goal) else Goal(tuple(goal))
 
 
-def _xy(p) -> list:
+def _xy(p: Sequence[float]) -> list[float]:
     return [round(float(p[0]), 6), round(float(p[1]), 6)]
 
 
-def _budget(budget, fig: Figure) -> float:
+def _budget(budget: Union[float, Callable[[Figure], float]], fig: Figure) -> float:
     return float(budget(fig)) if callable(budget) else float(budget)
 
 
@@ -129,7 +138,7 @@ def move_models(
     order: Sequence[str],
     budget: Union[float, Callable[[Figure], float]],
     rules_of: Callable[[GameState, Figure], MoveRules],
-    goal,
+    goal: Union[Goal, Iterable[Figure]],
     anchors: Sequence[str] = (),
     link: Optional[float] = CHAIN_LINK,
 ) -> tuple[GameState, list[ModelMove]]:
@@ -146,7 +155,7 @@ def move_models(
     goal = as_goal(goal)
     moved: list[str] = list(anchors)
     out: list[ModelMove] = []
-    spaces: list = []
+    spaces: list[tuple[SpaceKey, Space]] = []
     for mid in order:
         fig = state.figure(mid)
         b = max(0.0, _budget(budget, fig))
@@ -167,7 +176,8 @@ def move_models(
     return state, out
 
 
-def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Goal, links: list, link: Optional[float]) -> ModelMove:
+def _move_one(state: GameState, fig: Figure, rules: MoveRules, space: Space, b: float, goal: Goal, links: list[Figure],
+              link: Optional[float]) -> ModelMove:
     r = radius(fig)
     g0 = goal.gap(fig)
     try:
@@ -178,7 +188,7 @@ def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Goal,
     def accept(path: Path, how: str, need_link: bool = True) -> Optional[ModelMove]:
         end = path.end
         moved = fig.moved(end[0], end[1], None)
-        linked = not links or min(gap(moved, m) for m in links) <= link + TOUCH
+        linked = not links or _within_link(moved, links, link)
         if need_link and not linked:
             return None
         pts = path.points()
@@ -195,7 +205,7 @@ def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Goal,
         mv = accept(truncate(route, b), "route")
         if mv is not None:
             return mv
-    coh = [_link_group(r, links, link)] if links else []
+    coh: list[Group] = [_link_group(r, links, link)] if links else []
     # (b) the nearest spot to the goal, in coherency, within the budget
     if not goal.empty:
         mv = _closest(reach, state, fig, rules, coh, lambda k: (goal.group(r, k),), b, g0, accept, "closest")
@@ -211,11 +221,21 @@ def _move_one(state, fig: Figure, rules: MoveRules, space, b: float, goal: Goal,
     return _stay(fig, g0, links, link)
 
 
-def _link_group(r: float, links: list, link: float) -> tuple:
+def _within_link(fig: Figure, links: Sequence[Figure], link: Optional[float]) -> bool:
+    """``fig`` within ``link`` of some model of ``links`` (there are ``links`` only where the
+    move keeps coherency: :func:`move_models` gives ``link`` then)."""
+    assert link is not None
+    return min(gap(fig, m) for m in links) <= link + TOUCH
+
+
+def _link_group(r: float, links: Sequence[Figure], link: Optional[float]) -> tuple[Core, ...]:
+    assert link is not None  # (as in :func:`_within_link`)
     return Goal(tuple(links), standoff=link).group(r, 0.0)
 
 
-def _closest(reach, state, fig, rules, groups, extra_at, b, g0, accept, how) -> Optional[ModelMove]:
+def _closest(reach: Reach, state: GameState, fig: Figure, rules: MoveRules, groups: Sequence[Group],
+             extra_at: Callable[[float], Sequence[Group]], b: float, g0: float,
+             accept: Callable[[Path, str], Optional[ModelMove]], how: str) -> Optional[ModelMove]:
     try:
         path, _k = closest_within(reach, state, fig, rules, groups, extra_at, b, g0 + b + 1e-6, STEPS)
     except GeometryError:
@@ -223,20 +243,19 @@ def _closest(reach, state, fig, rules, groups, extra_at, b, g0, accept, how) -> 
     return accept(path, how)
 
 
-def _stay(fig: Figure, g0: float, links: list, link: Optional[float]) -> ModelMove:
-    linked = bool(links) and min(gap(fig, m) for m in links) <= link + TOUCH
+def _stay(fig: Figure, g0: float, links: Sequence[Figure], link: Optional[float]) -> ModelMove:
+    linked = bool(links) and _within_link(fig, links, link)
     return ModelMove(fig.id, fig.at, fig.at, (fig.at,), 0.0, "stayed", None, max(0.0, g0), linked)
 
 
 # --- moves the file gives, checked -----------------------------------------------------------
 
 
-def explicit_moves(state: GameState, unit_id: str, moves, budget_of, rules_of, rule: str, what: str) -> tuple[GameState, list]:
+def explicit_moves(state: GameState, unit_id: str, moves: Mapping[str, Sequence[float]], budget_of: Callable[[Figure], float],
+                   rules_of: Callable[[GameState, Figure], MoveRules], rule: str, what: str) -> tuple[GameState, list[ModelMove]]:
     """Move the models to the spots the file gives (``{model: (x, y)}``, in order), each by its
     shortest legal path: refused (naming ``rule``) when a model has no path there, the path is
     longer than ``budget_of(fig)``, or the end spot breaks the end rules."""
-    from .errors import IllegalAction
-
     out = []
     for m, xy in moves.items():
         if m not in state.unit(unit_id).models:

@@ -24,7 +24,10 @@ Modules, bottom up:
 * :mod:`~tapeline.rules.melee.wounds` — taking wounds one at a time in a unit's casualty order:
   the save (armour or invulnerable), optional damage mitigation, Damage that never carries over
   to another model. :class:`~tapeline.rules.melee.wounds.Losses` is one unit's state (models
-  removed so far, damage on the next one).
+  removed so far, damage on the next one); :class:`~tapeline.rules.melee.wounds.WoundsMemo` is
+  what the exact engine remembers of taking wounds (bounded; shared by default:
+  :data:`~tapeline.rules.melee.wounds.MEMO`, which :func:`~tapeline.rules.melee.wounds.forget`
+  clears).
 * :mod:`~tapeline.rules.melee.combat` — the round: :class:`~tapeline.rules.melee.combat.Combat`
   (units with their casualty orders, Initiative steps of Strike Groups);
   :func:`~tapeline.rules.melee.combat.resolve_round` rolls it,
@@ -42,12 +45,12 @@ from .charts import Charts, faces_at_least, save_on, wound_chart
 from .combat import Combat, CombatUnit, InitiativeStep, RoundOdds, resolve_round, round_distribution, round_odds
 from .strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
 from .weapons import KEEP, MeleeWeapon, Modifier
-from .wounds import Defender, Losses
+from .wounds import Defender, Losses, WoundsMemo
 
 __all__ = [
     "Charts", "faces_at_least", "save_on", "wound_chart",
     "Combat", "CombatUnit", "InitiativeStep", "RoundOdds", "resolve_round", "round_distribution", "round_odds",
     "HIT", "MISS", "Against", "StrikeGroup", "WoundKind", "wound_category",
     "KEEP", "MeleeWeapon", "Modifier",
-    "Defender", "Losses",
+    "Defender", "Losses", "WoundsMemo",
 ]

@@ -31,12 +31,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Optional
+from typing import Callable, ItemsView, Optional, Required, TypedDict
 
 from ..dice import Dice
 from ..pmf import PMF
-from .strike import Against, StrikeGroup, roll_strike, strike_distribution
-from .wounds import Defender, Losses, allocate_dice, allocate_distribution, wounds_lost
+from .strike import Against, RollLog, StrikeGroup, roll_strike, strike_distribution
+from .wounds import MEMO, Defender, Losses, Order, SaveLog, WoundsMemo, allocate_dice, allocate_distribution, wounds_lost
+
+#: The combat's state: one :class:`~tapeline.rules.melee.wounds.Losses` per unit, in the order
+#: of :attr:`Combat.units`.
+State = tuple[Losses, ...]
 
 
 @dataclass(frozen=True)
@@ -46,11 +50,11 @@ class CombatUnit:
 
     id: str
     side: str
-    order: tuple
+    order: Order
     start: Losses = Losses()
 
     @cached_property
-    def position(self) -> dict:
+    def position(self) -> dict[str, int]:
         return {d.id: i for i, d in enumerate(self.order)}
 
     def alive(self, losses: Losses, model: str) -> bool:
@@ -71,32 +75,32 @@ class InitiativeStep:
     (Initiative value, "in cover", "last")."""
 
     label: str
-    groups: tuple
-    info: dict = field(default_factory=dict, compare=False, hash=False)
+    groups: tuple[StrikeGroup, ...]
+    info: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
 class Combat:
-    units: tuple
-    steps: tuple
+    units: tuple[CombatUnit, ...]
+    steps: tuple[InitiativeStep, ...]
 
     @cached_property
-    def index(self) -> dict:
+    def index(self) -> dict[str, int]:
         return {u.id: i for i, u in enumerate(self.units)}
 
     def unit(self, unit_id: str) -> CombatUnit:
         return self.units[self.index[unit_id]]
 
-    def start(self) -> tuple:
+    def start(self) -> State:
         return tuple(u.start for u in self.units)
 
-    def attack_dice(self, group: StrikeGroup, state: tuple) -> int:
+    def attack_dice(self, group: StrikeGroup, state: State) -> int:
         """The group's attack dice from the models it still has in ``state``."""
         u = self.unit(group.unit)
         losses = state[self.index[u.id]]
         return sum(int(n) for m, n in group.dice if u.alive(losses, m))
 
-    def against(self, group: StrikeGroup, state: tuple) -> Optional[Against]:
+    def against(self, group: StrikeGroup, state: State) -> Optional[Against]:
         """The first target option whose unit still has a model (``None``: no foe left)."""
         for a in group.against:
             i = self.index.get(a.target)
@@ -115,12 +119,42 @@ class Combat:
 # --- the dice engine ---------------------------------------------------------------------------
 
 
+class GroupLog(TypedDict, total=False):
+    """One Strike Group in :func:`resolve_round`'s log: who struck (the models still there),
+    with how many attack dice, at which target; then either a ``note`` (no attacks, no enemy
+    left) or the target numbers, the dice of each step (``rolls``), the wounds by kind, the
+    saves and the wounds the target lost; with ``collect_events``, the roll ``events``."""
+
+    unit: Required[str]
+    group: Required[str]
+    models: Required[list[str]]
+    attacks: Required[int]
+    target: Required[Optional[str]]
+    note: str
+    hit_on: Optional[int]
+    wound_on: Optional[int]
+    rolls: list[RollLog]
+    wounds: list[int]
+    saves: list[SaveLog]
+    wounds_lost: int
+    events: list[dict[str, object]]
+
+
+class StepLog(TypedDict):
+    """One Initiative step in :func:`resolve_round`'s log: its groups and the models removed
+    at its end, by unit."""
+
+    step: str
+    groups: list[GroupLog]
+    removed: dict[str, list[str]]
+
+
 @dataclass
 class RoundLog:
     """What :func:`resolve_round` did: the final state and, per step, per group, the dice."""
 
-    state: tuple
-    steps: list
+    state: State
+    steps: list[StepLog]
 
 
 def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> RoundLog:
@@ -128,14 +162,14 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
     ``collect_events`` each group's roll events are taken from ``dice`` into its log entry
     (``"events"``), so a caller can interleave them with its own."""
     state = combat.start()
-    out = []
+    out: list[StepLog] = []
     for step in combat.steps:
         begin = state
-        groups = []
+        groups: list[GroupLog] = []
         for g in step.groups:
             n = combat.attack_dice(g, begin)
             a = combat.against(g, begin)
-            entry = {"unit": g.unit, "group": g.label, "models": [m for m, _ in g.dice if combat.unit(g.unit).alive(begin[combat.index[g.unit]], m)],
+            entry: GroupLog = {"unit": g.unit, "group": g.label, "models": [m for m, _ in g.dice if combat.unit(g.unit).alive(begin[combat.index[g.unit]], m)],
                      "attacks": n, "target": a.target if a else None}
             if n == 0 or a is None:
                 entry["note"] = "no attacks" if n == 0 else "no enemy model left to strike"
@@ -159,8 +193,9 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
 # --- the exact engine ---------------------------------------------------------------------------
 
 
-def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
-    """Exact distribution of the state after ``step`` from ``begin``."""
+def _step(combat: Combat, step: InitiativeStep, begin: State, memo: WoundsMemo) -> dict[State, float]:
+    """Exact distribution of the state after ``step`` from ``begin`` (the wounds taken through
+    ``memo``)."""
     sub = {begin: 1.0}
     for g in step.groups:
         n = combat.attack_dice(g, begin)
@@ -170,13 +205,14 @@ def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
         W = strike_distribution(a, n)
         ti = combat.index[a.target]
         tu = combat.units[ti]
-        new: dict = defaultdict(float)
-        taken: dict = {}  # the target's losses after w, by its losses before (states share them)
+        new: defaultdict[State, float] = defaultdict(float)
+        # the target's losses after w, by its losses before (states share them)
+        taken: dict[Losses, list[tuple[float, ItemsView[Losses, float]]]] = {}
         for s, q in sub.items():
             head, tail = s[:ti], s[ti + 1:]
             by_w = taken.get(s[ti])
             if by_w is None:
-                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w).items()) for w, r in W.items()]
+                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w, memo).items()) for w, r in W.items()]
             for r, after_dist in by_w:
                 qr = q * r  # (q * r) * r2, as the product is read left to right
                 for after, r2 in after_dist:
@@ -185,13 +221,15 @@ def _step(combat: Combat, step: InitiativeStep, begin: tuple) -> dict:
     return sub
 
 
-def round_distribution(combat: Combat) -> dict:
-    """The exact joint distribution over the state (one Losses per unit) after the round."""
+def round_distribution(combat: Combat, memo: WoundsMemo = MEMO) -> dict[State, float]:
+    """The exact joint distribution over the state (one Losses per unit) after the round.
+    ``memo``: what the engine remembers of taking wounds (:class:`~tapeline.rules.melee.wounds.WoundsMemo`;
+    by default the one every question shares, :data:`~tapeline.rules.melee.wounds.MEMO`)."""
     dist = {combat.start(): 1.0}
     for step in combat.steps:
-        new: dict = defaultdict(float)
+        new: defaultdict[State, float] = defaultdict(float)
         for s, p in dist.items():
-            for t, q in _step(combat, step, s).items():
+            for t, q in _step(combat, step, s, memo).items():
                 new[t] += p * q
         dist = dict(new)
     return dist
@@ -202,23 +240,23 @@ class RoundOdds:
     """The exact distribution of a round and what is read off it."""
 
     combat: Combat
-    dist: dict
+    dist: dict[State, float]
 
-    def pmf(self, f: Callable[[tuple], int]) -> PMF:
-        acc: dict = defaultdict(float)
+    def pmf(self, f: Callable[[State], int]) -> PMF:
+        acc: defaultdict[int, float] = defaultdict(float)
         for s, p in self.dist.items():
             acc[int(f(s))] += p
         return PMF.from_dict(acc)
 
-    def probability(self, pred: Callable[[tuple], bool]) -> float:
+    def probability(self, pred: Callable[[State], bool]) -> float:
         return float(sum(p for s, p in self.dist.items() if pred(s)))
 
-    def removed(self, state: tuple, unit: str) -> int:
+    def removed(self, state: State, unit: str) -> int:
         """Models of ``unit`` removed during the round in ``state``."""
         i = self.combat.index[unit]
         return state[i].removed - self.combat.units[i].start.removed
 
-    def wounds_lost(self, state: tuple, unit: str) -> int:
+    def wounds_lost(self, state: State, unit: str) -> int:
         """Wounds ``unit`` lost during the round in ``state``."""
         i = self.combat.index[unit]
         u = self.combat.units[i]
@@ -231,8 +269,10 @@ class RoundOdds:
         return self.pmf(lambda s: self.wounds_lost(s, unit))
 
 
-def round_odds(combat: Combat) -> RoundOdds:
-    return RoundOdds(combat, round_distribution(combat))
+def round_odds(combat: Combat, memo: WoundsMemo = MEMO) -> RoundOdds:
+    """The round's exact distribution (:func:`round_distribution`) and what is read off it."""
+    return RoundOdds(combat, round_distribution(combat, memo))
 
 
-__all__ = ["Combat", "CombatUnit", "Defender", "InitiativeStep", "RoundLog", "RoundOdds", "resolve_round", "round_distribution", "round_odds"]
+__all__ = ["Combat", "CombatUnit", "Defender", "GroupLog", "InitiativeStep", "RoundLog", "RoundOdds", "State", "StepLog", "resolve_round",
+           "round_distribution", "round_odds"]

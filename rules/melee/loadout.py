@@ -14,14 +14,15 @@ override the rule system's own armoury (by name).
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..state import UnitState
 from .weapons import MeleeWeapon
 
 
-def model_line(unit: UnitState, model: str) -> dict:
-    """The unit's stats with ``stats.models[model]`` laid over them (``models`` dropped)."""
+def model_line(unit: UnitState, model: str) -> dict[str, Any]:
+    """The unit's stats with ``stats.models[model]`` laid over them (``models`` dropped): a
+    stat line as :attr:`~tapeline.rules.state.UnitState.stats` holds it."""
     line = {k: v for k, v in unit.stats.items() if k != "models"}
     line.update({k: v for k, v in ((unit.stats.get("models") or {}).get(model) or {}).items() if v is not None})
     return line

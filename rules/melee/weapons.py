@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 #: Characteristic letters that mean "as the model" (§A.7: "I" leaves Initiative unchanged).
 LETTERS = frozenset({"S", "I", "A", "WS", "T", "W"})
@@ -100,8 +100,9 @@ class MeleeWeapon:
     traits: Mapping[str, Optional[int]] = field(default_factory=lambda: MappingProxyType({}))
 
     @staticmethod
-    def from_spec(name: str, spec: Mapping) -> "MeleeWeapon":
-        """A profile from a plain mapping (the file's ``melee_weapons`` entry)."""
+    def from_spec(name: str, spec: Mapping[str, Any]) -> "MeleeWeapon":
+        """A profile from a plain mapping (the file's ``melee_weapons`` entry, as the unit's
+        ``stats`` hold it: :attr:`~tapeline.rules.state.UnitState.stats`)."""
         return MeleeWeapon(
             name=str(spec.get("name") or name),
             strength=Modifier.parse(spec.get("strength")),

@@ -333,16 +333,14 @@ def _taken_one_at_a_time(order, start, kinds, counts):
     return dist
 
 
-@pytest.mark.parametrize("limit", [wounds.TAKEN_LIMIT, 40])
-def test_the_kept_sequences_of_wounds_give_the_same_floats(monkeypatch, limit):
+@pytest.mark.parametrize("limit", [wounds.WoundsMemo.LIMIT, 40])
+def test_the_kept_sequences_of_wounds_give_the_same_floats(limit):
     """Sequences of wounds asked in any order (the shorter after or before the longer, sharing
     their first wounds or not), from several starting losses, with the memory cleared when full:
     bit for bit the distribution of taking each wound from the start."""
     import random
 
-    monkeypatch.setattr(wounds, "TAKEN_LIMIT", limit)
-    monkeypatch.setattr(wounds, "_TAKEN", {})
-    monkeypatch.setattr(wounds, "_taken_count", 0)
+    memo = wounds.WoundsMemo(limit)
     order = (Defender("c", 2, save=2, invulnerable=4), Defender("a", 1, save=3), Defender("b", 1, save=3, mitigation=5),
              Defender("d", 3, save=None), Defender("e", 1, save=6))
     kinds = (WoundKind(), WoundKind(ap=2, damage=2, label="power"), WoundKind(ignores_armour=True, label="rend"))
@@ -350,7 +348,68 @@ def test_the_kept_sequences_of_wounds_give_the_same_floats(monkeypatch, limit):
     asked = [tuple(rng.randint(0, 5) for _ in kinds) for _ in range(120)] + [(0, 0, 0), (9, 0, 0), (0, 0, 9)]
     for start in (Losses(), Losses(1, 0), Losses(0, 1), Losses(3, 2), Losses(5, 0)):
         for counts in asked:
-            got = allocate_distribution(order, start, kinds, counts)
+            got = allocate_distribution(order, start, kinds, counts, memo)
             want = _taken_one_at_a_time(order, start, kinds, counts)
             assert list(got.items()) == list(want.items()), (start, counts)
-    assert wounds._taken_count <= limit + 15 * 12  # and the last call's sequences, kept whole
+    assert memo.entries <= limit + 15 * 12  # and the last call's sequences, kept whole
+
+
+def _two_units_of_ten():
+    """Ten models a side, 3+ saves and a two-Wound model each, Initiative steps 4 and 1."""
+    a = CombatUnit("a", "red", tuple(Defender(f"a{i}", 2 if i == 0 else 1, save=3) for i in range(10)))
+    b = CombatUnit("b", "blue", tuple(Defender(f"b{i}", 2 if i == 0 else 1, save=3, invulnerable=5) for i in range(10)))
+    rend = (WoundKind(), WoundKind(ap=2, label="rend"))
+    at_b = Against("b", faces_at_least(4), (0, 0, 0, wound_category(0), wound_category(0), wound_category(1)), rend)
+    steps = (InitiativeStep("I4", (StrikeGroup("a", "a", tuple((m.id, 2) for m in a.order), (at_b,)),)),
+             InitiativeStep("I1", (StrikeGroup("b", "b", tuple((m.id, 2) for m in b.order), (_sure("a"),)),)))
+    return Combat((a, b), steps)
+
+
+def test_a_memo_of_ones_own_gives_the_shared_memos_floats_and_leaves_it_alone():
+    """rules/melee/wounds.py: the exact engine takes its wounds through the memo it is given; a
+    fresh one answers bit for bit as the shared one (already holding the answer, or emptied by
+    forget()), and the shared one is not touched."""
+    c = _two_units_of_ten()
+    shared = list(combat.round_distribution(c).items())
+    before = wounds.MEMO.entries
+    assert before > 0
+    own = wounds.WoundsMemo()
+    assert list(combat.round_distribution(c, own).items()) == shared
+    assert own.entries > 0 and wounds.MEMO.entries == before
+    wounds.forget()
+    assert wounds.MEMO.entries == 0
+    assert list(round_odds(c).dist.items()) == shared
+    own.clear()
+    assert own.entries == 0
+    assert list(combat.round_distribution(c, own).items()) == shared
+
+
+def test_one_memo_shared_between_threads_gives_the_same_floats():
+    """WoundsMemo states that one memo may be shared between threads: sequences asked from
+    several threads at once, in different orders, with the memory cleared when full, are bit for
+    bit those of taking each wound from the start."""
+    import random
+    import threading
+
+    memo = wounds.WoundsMemo(200)
+    order = (Defender("c", 2, save=2, invulnerable=4), Defender("a", 1, save=3), Defender("b", 1, save=3, mitigation=5),
+             Defender("d", 3, save=None), Defender("e", 1, save=6))
+    kinds = (WoundKind(), WoundKind(ap=2, damage=2, label="power"))
+    asked = [(i, j) for i in range(7) for j in range(7)]
+    want = {counts: list(_taken_one_at_a_time(order, Losses(), kinds, counts).items()) for counts in asked}
+    wrong = []
+
+    def ask(seed):
+        mine = list(asked)
+        random.Random(seed).shuffle(mine)
+        for _ in range(3):
+            for counts in mine:
+                if list(allocate_distribution(order, Losses(), kinds, counts, memo).items()) != want[counts]:
+                    wrong.append(counts)
+
+    threads = [threading.Thread(target=ask, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
