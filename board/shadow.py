@@ -19,10 +19,17 @@ Only the tangent lines need to be exact: the lit side of ``W`` is replaced by th
 the two tangent points, which lies inside ``W`` (a centre that close to it puts its disc
 overlapping ``W`` anyway).
 
+A long wall above a disc: the shadow widens past the wall's ends. Its right side is the
+tangent line from the light disc ``((0, 0), 0.5)`` through the wall's corner ``(5, 1)``, the line
+``n·p = 0.5`` with ``n = (cos a, sin a)``, ``5 cos a + sin a = 0.5`` (``a ≈ −73.06°``). A disc of
+radius 0.5 is wholly hidden when its centre keeps 0.5 inside it, ``n·p ≤ 0``: at ``y = 2``, for
+``x ≤ −2 sin a / cos a ≈ 6.567``. So a centre at ``x = 5.5``, beyond the wall's end, is hidden,
+and one at ``x = 7`` is not:
+
 >>> import shapely
->>> S = hidden_centres(shapely.box(-5, 1, 5, 1.2), (0, 0), 0.5, 0.5)   # a long wall above a disc
->>> S.contains(shapely.Point(0, 2.0)), S.contains(shapely.Point(5.5, 2.0))
-(True, False)
+>>> S = hidden_centres(shapely.box(-5, 1, 5, 1.2), (0, 0), 0.5, 0.5)
+>>> [S.contains(shapely.Point(x, 2.0)) for x in (0.0, 5.5, 7.0)]
+[True, True, False]
 """
 
 from __future__ import annotations
