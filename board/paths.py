@@ -339,11 +339,11 @@ class Reach:
             at = near(np.array([pos[k] for k in keys], dtype=float).reshape(-1, 2)).tolist()
             arcs = [a for a in arcs if at[a[3]] or at[a[4]]]
         self._add_arcs(arcs, adj, legs)
-        G = _Graph(adj, pos, legs, nk, nr)
+        shared = None
         if base:  # each circle's nodes (a run of the sorted nodes)
             on_circle = {k: range(a_, b_ + 1) for k, a_, b_ in zip(nk_a[firsts].tolist(), firsts.tolist(), lasts.tolist())}
-            G.shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
-        return G
+            shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
+        return _Graph(adj, pos, legs, nk, nr, shared)
 
     def _add_arcs(self, arcs: list, adj: dict, legs: dict) -> None:
         """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
@@ -795,15 +795,19 @@ class Reach:
         return best, best_end, best_node, best_region
 
 
+@dataclass(frozen=True, eq=False)
 class _Graph:
     """The tangent graph: weighted adjacency (in insertion order), node positions, and how to
     rebuild each edge's :class:`Leg`. Nodes are ints: :data:`START`, :data:`TARGET`, and a
-    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`); ``shared``:
-    a shared part's extra facts (:meth:`Reach._start_graph`). (A plain class, as
-    :class:`board.space.Circles`.)"""
+    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`). Made once and
+    never changed (compared by identity: two graphs are never compared by value)."""
 
-    def __init__(self, adj: dict, pos: dict, legs: dict, circle: list, slot: list, shared: Optional[tuple] = None):
-        self.adj, self.pos, self.legs, self.circle, self.slot, self.shared = adj, pos, legs, circle, slot, shared
+    adj: dict
+    pos: dict
+    legs: dict
+    circle: list
+    slot: list
+    shared: Optional[tuple] = None  # a shared part's extra facts (:meth:`Reach._start_graph`)
 
     def key(self, node) -> tuple:
         """What a node stands for: ``("S",)``, ``("T",)`` or ``("c", circle, slot)``."""

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional, Sequence
 
@@ -603,17 +603,24 @@ class Space:
         return True
 
 
+@dataclass(frozen=True, eq=False)
 class Circles:
     """Circles a path may wrap: centre, radius, owning obstacle, normal cone ``[lo, lo+span]``
-    (a full turn for round obstacles) and, for polygon corners, the rest of the outline
-    (``rest``, per circle: None for a round obstacle, else ``(outline, corner index,
-    closed)``). Made by :attr:`Space.circles` and never changed. (A plain class: a dataclass
-    costs Python about half a millisecond to make, at every command that loads this module.)"""
+    (a full turn for round obstacles) and, for polygon corners, the rest of the outline. Made
+    by :attr:`Space.circles` and never changed (compared by identity: arrays have no single
+    truth value)."""
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, r: np.ndarray, own: np.ndarray, lo: np.ndarray, span: np.ndarray, rest: list):
-        self.x, self.y, self.r, self.own, self.lo, self.span, self.rest = x, y, r, own, lo, span, rest
-        self._rest_geoms: dict = {}
-        self._rest_edges: dict = {}
+    x: np.ndarray
+    y: np.ndarray
+    r: np.ndarray
+    own: np.ndarray
+    lo: np.ndarray
+    span: np.ndarray
+    rest: list  # per circle: None (round obstacle) or (outline, corner index, closed)
+    # each corner's rest of outline, made on first use (:meth:`rest_of`, :meth:`rest_edges`):
+    # at most one entry per circle
+    _rest_geoms: dict = field(default_factory=dict, init=False, repr=False)
+    _rest_edges: dict = field(default_factory=dict, init=False, repr=False)
 
     def rest_of(self, k: int):
         """The rest of a corner's outline (every edge but the one or two at the corner), as
