@@ -32,7 +32,7 @@ from .measure import far, gap_matrix
 from .table import Figure
 from .units import TOUCH
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (imported where a graph is built: see _link_graph)
     import networkx as nx
 
 
@@ -53,7 +53,10 @@ class Coherency:
 
 
 def _link_graph(figs: Sequence[Figure], link_max: Optional[float], link_clear: Optional[Callable]) -> nx.Graph:
-    import networkx as nx  # loaded by the questions that build a coherency graph, not by every move
+    # networkx costs about 100 ms to import: it is loaded by the questions that build a
+    # coherency graph, not with this module (which the Warhammer 40,000 aftermath moves load,
+    # most of which build none)
+    import networkx as nx
 
     n = len(figs)
     G = nx.Graph()
@@ -81,7 +84,7 @@ def leader_coherency(
     link_max: Optional[float] = None,
 ) -> Coherency:
     """Leader-anchored coherency: wholly within ``radius`` of ``leader`` and linked to it."""
-    from networkx import node_connected_component
+    from networkx import node_connected_component  # (loaded here: see _link_graph)
 
     by = {f.id: f for f in figs}
     lead = by[leader]
@@ -110,7 +113,7 @@ def chain_coherency(figs: Sequence[Figure], link: float) -> Coherency:
     The group kept is the largest one (ties: the one holding the unit's first model); every
     other model is out, by its gap to that group minus ``link``.
     """
-    from networkx import connected_components
+    from networkx import connected_components  # (loaded here: see _link_graph)
 
     if len(figs) < 2:
         return Coherency(True)

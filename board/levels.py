@@ -50,6 +50,7 @@ import numpy as np
 import shapely
 
 from .errors import GeometryError
+from .space import Obstacle
 from .terrain import Join, Piece
 
 #: The ground's level id.
@@ -261,8 +262,6 @@ class Levels:
     def obstacles(self, rho: float) -> list:
         """The walls as :class:`board.space.Obstacle` s of kind ``"level"`` (id: the higher
         level beside the wall), grown by ``rho``."""
-        from .space import Obstacle
-
         return [Obstacle(w.upper, "level", w.line, float(rho)) for w in self.walls]
 
 

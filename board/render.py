@@ -37,6 +37,7 @@ import shapely
 
 from .bases import OvalBase
 from .errors import GeometryError
+from .levels import levels_of
 from .table import Figure, Table
 
 #: Pixels per inch of the picture (the ``viewBox`` is in pixels; the SVG scales freely).
@@ -404,8 +405,6 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
 
 def _doors(table: Table, keys: set) -> list[str]:
     """Where the Access Points join two levels (:mod:`board.levels`): a thick gold line each."""
-    from .levels import levels_of
-
     try:
         doors = levels_of(table).doors
     except GeometryError:

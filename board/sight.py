@@ -49,6 +49,7 @@ import numpy as np
 import shapely
 
 from .bases import RoundBase
+from .sightheights import partial_candidates
 from .table import Figure
 from .terrain import Piece
 
@@ -562,8 +563,6 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     run(c3)
     if heights is not None and not found.all():
         # Stage 4: a piece between the two eye heights (board/sightheights.py).
-        from .sightheights import partial_candidates
-
         cond = _partial_conditions(bl, rel_pair, pj, found, heights)
         if len(cond[0]):
             c4 = _Cands()
