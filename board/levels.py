@@ -51,6 +51,7 @@ import shapely
 
 from .errors import GeometryError
 from .space import Obstacle
+from .table import Table
 from .terrain import Join, Piece
 
 #: The ground's level id.
@@ -146,7 +147,11 @@ def inferred_joins(table, ap: Piece, surfaces: frozenset) -> tuple[Join, ...]:
 
 class Levels:
     """The table's cells, doors and walls for the surfaces ``surfaces`` (default
-    :func:`surface_ids`). Raises :class:`LevelError` for a ``joins`` entry naming no edge."""
+    :func:`surface_ids`). Raises :class:`LevelError` for a ``joins`` entry naming no edge.
+
+    The levels are kept with the table (:attr:`board.table.Table.levels`), where
+    :func:`levels_of` looks first: the levels a file's check builds are those a move's question
+    then uses."""
 
     def __init__(self, table, surfaces: Optional[Iterable[str]] = None):
         self.table = table
@@ -170,9 +175,7 @@ class Levels:
         self._tree = shapely.STRtree([self.cells[k] for k in ids]) if ids else None
         self.doors: tuple = tuple(self._doors(sids))
         self.walls: tuple = tuple(self._walls())
-        # kept where :func:`levels_of` looks first (the file's check builds the table's levels
-        # once; a move's question then finds them)
-        table.__dict__.setdefault("_levels_cache", {}).setdefault(sids, self)
+        table.levels.keep_levels(sids, self)
 
     # --- construction ----------------------------------------------------------------------
 
@@ -269,17 +272,17 @@ def _name(level: Optional[str]) -> str:
     return "the ground" if level is None else level
 
 
-def levels_of(table, extra: Iterable[str] = ()) -> Levels:
+def levels_of(table: Table, extra: Iterable[str] = ()) -> Levels:
     """:class:`Levels` of ``table`` with the surfaces :func:`surface_ids` finds (and
-    ``extra``), built once per set of surfaces and cached on the table."""
-    cache = table.__dict__.setdefault("_levels_cache", {})
-    key = ("extra", frozenset(extra))
-    if key not in cache:
-        sids = surface_ids(table, key[1])
-        if sids not in cache:
-            cache[sids] = Levels(table, sids)
-        cache[key] = cache[sids]
-    return cache[key]
+    ``extra``), built once per set of surfaces and kept with the table
+    (:class:`board.table.LevelsCache`)."""
+    asked = frozenset(extra)
+    sids = table.levels.surfaces(asked)
+    if sids is None:
+        sids = surface_ids(table, asked)
+        table.levels.keep_surfaces(asked, sids)
+    kept = table.levels.levels(sids)
+    return kept if kept is not None else Levels(table, sids)
 
 
 __all__ = ["GROUND", "GROUND_NAME", "Door", "Wall", "Levels", "LevelError", "levels_of", "surface_ids", "inferred_joins", "base_level"]

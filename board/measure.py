@@ -119,11 +119,18 @@ def _support_extreme(a, b, sign: float) -> float:
     return _oval_extreme(sa, tuple(ca.tolist()), sb, tuple(cb.tolist()), sign)
 
 
-@lru_cache(maxsize=1 << 14)
+#: :func:`_oval_extreme`'s bound: the answers it remembers.
+OVAL_EXTREMES_KEPT = 1 << 14
+
+
+@lru_cache(maxsize=OVAL_EXTREMES_KEPT)
 def _oval_extreme(sa, ca: tuple, sb, cb: tuple, sign: float) -> float:
     """:func:`_support_extreme` where an oval is involved: a numerical maximisation, so it is
     remembered (shapes and centres are values; rules ask about the same pairs many times, e.g.
-    once per casualty)."""
+    once per casualty). At most :data:`OVAL_EXTREMES_KEPT` answers, about 400 bytes each (7 MB
+    in all), the least recently used forgotten first; safe from several threads
+    (``functools.lru_cache`` keeps itself consistent; two threads asking at once may each work
+    the same answer out)."""
     d = np.array(cb, dtype=float) - np.array(ca, dtype=float)
     return _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] - sa.support(t) + sign * sb.support(t))
 

@@ -172,8 +172,8 @@ class Region:
         """``(circle ids, line ids)``: ``(chain, index)`` per piece, where consecutive pieces
         of one offset outline meet (a corner's arc and the offset edges on either side of
         it): such a meeting is smooth and is no vertex. ``(-1, -1)`` for the rest."""
-        self._pieces
-        return self.__dict__["_ids"]
+        _, _, _, _, Ci, Li = self._outline
+        return Ci, Li
 
     @cached_property
     def _pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -181,8 +181,15 @@ class Region:
         outline: an offset edge is a segment, a corner's circle an arc (boxed with its chord
         and sagitta), a round core's a whole circle; the table box's lines are unbounded.
         Every vertex of the region's outline lies on two pieces, so inside both boxes."""
+        C, L, CB, LB, _, _ = self._outline
+        return C, L, CB, LB
+
+    @cached_property
+    def _outline(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:attr:`_pieces` and :attr:`_junctions`, worked out together."""
         x0, y0, x1, y1 = self.bounds
-        empty = np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros((0, 4))
+        empty = (np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros((0, 4)),
+                 np.zeros((0, 3), dtype=int), np.zeros((0, 2), dtype=int))
         if not (x0 <= x1 and y0 <= y1):
             return empty
         hull = shapely.box(x0, y0, x1, y1)
@@ -232,8 +239,7 @@ class Region:
         def meets(B):
             return (B[:, 0] <= x1 + e) & (B[:, 2] >= x0 - e) & (B[:, 1] <= y1 + e) & (B[:, 3] >= y0 - e)
         kc, kl = meets(CB), meets(LB)
-        self.__dict__["_ids"] = (Ci[kc], Li[kl])
-        return C[kc], L[kl], CB[kc], LB[kl]
+        return C[kc], L[kl], CB[kc], LB[kl], Ci[kc], Li[kl]
 
     @cached_property
     def vertices(self) -> np.ndarray:

@@ -51,13 +51,22 @@ def circle_polygon(x: float, y: float, r: float, quad_segs: int = CIRCLE_QUAD_SE
     return shapely.polygons(pts)  # one call for the 2048 vertices
 
 
-@lru_cache(maxsize=8)
+#: :func:`_unit_circle`'s bound: the vertex counts it remembers.
+UNIT_CIRCLES_KEPT = 8
+
+
+@lru_cache(maxsize=UNIT_CIRCLES_KEPT)
 def _unit_circle(n: int) -> tuple[np.ndarray, np.ndarray, float]:
     """``cos`` and ``sin`` of the n vertex angles (math's, as every piece had them before) and
-    the factor that makes the polygon circumscribe its circle."""
+    the factor that makes the polygon circumscribe its circle. Remembered for at most
+    :data:`UNIT_CIRCLES_KEPT` values of ``n``, ``16·n`` bytes each (32 KB for the usual 2048
+    vertices), the least recently used forgotten first; safe from several threads
+    (``functools.lru_cache`` keeps itself consistent, and the arrays every caller shares are
+    read-only)."""
     angles = [2 * math.pi * (i + 0.5) / n for i in range(n)]
-    return (np.array([math.cos(a) for a in angles]), np.array([math.sin(a) for a in angles]),
-            1.0 / math.cos(math.pi / n))
+    cos, sin = np.array([math.cos(a) for a in angles]), np.array([math.sin(a) for a in angles])
+    cos.flags.writeable = sin.flags.writeable = False
+    return cos, sin, 1.0 / math.cos(math.pi / n)
 
 
 @dataclass(frozen=True)
