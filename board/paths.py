@@ -13,8 +13,8 @@ made of straight segments tangent to those circles and pieces of arc along them
 
 then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
 point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
-region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in
-:attr:`board.space.Space.memo` and shared, made by the first search that needs it
+region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in the space
+(:class:`board.space.SearchMemo`, bounded) and shared, made by the first search that needs it
 (:meth:`Reach.prepare` makes the tangents ahead). A goal point adds its own tangents; a goal
 *region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
 reached from every graph node by a straight leg to the nearest candidate point of the region.
@@ -36,13 +36,27 @@ from dataclasses import dataclass
 from functools import cached_property
 from heapq import heappop, heappush
 from itertools import count
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
 from .errors import GeometryError
 from .regions import Region
 from .space import TOL, Space
+
+#: A graph node as a candidate tangent names it: ``("S",)`` the start, ``("T",)`` the target,
+#: ``("c", circle, angle)`` a point of a circle.
+Key = Union[tuple[str], tuple[str, int, float]]
+#: A candidate tangent: the keys and the points of its two ends.
+Tangent = tuple[Key, Key, tuple[float, float], tuple[float, float]]
+#: An arc between two nodes of a circle: ``(circle, slot0, slot1)`` (:meth:`Reach._slots`).
+ArcKey = tuple[int, float, float]
+#: A goal region's anchors (:meth:`Reach._region_anchors`): the circles and angles, the ends
+#: their last legs head for, whether an end must be tested for membership, each node's run of
+#: anchors ``(circle, slot) -> (a, b)`` and the order the runs index.
+Anchors = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[tuple[int, float], tuple[int, int]], np.ndarray]
+#: A goal region less the grown obstacles, and its anchors (``None``: none).
+RegionAnchors = tuple[Region, Optional[Anchors]]
 
 #: Largest outward bulge (inches) of the polyline standing in for an arc in :meth:`Path.points`.
 #: The polyline circumscribes the arc (its corners lie outside the circle), so it stays clear
@@ -126,7 +140,6 @@ class Reach:
         if m[0] < -TOL:
             kind, ident = space.describe(int(w[0]))
             raise GeometryError(f"the start ({self.start[0]:g}, {self.start[1]:g}) lies within the clearance of {kind} {ident} by {-m[0]:.6g}\"")
-        self._arc_cache: dict = space.memo.setdefault("arcs", {})
 
     def prepare(self) -> "Reach":
         """Work out now what every full search on this space shares: the circle-to-circle
@@ -139,9 +152,10 @@ class Reach:
     def _shared(self) -> list:
         """The clear circle-to-circle tangents: they do not depend on the start, one set per
         space (made on first use)."""
-        if "bitangents" not in self.space.memo:
-            self.space.memo["bitangents"] = self._bitangents()
-        return self.space.memo["bitangents"]
+        memo = self.space.memo
+        if memo.bitangents is None:
+            memo.bitangents = self._bitangents()
+        return memo.bitangents
 
     @property
     def _segs(self) -> list:
@@ -208,7 +222,10 @@ class Reach:
             ki, ai, kj, aj, pa, pb = ki[m], ai[m], kj[m], aj[m], pa[m], pb[m]
             # each candidate's verdict, kept for the space (several starts ask about many alike)
             code = np.concatenate([r[4] for r in rows])[m]
-            seen = self.space.memo.setdefault("tangent_verdicts", np.zeros(4 * npairs, dtype=np.int8))
+            memo = self.space.memo
+            if memo.tangent_verdicts is None:
+                memo.tangent_verdicts = np.zeros(4 * npairs, dtype=np.int8)
+            seen = memo.tangent_verdicts
             ask = np.nonzero(seen[code] == 0)[0]
             if len(ask):
                 seen[code[ask]] = np.where(self.space.clear_segments(pa[ask], pb[ask], (ki[ask], kj[ask])), 1, 2)
@@ -349,13 +366,11 @@ class Reach:
         """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
         are clear (verdicts kept in the space's memo)."""
         _, _, cr, clo = self.space.circles.floats
-        cache = self._arc_cache
-        which = [a[:3] for a in arcs]
-        todo = [t for t in which if t not in cache]
-        if todo:
-            ok = self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
-            cache.update(zip(todo, ok.tolist()))
-        for (k, r0, r1, u, v), clear in zip(arcs, map(cache.__getitem__, which)):
+
+        def test(todo):
+            return self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo]).tolist()
+
+        for (k, r0, r1, u, v), clear in zip(arcs, self.space.memo.arc_verdicts([a[:3] for a in arcs], test)):
             if not clear:
                 continue
             w = (r1 - r0) * cr[k]
@@ -372,10 +387,9 @@ class Reach:
         under ``tag``): only the start's own tangents, and the arcs of the circles they touch,
         are added."""
         C = self.space.circles
-        graphs = self.space.memo.setdefault("graphs", {})
+        graphs = self.space.memo.graphs
         if tag not in graphs:
-            while len(graphs) >= _SHARED_GRAPHS:  # a bisection asks about many regions once each
-                del graphs[next(iter(graphs))]
+            self.space.memo.room_for_graph()  # (a bisection asks about many regions once each)
             graphs[tag] = self._graph([], anchors, segs=self._shared)
         B = graphs[tag]
         line_adj, by_anchor, on_circle, index = B.shared
@@ -469,7 +483,7 @@ class Reach:
     def _prepared(self, region: Region) -> Region:
         """The region as far as the centre can be there at all: minus the grown obstacles,
         inside the space's box (one object per region and space: what it works out is kept)."""
-        done = self.space.memo.setdefault("prepared", [])
+        done = self.space.memo.prepared
         hit = next((v for r, v in done if r == region), None)
         if hit is None:
             x0, y0, x1, y1 = region.box
@@ -602,11 +616,12 @@ class Reach:
         # against an obstacle lies on one). Several starts on one space often share a region
         # (a unit's candidate Leading Models): what depends on the region and the space alone
         # is worked out once.
+        self.space.memo.room_for_regions(len(regions))
         prepared = [self._prepared(r) for r in regions]
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
-        done = self.space.memo.setdefault("regions", [])
+        done = self.space.memo.anchors
         hits = [next((v for r, v in done if r == region), None) for region in regions]
-        shared = None not in hits and tuple(id(h[1]) for h in hits if h[1] is not None) in self.space.memo.get("graphs", {})
+        shared = None not in hits and tuple(id(h[1]) for h in hits if h[1] is not None) in self.space.memo.graphs
         found = None
         if not shared and len(boxes) and len(self.space.circles) >= _BOUND_MIN_CIRCLES:
             if math.isfinite(shorter_than):
@@ -864,9 +879,6 @@ _PROBE = 1e-6
 _CHUNK = 64
 
 _TAU = 2 * math.pi
-
-#: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
-_SHARED_GRAPHS = 4
 
 #: :meth:`Reach._bounded`: without a bound, the guess ``a·b + c`` (inches; ``b`` the straight
 #: distance from the start to the nearest region's box), then the length that search found or,

@@ -22,12 +22,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import numpy as np
 import shapely
 
 from .plane import ccw_rings, corner_arcs, outline_edges
+from .regions import Region
+
+if TYPE_CHECKING:  # (board/paths.py imports this module: the names for annotations only)
+    from .paths import ArcKey, RegionAnchors, Tangent, _Graph
 
 #: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
 #: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
@@ -37,6 +41,11 @@ EDGE = -1
 #: Obstacles farther than their grow + PAD are not looked at; a margin reported as PAD means
 #: "at least PAD" (a true lower bound, which is all the arc test needs).
 PAD = 1.0
+#: Bounds of :class:`SearchMemo`: the arc verdicts, the goal regions and the shared graphs it
+#: keeps.
+MEMO_ARCS = 1 << 16
+MEMO_REGIONS = 64
+SHARED_GRAPHS = 4
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,61 @@ class Obstacle:
     @property
     def is_point(self) -> bool:
         return shapely.get_type_id(self.core) == 0
+
+
+@dataclass(eq=False)
+class SearchMemo:
+    """What the shortest-path searches on one :class:`Space` share (every
+    :class:`board.paths.Reach` built on it, whatever its start and goal), made by the first
+    search that needs it. For a space of ``n`` circles (:attr:`Space.circles`), at most:
+
+    * ``bitangents``: the clear circle-to-circle tangents, four per pair of circles;
+    * ``tangent_verdicts``: the verdicts of a bounded search's candidate tangents, one byte
+      per candidate (four per pair of circles: ``2n(n − 1)`` bytes; 0: not asked, 1: clear,
+      2: blocked);
+    * ``arcs``: the verdicts of the arcs tested, keyed ``(circle, slot0, slot1)``:
+      :data:`MEMO_ARCS` of them, or one graph's arcs if that is more (all forgotten when full);
+    * ``prepared`` and ``anchors``: goal regions less the grown obstacles, and the regions'
+      anchors (:meth:`board.paths.Reach._region_anchors`): :data:`MEMO_REGIONS` regions, or
+      one search's if that is more (forgotten, with the graphs, when full);
+    * ``graphs``: the start-independent part of the tangent graph, per set of regions'
+      anchors: :data:`SHARED_GRAPHS` (the oldest dropped first).
+
+    Forgetting changes no answer: what was kept is worked out again, the same way. Not safe
+    for several threads at once (the searches share it without a lock): give each thread a
+    :class:`Space` of its own.
+    """
+
+    bitangents: Optional[list[Tangent]] = None
+    tangent_verdicts: Optional[np.ndarray] = None
+    arcs: dict[ArcKey, bool] = field(default_factory=dict)
+    prepared: list[tuple[Region, Region]] = field(default_factory=list)
+    anchors: list[tuple[Region, RegionAnchors]] = field(default_factory=list)
+    graphs: dict[tuple[int, ...], _Graph] = field(default_factory=dict)
+
+    def arc_verdicts(self, which: list[ArcKey], test: Callable[[list[ArcKey]], list[bool]]) -> list[bool]:
+        """The verdict of each arc of ``which``: kept, or given by ``test`` (for every arc
+        not kept, in order) and kept from then on."""
+        todo = [t for t in which if t not in self.arcs]
+        if len(self.arcs) + len(todo) > MEMO_ARCS:
+            self.arcs.clear()
+            todo = list(which)
+        if todo:
+            self.arcs.update(zip(todo, test(todo)))
+        return [self.arcs[t] for t in which]
+
+    def room_for_regions(self, n: int) -> None:
+        """Forget the regions if ``n`` more would pass :data:`MEMO_REGIONS`, and with them the
+        graphs made from their anchors (which are keyed by the anchors' ids)."""
+        if max(len(self.prepared), len(self.anchors)) + n > MEMO_REGIONS:
+            self.prepared.clear()
+            self.anchors.clear()
+            self.graphs.clear()
+
+    def room_for_graph(self) -> None:
+        """Drop the oldest shared graphs until one more fits in :data:`SHARED_GRAPHS`."""
+        while len(self.graphs) >= SHARED_GRAPHS:
+            del self.graphs[next(iter(self.graphs))]
 
 
 class Space:
@@ -76,9 +140,8 @@ class Space:
         self._poly = np.nonzero(~is_pt)[0]
         self._poly_box = shapely.bounds(self.cores[self._poly]).reshape(-1, 4) + self.grow[self._poly, None] * np.array([-1, -1, 1, 1])
         #: What depends on the space alone, computed on first use and shared by every
-        #: :class:`board.paths.Reach` built on it: the clear circle-to-circle tangents and the
-        #: verdict of every arc tested so far (keyed ``(circle, rel0, rel1)``).
-        self.memo: dict = {}
+        #: :class:`board.paths.Reach` built on it (its bounds: :class:`SearchMemo`).
+        self.memo = SearchMemo()
 
     # --- margins ----------------------------------------------------------------------------
 
