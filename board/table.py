@@ -151,7 +151,7 @@ class Table:
     def on_table(self, fig: Figure) -> bool:
         return self.edge_margin(fig) >= -TOUCH
 
-    def pieces_hit(self, geom) -> list[Piece]:
+    def pieces_hit(self, geom: shapely.Geometry) -> list[Piece]:
         """Pieces whose footprint interior meets ``geom`` (STRtree query)."""
         idx = self.tree.query(geom, predicate="intersects")
         return [self.pieces[i] for i in sorted(idx)]
