@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from .plane import ccw_rings, corner_arcs, outline_edges
 from .regions import Region
@@ -54,7 +55,7 @@ class Obstacle:
 
     id: str
     kind: str  # "terrain" or "model" (what the validator reports)
-    core: shapely.Geometry
+    core: BaseGeometry
     grow: float
 
     @property
