@@ -144,7 +144,7 @@ def check_path(space: Space, points: ArrayLike, max_length: Optional[float] = No
     return PathCheck(False, total, min(found, key=lambda v: v.along))
 
 
-def _first_on_segment(space: Space, i: int, pts: np.ndarray, cum: np.ndarray) -> Violation:
+def _first_on_segment(space: Space, i: int, pts: Floats, cum: Floats) -> Violation:
     """The earliest violation on segment ``i``, located and classified."""
     a, b = pts[i], pts[i + 1]
     seg = shapely.LineString([a, b]) if math.dist(a, b) > 0 else shapely.Point(a)

@@ -712,7 +712,7 @@ class Circles:
     span: Floats
     rest: list[Optional[Rest]]  # per circle: None (round obstacle) or (outline, corner index, closed)
     # each corner's rest of outline, made on first use (:meth:`rest_of`, :meth:`rest_edges`):
-    # at most one entry per circle
+    # at most one entry per circle; safe from several threads (two racing make the same entry)
     _rest_geoms: dict[int, Optional[BaseGeometry]] = field(default_factory=dict, init=False, repr=False)
     _rest_edges: dict[int, Floats] = field(default_factory=dict, init=False, repr=False)
 
