@@ -21,6 +21,7 @@ from typing import Union
 import numpy as np
 import shapely
 
+from .arrays import Floats
 from .errors import GeometryError
 from .units import mm_to_in
 
@@ -52,11 +53,11 @@ class RoundBase:
         """Largest distance from the centre to the outline (inches)."""
         return self.radius
 
-    def support(self, theta: np.ndarray) -> np.ndarray:
+    def support(self, theta: Floats) -> Floats:
         """Support function about the centre, for directions ``theta`` (radians)."""
         return np.full(np.shape(theta), self.radius)
 
-    def outline(self, x: float, y: float, n: int = 4 * ROUND_QUAD_SEGS) -> np.ndarray:
+    def outline(self, x: float, y: float, n: int = 4 * ROUND_QUAD_SEGS) -> Floats:
         t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
         return np.column_stack([x + self.radius * np.cos(t), y + self.radius * np.sin(t)])
 
@@ -101,12 +102,12 @@ class OvalBase:
     def reach(self) -> float:
         return max(self.a, self.b)
 
-    def support(self, theta: np.ndarray) -> np.ndarray:
+    def support(self, theta: Floats) -> Floats:
         c = np.cos(np.asarray(theta) - self.phi)
         s = np.sin(np.asarray(theta) - self.phi)
         return np.sqrt((self.a * c) ** 2 + (self.b * s) ** 2)
 
-    def outline(self, x: float, y: float, n: int = OVAL_VERTICES) -> np.ndarray:
+    def outline(self, x: float, y: float, n: int = OVAL_VERTICES) -> Floats:
         t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
         u, v = self.a * np.cos(t), self.b * np.sin(t)
         cp, sp = math.cos(self.phi), math.sin(self.phi)
@@ -130,7 +131,7 @@ class PointShape:
     def reach(self) -> float:
         return 0.0
 
-    def support(self, theta: np.ndarray) -> np.ndarray:
+    def support(self, theta: Floats) -> Floats:
         return np.zeros(np.shape(theta))
 
     def polygon(self, x: float, y: float) -> shapely.Point:

@@ -28,12 +28,17 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import numpy as np
 
+from .arrays import Bools, Floats
 from .measure import far, gap_matrix
 from .table import Figure
 from .units import TOUCH
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (imported where a graph is built: see _link_graph)
     import networkx as nx
+
+#: ``link_clear(a, b)``: whether each link from centre ``a[i]`` to centre ``b[i]`` (``(n, 2)``
+#: arrays) crosses nothing it may not.
+LinkTest = Callable[[Floats, Floats], Bools]
 
 
 @dataclass(frozen=True)
@@ -42,9 +47,9 @@ class Coherency:
     when the model has no link at all)."""
 
     ok: bool
-    out: dict = field(default_factory=dict)
-    excess: dict = field(default_factory=dict)
-    links: tuple = ()
+    out: dict[str, str] = field(default_factory=dict)
+    excess: dict[str, Optional[float]] = field(default_factory=dict)
+    links: tuple[tuple[str, str], ...] = ()
 
     def explain(self) -> str:
         if self.ok:
@@ -52,11 +57,14 @@ class Coherency:
         return "; ".join(f"{m}: {r}" for m, r in self.out.items())
 
 
-def _link_graph(figs: Sequence[Figure], link_max: Optional[float], link_clear: Optional[Callable]) -> nx.Graph:
-    import networkx as nx  # loaded by the questions that build a coherency graph, not by every move
+def _link_graph(figs: Sequence[Figure], link_max: Optional[float], link_clear: Optional[LinkTest]) -> nx.Graph[str]:
+    # networkx costs about 100 ms to import: it is loaded by the questions that build a
+    # coherency graph, not with this module (which the Warhammer 40,000 aftermath moves load,
+    # most of which build none)
+    import networkx as nx
 
     n = len(figs)
-    G = nx.Graph()
+    G: nx.Graph[str] = nx.Graph()
     G.add_nodes_from(f.id for f in figs)
     if n < 2:
         return G
@@ -77,17 +85,18 @@ def leader_coherency(
     figs: Sequence[Figure],
     leader: str,
     radius: float,
-    link_clear: Optional[Callable] = None,
+    link_clear: Optional[LinkTest] = None,
     link_max: Optional[float] = None,
 ) -> Coherency:
     """Leader-anchored coherency: wholly within ``radius`` of ``leader`` and linked to it."""
-    from networkx import node_connected_component
+    from networkx import node_connected_component  # (loaded here: see _link_graph)
 
     by = {f.id: f for f in figs}
     lead = by[leader]
     G = _link_graph(figs, link_max, link_clear)
     linked = node_connected_component(G, leader)
-    out, excess = {}, {}
+    out: dict[str, str] = {}
+    excess: dict[str, Optional[float]] = {}
     for f in figs:
         if f.id == leader:
             continue
@@ -110,7 +119,7 @@ def chain_coherency(figs: Sequence[Figure], link: float) -> Coherency:
     The group kept is the largest one (ties: the one holding the unit's first model); every
     other model is out, by its gap to that group minus ``link``.
     """
-    from networkx import connected_components
+    from networkx import connected_components  # (loaded here: see _link_graph)
 
     if len(figs) < 2:
         return Coherency(True)
@@ -123,5 +132,5 @@ def chain_coherency(figs: Sequence[Figure], link: float) -> Coherency:
     outside = [f for f in figs if f.id not in main]
     g = gap_matrix(outside, inside).min(axis=1)
     out = {f.id: f"{gv:.6g}\" from the nearest model of the main group: {gv - link:.6g}\" beyond {link:g}\"" for f, gv in zip(outside, g)}
-    excess = {f.id: float(gv - link) for f, gv in zip(outside, g)}
+    excess: dict[str, Optional[float]] = {f.id: float(gv - link) for f, gv in zip(outside, g)}
     return Coherency(False, out, excess, tuple(G.edges))

@@ -44,12 +44,16 @@ to say exactly where its bottom and top are).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, cast
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
+from shapely.geometry.base import BaseGeometry
 
 from .errors import GeometryError
+from .space import Obstacle
+from .table import Table
 from .terrain import Join, Piece
 
 #: The ground's level id.
@@ -78,7 +82,7 @@ class Door:
     via: str
     a: Optional[str]
     b: Optional[str]
-    line: shapely.Geometry
+    line: BaseGeometry
 
     def joins(self, x: Optional[str], y: Optional[str]) -> bool:
         return {self.a, self.b} == {x, y}
@@ -94,7 +98,7 @@ class Wall:
     line: shapely.LineString
 
 
-def _lines(geom) -> shapely.Geometry:
+def _lines(geom: BaseGeometry) -> BaseGeometry:
     """The line parts of ``geom`` (an intersection may hold points too), merged."""
     parts = [q for g in shapely.get_parts(geom) for q in shapely.get_parts(g)]
     parts = [q for q in parts if shapely.get_type_id(q) in (1, 2) and not q.is_empty]
@@ -105,27 +109,27 @@ def _lines(geom) -> shapely.Geometry:
 
 def _touches(ap: Piece, p: Piece) -> bool:
     """Does ``ap``'s footprint reach ``p``'s edge along a length (not only at a point)?"""
-    return shapely.length(_lines(shapely.intersection(shapely.boundary(p.footprint), shapely.buffer(ap.footprint, TOUCHING)))) > 1e-9
+    return bool(shapely.length(_lines(shapely.intersection(shapely.boundary(p.footprint), shapely.buffer(ap.footprint, TOUCHING)))) > 1e-9)
 
 
-def surface_ids(table, extra: Iterable[str] = ()) -> frozenset:
+def surface_ids(table: Table, extra: Iterable[str] = ()) -> frozenset[str]:
     """Ids of the pieces one stands on as a level of its own (see the module notes); ``extra``
     adds pieces (of Size 1+) for one mover."""
-    extra = set(extra)
+    more = set(extra)
     aps = [p for p in table.pieces if p.has("access_point")]
     named = {x for ap in aps for j in ap.joins for x in (j.a, j.b) if x is not None}
     out = set()
     for p in table.pieces:
         if p.size < 1:
             continue
-        if p.has("standable") or p.has("access_point") or p.id in named or p.id in extra:
+        if p.has("standable") or p.has("access_point") or p.id in named or p.id in more:
             out.add(p.id)
         elif any(not ap.joins and ap.id != p.id and p.id not in {q.id for q in table.stack(ap.id)} and _touches(ap, p) for ap in aps):
             out.add(p.id)
     return frozenset(out)
 
 
-def base_level(table, piece: Piece, surfaces: frozenset) -> Optional[str]:
+def base_level(table: Table, piece: Piece, surfaces: frozenset[str]) -> Optional[str]:
     """The level a piece stands on: the first surface down its stack, else the ground."""
     for p in table.stack(piece.on):
         if p.id in surfaces:
@@ -133,7 +137,7 @@ def base_level(table, piece: Piece, surfaces: frozenset) -> Optional[str]:
     return GROUND
 
 
-def inferred_joins(table, ap: Piece, surfaces: frozenset) -> tuple[Join, ...]:
+def inferred_joins(table: Table, ap: Piece, surfaces: frozenset[str]) -> tuple[Join, ...]:
     """The joins of an Access Point without ``joins`` (see the module notes)."""
     lower = base_level(table, ap, surfaces)
     below = {p.id for p in table.stack(ap.id)}
@@ -145,19 +149,23 @@ def inferred_joins(table, ap: Piece, surfaces: frozenset) -> tuple[Join, ...]:
 
 class Levels:
     """The table's cells, doors and walls for the surfaces ``surfaces`` (default
-    :func:`surface_ids`). Raises :class:`LevelError` for a ``joins`` entry naming no edge."""
+    :func:`surface_ids`). Raises :class:`LevelError` for a ``joins`` entry naming no edge.
 
-    def __init__(self, table, surfaces: Optional[Iterable[str]] = None):
+    The levels are kept with the table (:attr:`board.table.Table.levels`), where
+    :func:`levels_of` looks first: the levels a file's check builds are those a move's question
+    then uses."""
+
+    def __init__(self, table: Table, surfaces: Optional[Iterable[str]] = None):
         self.table = table
         sids = surface_ids(table) if surfaces is None else frozenset(surfaces)
         index = {p.id: i for i, p in enumerate(table.pieces)}
         # top first: higher Effective Size, then deeper in a stack, then later in the file
         order = sorted((table.piece(s) for s in sids), key=lambda p: (table.stack_size(p.id), len(table.stack(p.id)), index[p.id]), reverse=True)
-        self.surfaces: tuple = tuple(p.id for p in sorted(order, key=lambda p: index[p.id]))
-        self.rank = {p.id: len(order) - k for k, p in enumerate(order)}  # ground: 0
+        self.surfaces: tuple[str, ...] = tuple(p.id for p in sorted(order, key=lambda p: index[p.id]))
+        self.rank: dict[Optional[str], int] = {p.id: len(order) - k for k, p in enumerate(order)}  # ground: 0
         self.rank[GROUND] = 0
-        self.cells: dict = {}
-        covered = shapely.Polygon()
+        self.cells: dict[Optional[str], BaseGeometry] = {}
+        covered: BaseGeometry = shapely.Polygon()
         board = table.outline
         for p in order:
             self.cells[p.id] = shapely.difference(shapely.intersection(p.footprint, board), covered)
@@ -167,15 +175,13 @@ class Levels:
         ids = [k for k in self.cells if k is not GROUND]
         self._cell_ids = ids
         self._tree = shapely.STRtree([self.cells[k] for k in ids]) if ids else None
-        self.doors: tuple = tuple(self._doors(sids))
-        self.walls: tuple = tuple(self._walls())
-        # kept where :func:`levels_of` looks first (the file's check builds the table's levels
-        # once; a move's question then finds them)
-        table.__dict__.setdefault("_levels_cache", {}).setdefault(sids, self)
+        self.doors: tuple[Door, ...] = tuple(self._doors(sids))
+        self.walls: tuple[Wall, ...] = tuple(self._walls())
+        table.levels.keep_levels(sids, self)
 
     # --- construction ----------------------------------------------------------------------
 
-    def _doors(self, sids: frozenset) -> list[Door]:
+    def _doors(self, sids: frozenset[str]) -> list[Door]:
         out = []
         for ap in self.table.pieces:
             if not ap.has("access_point"):
@@ -211,10 +217,10 @@ class Levels:
             if shapely.length(line) <= 1e-12:
                 continue
             up, low = self._sides(line)
-            out.append(Wall(up, low, line))
+            out.append(Wall(cast(str, up), low, line))  # (a wall borders a surface's cell: up is one)
         return out
 
-    def _sides(self, line) -> tuple:
+    def _sides(self, line: BaseGeometry) -> tuple[Optional[str], Optional[str]]:
         """The two cells beside a piece of edge, higher first (probed beside its longest segment)."""
         xy = shapely.get_coordinates(line)
         k = int(np.argmax(np.hypot(*(xy[1:] - xy[:-1]).T)))
@@ -227,11 +233,11 @@ class Levels:
 
     # --- queries ---------------------------------------------------------------------------
 
-    def surface_at(self, pts) -> list:
+    def surface_at(self, pts: ArrayLike) -> list[Optional[str]]:
         """For each point, the level its cell belongs to (a piece id, ``None`` for the ground);
         a point on an edge counts as the higher cell."""
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-        out = [GROUND] * len(pts)
+        out: list[Optional[str]] = [GROUND] * len(pts)
         if self._tree is None or not len(pts):
             return out
         gi, ci = self._tree.query(shapely.points(pts), predicate="intersects")
@@ -244,7 +250,7 @@ class Levels:
     def doors_between(self, a: Optional[str], b: Optional[str]) -> list[Door]:
         return [d for d in self.doors if d.joins(a, b)]
 
-    def connected(self, start: Optional[str]) -> list:
+    def connected(self, start: Optional[str]) -> list[Optional[str]]:
         """The levels one can reach from ``start`` through Access Points (``start`` first, then
         in the order of :attr:`surfaces`, the ground as ``None``): the doors' graph only — whether
         a base fits through a door is the path search's question."""
@@ -258,11 +264,9 @@ class Levels:
                         todo.append(y)
         return [start] + [lv for lv in (GROUND, *self.surfaces) if lv in seen and lv != start]
 
-    def obstacles(self, rho: float) -> list:
+    def obstacles(self, rho: float) -> list[Obstacle]:
         """The walls as :class:`board.space.Obstacle` s of kind ``"level"`` (id: the higher
         level beside the wall), grown by ``rho``."""
-        from .space import Obstacle
-
         return [Obstacle(w.upper, "level", w.line, float(rho)) for w in self.walls]
 
 
@@ -270,17 +274,17 @@ def _name(level: Optional[str]) -> str:
     return "the ground" if level is None else level
 
 
-def levels_of(table, extra: Iterable[str] = ()) -> Levels:
+def levels_of(table: Table, extra: Iterable[str] = ()) -> Levels:
     """:class:`Levels` of ``table`` with the surfaces :func:`surface_ids` finds (and
-    ``extra``), built once per set of surfaces and cached on the table."""
-    cache = table.__dict__.setdefault("_levels_cache", {})
-    key = ("extra", frozenset(extra))
-    if key not in cache:
-        sids = surface_ids(table, key[1])
-        if sids not in cache:
-            cache[sids] = Levels(table, sids)
-        cache[key] = cache[sids]
-    return cache[key]
+    ``extra``), built once per set of surfaces and kept with the table
+    (:class:`board.table.LevelsCache`)."""
+    asked = frozenset(extra)
+    sids = table.levels.surfaces(asked)
+    if sids is None:
+        sids = surface_ids(table, asked)
+        table.levels.keep_surfaces(asked, sids)
+    kept = table.levels.levels(sids)
+    return kept if kept is not None else Levels(table, sids)
 
 
 __all__ = ["GROUND", "GROUND_NAME", "Door", "Wall", "Levels", "LevelError", "levels_of", "surface_ids", "inferred_joins", "base_level"]

@@ -26,21 +26,28 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence, Union
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
-from .bases import POINT, RoundBase
+from .arrays import Floats, Geoms
+from .bases import POINT, OvalBase, PointShape, RoundBase
 from .table import Figure
 from .units import TOUCH
+
+if TYPE_CHECKING:  # (a name for annotations only: typing has it from Python 3.13)
+    from typing_extensions import TypeIs
 
 _GRID = np.linspace(0.0, 2 * math.pi, 1440, endpoint=False)
 _STEP = _GRID[1]
 _PHI = (math.sqrt(5) - 1) / 2
 
 Point = tuple[float, float]
-Target = Union[Figure, Point, shapely.Geometry]
+Target = Union[Figure, Point, BaseGeometry]
+#: What the support functions are taken of: a base, or a point (:data:`board.bases.POINT`).
+Shape = Union[RoundBase, OvalBase, PointShape]
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ class Verdict:
         return f"not {what}: {abs(self.margin):.6g}\" too far"
 
 
-def _maximise(f) -> float:
+def _maximise(f: Callable[[Floats], Floats]) -> float:
     """Maximum of a smooth-enough 2π-periodic ``f(theta_array)``: grid, then golden section."""
     vals = f(_GRID)
     i = int(np.argmax(vals))
@@ -88,24 +95,24 @@ def _maximise(f) -> float:
     return float(max(vals[i], fc, fd))
 
 
-def _shape_and_centre(t: Target):
+def _shape_and_centre(t: Union[Figure, Point]) -> tuple[Shape, Floats]:
     if isinstance(t, Figure):
         return t.base, np.array(t.at, dtype=float)
     return POINT, np.array(t, dtype=float)
 
 
-def _is_point(t) -> bool:
+def _is_point(t: object) -> TypeIs[Point]:
     return isinstance(t, tuple) or (isinstance(t, (list, np.ndarray)) and len(t) == 2)
 
 
-def _radius_or_none(shape):
+def _radius_or_none(shape: Shape) -> Optional[float]:
     """The radius of a round base or a point (0), or ``None`` for an oval."""
     if isinstance(shape, RoundBase):
         return shape.radius
     return 0.0 if shape is POINT else None
 
 
-def _support_extreme(a, b, sign: float) -> float:
+def _support_extreme(a: Union[Figure, Point], b: Union[Figure, Point], sign: float) -> float:
     """``max_θ [ n(θ)·(cB − cA) − hA(θ) + sign·hB(θ) ]`` with the round case in closed form.
 
     ``sign = −1`` gives the signed gap of A and B; ``sign = +1`` with A and B swapped gives
@@ -119,11 +126,18 @@ def _support_extreme(a, b, sign: float) -> float:
     return _oval_extreme(sa, tuple(ca.tolist()), sb, tuple(cb.tolist()), sign)
 
 
-@lru_cache(maxsize=1 << 14)
-def _oval_extreme(sa, ca: tuple, sb, cb: tuple, sign: float) -> float:
+#: :func:`_oval_extreme`'s bound: the answers it remembers.
+OVAL_EXTREMES_KEPT = 1 << 14
+
+
+@lru_cache(maxsize=OVAL_EXTREMES_KEPT)
+def _oval_extreme(sa: Shape, ca: tuple[float, ...], sb: Shape, cb: tuple[float, ...], sign: float) -> float:
     """:func:`_support_extreme` where an oval is involved: a numerical maximisation, so it is
     remembered (shapes and centres are values; rules ask about the same pairs many times, e.g.
-    once per casualty)."""
+    once per casualty). At most :data:`OVAL_EXTREMES_KEPT` answers, about 400 bytes each (7 MB
+    in all), the least recently used forgotten first; safe from several threads
+    (``functools.lru_cache`` keeps itself consistent; two threads asking at once may each work
+    the same answer out)."""
     d = np.array(cb, dtype=float) - np.array(ca, dtype=float)
     return _maximise(lambda t: np.cos(t) * d[0] + np.sin(t) * d[1] - sa.support(t) + sign * sb.support(t))
 
@@ -145,11 +159,11 @@ def far(a: Union[Figure, Point], b: Target) -> float:
     return max(0.0, _support_extreme(b, a, +1.0))
 
 
-def _polygon_of(a: Union[Figure, Point]):
+def _polygon_of(a: Union[Figure, Point]) -> BaseGeometry:
     return a.polygon if isinstance(a, Figure) else shapely.Point(*a)
 
 
-def region_gap(a: Union[Figure, Point], region: shapely.Geometry) -> float:
+def region_gap(a: Union[Figure, Point], region: BaseGeometry) -> float:
     """Signed gap from a base (or point) to a region such as a terrain footprint.
 
     Round bases are exact for polygonal regions; ovals use their fine inscribed polygon. When
@@ -158,24 +172,24 @@ def region_gap(a: Union[Figure, Point], region: shapely.Geometry) -> float:
     """
     if _is_point(a) or (isinstance(a, Figure) and isinstance(a.base, RoundBase)):
         c = shapely.Point(*(a if _is_point(a) else a.at))
-        r = 0.0 if _is_point(a) else a.base.radius
+        r = 0.0 if _is_point(a) else cast(RoundBase, a.base).radius  # (round: tested above)
         if shapely.contains(region, c):
             return float(-shapely.distance(c, region.boundary) - r)
         return float(shapely.distance(c, region) - r)
     poly = a.polygon
     if not shapely.intersects(poly, region):
         return float(shapely.distance(poly, region))
-    pts = shapely.points(shapely.get_coordinates(poly))
+    pts = cast(Geoms, shapely.points(shapely.get_coordinates(poly)))
     inside = shapely.contains(region, pts)
     depth = float(np.max(shapely.distance(pts[inside], region.boundary))) if inside.any() else 0.0
-    rpts = shapely.points(shapely.get_coordinates(region.boundary))
+    rpts = cast(Geoms, shapely.points(shapely.get_coordinates(region.boundary)))
     rin = shapely.contains(poly, rpts)
     if rin.any():
         depth = max(depth, float(np.max(shapely.distance(rpts[rin], poly.boundary))))
     return -depth
 
 
-def region_far(a: Union[Figure, Point], region: shapely.Geometry) -> float:
+def region_far(a: Union[Figure, Point], region: BaseGeometry) -> float:
     """Distance from the farthest point of a base's outline to a region (0 if inside it)."""
     if _is_point(a):
         return float(shapely.distance(shapely.Point(*a), region))
@@ -187,14 +201,14 @@ def region_far(a: Union[Figure, Point], region: shapely.Geometry) -> float:
         # stands wholly on a piece, asked for every model on terrain)
         return 0.0
 
-    def f(t):
+    def f(t: Floats) -> Floats:
         pts = _outline_points(base, x, y, t)
-        return shapely.distance(shapely.points(pts), region)
+        return cast(Floats, shapely.distance(shapely.points(pts), region))
 
     return max(0.0, _maximise(f))
 
 
-def _outline_points(base, x: float, y: float, t: np.ndarray) -> np.ndarray:
+def _outline_points(base: Union[RoundBase, OvalBase], x: float, y: float, t: Floats) -> Floats:
     """Points of the base outline at parameter ``t`` (angle for round bases)."""
     if isinstance(base, RoundBase):
         return np.column_stack([x + base.radius * np.cos(t), y + base.radius * np.sin(t)])
@@ -235,7 +249,7 @@ def unit_wholly_within(figs: Sequence[Figure], target: Target, x: float) -> Verd
 # --- matrices -------------------------------------------------------------------------------
 
 
-def gap_matrix(a: Sequence[Figure], b: Sequence[Figure], upto: float = math.inf) -> np.ndarray:
+def gap_matrix(a: Sequence[Figure], b: Sequence[Figure], upto: float = math.inf) -> Floats:
     """Signed gaps between every model of ``a`` (rows) and of ``b`` (columns).
 
     Round bases are done in one numpy expression; pairs involving an oval fall back to the
@@ -246,17 +260,17 @@ def gap_matrix(a: Sequence[Figure], b: Sequence[Figure], upto: float = math.inf)
     """
     ca = np.array([f.at for f in a], dtype=float).reshape(-1, 2)
     cb = np.array([f.at for f in b], dtype=float).reshape(-1, 2)
-    ra = np.array([f.base.radius if f.is_round else np.nan for f in a])
-    rb = np.array([f.base.radius if f.is_round else np.nan for f in b])
-    centres = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
-    out = centres - ra[:, None] - rb[None, :]
+    ra = np.array([f.base.radius if isinstance(f.base, RoundBase) else np.nan for f in a])
+    rb = np.array([f.base.radius if isinstance(f.base, RoundBase) else np.nan for f in b])
+    centres: Floats = np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
+    out: Floats = centres - ra[:, None] - rb[None, :]
     for i, j in zip(*np.nonzero(np.isnan(out))):
         bound = float(centres[i, j]) - a[i].base.reach - b[j].base.reach
         out[i, j] = bound if bound > upto else gap(a[i], b[j])
     return out
 
 
-def centre_distance_matrix(a: Sequence[Figure], b: Sequence[Figure]) -> np.ndarray:
+def centre_distance_matrix(a: Sequence[Figure], b: Sequence[Figure]) -> Floats:
     ca = np.array([f.at for f in a], dtype=float).reshape(-1, 2)
     cb = np.array([f.at for f in b], dtype=float).reshape(-1, 2)
-    return np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2)
+    return cast(Floats, np.linalg.norm(ca[:, None, :] - cb[None, :, :], axis=2))

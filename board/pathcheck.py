@@ -30,25 +30,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
+from shapely.geometry.base import BaseGeometry
 
+from .arrays import Floats
 from .measure import gap, region_gap
 from .space import EDGE, TOL, Space  # noqa: F401  (TOL: tangency slack of the path search)
+from .table import Figure, Table
+from .terrain import Piece
 from .units import TOUCH
 
 
 @dataclass(frozen=True)
 class Violation:
     kind: str
-    at: tuple
+    at: tuple[float, float]
     detail: str
     obstacle: Optional[str] = None
     along: float = 0.0  # path length from the start to ``at``
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"kind": self.kind, "at": [round(self.at[0], 6), round(self.at[1], 6)], "detail": self.detail, "obstacle": self.obstacle}
 
 
@@ -59,7 +64,7 @@ class PathCheck:
     violation: Optional[Violation] = None
 
 
-def _enter_disc(a, b, c, R) -> Optional[float]:
+def _enter_disc(a: Floats, b: Floats, c: Floats, R: float) -> Optional[float]:
     """Smallest t in [0, 1] with |a + t(b − a) − c| < R (entering the open disc)."""
     d = b - a
     f = a - c
@@ -77,7 +82,7 @@ def _enter_disc(a, b, c, R) -> Optional[float]:
     return t if 0 <= t <= 1 else None
 
 
-def _enter_region(a, b, region) -> Optional[float]:
+def _enter_region(a: Floats, b: Floats, region: BaseGeometry) -> Optional[float]:
     seg = shapely.LineString([a, b])
     inter = shapely.intersection(seg, region)
     if inter.is_empty:
@@ -89,7 +94,7 @@ def _enter_region(a, b, region) -> Optional[float]:
     return float(min(np.hypot(*(pts - a).T)) / L)
 
 
-def _enter_box(a, b, box, slack) -> Optional[float]:
+def _enter_box(a: Floats, b: Floats, box: tuple[float, float, float, float], slack: float) -> Optional[float]:
     x0, y0, x1, y1 = box
     best = None
     for i, lo, hi in ((0, x0, x1), (1, y0, y1)):
@@ -105,7 +110,8 @@ def _enter_box(a, b, box, slack) -> Optional[float]:
     return best
 
 
-def check_path(space: Space, points: Sequence, max_length: Optional[float] = None, end_check=None) -> PathCheck:
+def check_path(space: Space, points: ArrayLike, max_length: Optional[float] = None,
+               end_check: Optional[Callable[[float, float], Optional[Violation]]] = None) -> PathCheck:
     """Check the polyline ``points`` for the centre; ``end_check(x, y)`` may add end rules."""
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
     if len(pts) < 1:
@@ -138,12 +144,12 @@ def check_path(space: Space, points: Sequence, max_length: Optional[float] = Non
     return PathCheck(False, total, min(found, key=lambda v: v.along))
 
 
-def _first_on_segment(space: Space, i: int, pts: np.ndarray, cum: np.ndarray) -> Violation:
+def _first_on_segment(space: Space, i: int, pts: Floats, cum: Floats) -> Violation:
     """The earliest violation on segment ``i``, located and classified."""
     a, b = pts[i], pts[i + 1]
     seg = shapely.LineString([a, b]) if math.dist(a, b) > 0 else shapely.Point(a)
     L = math.dist(a, b)
-    cands = []
+    cands: list[tuple[float, str, str, Optional[str]]] = []  # (where along, kind, detail, what)
     if space.tree is not None:
         idx = space.tree.query(seg, predicate="dwithin", distance=space.maxgrow)
         for k in idx:
@@ -178,7 +184,8 @@ def _first_on_segment(space: Space, i: int, pts: np.ndarray, cum: np.ndarray) ->
     return Violation(kind, (float(at[0]), float(at[1])), detail, ident, float(cum[i] + t * L))
 
 
-def check_end(table, fig, others: Sequence = (), pieces: Sequence = (), keep_away: Sequence = ()) -> Optional[Violation]:
+def check_end(table: Table, fig: Figure, others: Sequence[Figure] = (), pieces: Sequence[Piece] = (),
+              keep_away: Sequence[tuple[Figure, float]] = ()) -> Optional[Violation]:
     """End-spot rules for a model ``fig`` set at its end point: wholly on the table, no overlap
     with ``others`` (figures) or ``pieces`` (impassable footprints), and not within the given
     distance of any figure in ``keep_away`` (``[(figure, distance), ...]``)."""

@@ -13,8 +13,8 @@ made of straight segments tangent to those circles and pieces of arc along them
 
 then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
 point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
-region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in
-:attr:`board.space.Space.memo` and shared, made by the first search that needs it
+region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in the space
+(:class:`board.space.SearchMemo`, bounded) and shared, made by the first search that needs it
 (:meth:`Reach.prepare` makes the tangents ahead). A goal point adds its own tangents; a goal
 *region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
 reached from every graph node by a straight leg to the nearest candidate point of the region.
@@ -36,13 +36,55 @@ from dataclasses import dataclass
 from functools import cached_property
 from heapq import heappop, heappush
 from itertools import count
-from typing import Optional, Sequence
+from typing import Callable, Literal, Optional, Sequence, Union, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .arrays import Bools, Floats, Ints
 from .errors import GeometryError
 from .regions import Region
-from .space import TOL, Space
+from .space import TOL, Circles, Space
+
+#: A point ``(x, y)``.
+Pt = tuple[float, float]
+#: A graph node as a candidate tangent names it: ``("S",)`` the start, ``("T",)`` the target
+#: (:data:`LabelKey`), ``("c", circle, angle)`` a point of a circle (:data:`CircleKey`).
+LabelKey = tuple[Literal["S", "T"]]
+CircleKey = tuple[Literal["c"], int, float]
+Key = Union[LabelKey, CircleKey]
+#: A candidate tangent: the keys and the points of its two ends, from the start or the target
+#: to a circle, or from circle to circle.
+PointTangent = tuple[LabelKey, CircleKey, Pt, Pt]
+BiTangent = tuple[CircleKey, CircleKey, Pt, Pt]
+Tangent = Union[PointTangent, BiTangent]
+#: An arc between two nodes of a circle: ``(circle, slot0, slot1)`` (:meth:`Reach._slots`).
+ArcKey = tuple[int, float, float]
+#: A goal region's anchors (:meth:`Reach._region_anchors`): the circles and angles, the ends
+#: their last legs head for, whether an end must be tested for membership, each node's run of
+#: anchors ``(circle, slot) -> (a, b)`` and the order the runs index.
+Anchors = tuple[Ints, Floats, Floats, Bools, dict[tuple[int, float], tuple[int, int]], Ints]
+#: A goal region less the grown obstacles, and its anchors (``None``: none).
+RegionAnchors = tuple[Region, Optional[Anchors]]
+#: ``near(points)``: which of the ``(n, 2)`` points a bounded search keeps (:meth:`Reach._bounded`).
+Near = Callable[[Floats], Bools]
+#: How to rebuild an edge's :class:`Leg`: ``("line", p, q)`` or ``("arc", circle, slot0, slot1)``.
+LegSpec = Union[tuple[Literal["line"], Pt, Pt], tuple[Literal["arc"], int, float, float]]
+#: A graph's weighted adjacency: node -> {neighbour: weight}, in insertion order.
+Adjacency = dict[int, dict[int, float]]
+#: Each edge, both ways: ``(u, v) -> (the node it was made from, its spec)``.
+Edges = dict[tuple[int, int], tuple[int, LegSpec]]
+#: An arc to test between two nodes of a circle: ``(circle, slot0, slot1, u, v)``.
+Arc = tuple[int, float, float, int, int]
+#: A shared graph's extra facts (:meth:`Reach._start_graph`): each node's straight neighbours,
+#: the slots of the nodes an anchor placed, each circle's nodes, and the node of each
+#: ``(circle, slot)``.
+Shared = tuple[Adjacency, dict[int, float], dict[int, range], dict[tuple[int, float], int]]
+#: The end search's answer (:meth:`Reach._end_search`): ``(length, end, last node, region
+#: index)``, ``None`` s where there is none.
+EndSpot = tuple[float, Optional[Pt], Optional[int], Optional[int]]
+#: A search's graph, Dijkstra's predecessors and the end search's answer.
+Found = tuple["_Graph", dict[int, int], EndSpot]
 
 #: Largest outward bulge (inches) of the polyline standing in for an arc in :meth:`Path.points`.
 #: The polyline circumscribes the arc (its corners lie outside the circle), so it stays clear
@@ -56,10 +98,10 @@ class Leg:
     """A straight piece ``a → b`` or an arc around ``centre`` of radius ``r`` from angle
     ``a0`` through ``sweep`` radians (positive: counter-clockwise)."""
 
-    kind: str
-    a: tuple
-    b: tuple
-    centre: tuple = (0.0, 0.0)
+    kind: Literal["line", "arc"]
+    a: Pt
+    b: Pt
+    centre: Pt = (0.0, 0.0)
     r: float = 0.0
     a0: float = 0.0
     sweep: float = 0.0
@@ -75,7 +117,7 @@ class Leg:
             return Leg("line", self.b, self.a)
         return Leg("arc", self.b, self.a, self.centre, self.r, self.a0 + self.sweep, -self.sweep)
 
-    def points(self, bulge: float = ARC_BULGE) -> list[tuple]:
+    def points(self, bulge: float = ARC_BULGE) -> list[Pt]:
         """The leg as polyline vertices after ``a`` (a circumscribed polyline for an arc)."""
         if self.kind == "line" or abs(self.sweep) < 1e-12:
             return [self.b]
@@ -93,15 +135,15 @@ class Leg:
 class Path:
     """A path for the moving centre: its legs, exact length, and ends."""
 
-    start: tuple
-    legs: tuple
+    start: Pt
+    legs: tuple[Leg, ...]
     length: float
 
     @property
-    def end(self) -> tuple:
+    def end(self) -> Pt:
         return self.legs[-1].b if self.legs else self.start
 
-    def points(self, bulge: float = ARC_BULGE) -> list[tuple]:
+    def points(self, bulge: float = ARC_BULGE) -> list[Pt]:
         """Polyline vertices from start to end (arcs circumscribed, see :data:`ARC_BULGE`)."""
         out = [tuple(self.start)]
         for leg in self.legs:
@@ -112,7 +154,7 @@ class Path:
         return Path(self.end, tuple(l.reversed() for l in reversed(self.legs)), self.length)
 
 
-def _unit(a):
+def _unit(a: Floats) -> tuple[Floats, Floats]:
     return np.cos(a), np.sin(a)
 
 
@@ -126,7 +168,6 @@ class Reach:
         if m[0] < -TOL:
             kind, ident = space.describe(int(w[0]))
             raise GeometryError(f"the start ({self.start[0]:g}, {self.start[1]:g}) lies within the clearance of {kind} {ident} by {-m[0]:.6g}\"")
-        self._arc_cache: dict = space.memo.setdefault("arcs", {})
 
     def prepare(self) -> "Reach":
         """Work out now what every full search on this space shares: the circle-to-circle
@@ -136,26 +177,27 @@ class Reach:
         return self
 
     @property
-    def _shared(self) -> list:
+    def _shared(self) -> list[BiTangent]:
         """The clear circle-to-circle tangents: they do not depend on the start, one set per
         space (made on first use)."""
-        if "bitangents" not in self.space.memo:
-            self.space.memo["bitangents"] = self._bitangents()
-        return self.space.memo["bitangents"]
+        memo = self.space.memo
+        if memo.bitangents is None:
+            memo.bitangents = self._bitangents()
+        return memo.bitangents
 
     @property
-    def _segs(self) -> list:
+    def _segs(self) -> list[Tangent]:
         """Every candidate tangent: the circle-to-circle ones and the start's own."""
-        return self._shared + self._own
+        return [*self._shared, *self._own]
 
     @cached_property
-    def _own(self) -> list:
+    def _own(self) -> list[PointTangent]:
         """The clear tangents from the start to every circle."""
         return self._point_tangents(self.start, "S")
 
     # --- candidate edges -------------------------------------------------------------------
 
-    def _bitangents(self, live: Optional[np.ndarray] = None, near=None) -> list:
+    def _bitangents(self, live: Optional[Bools] = None, near: Optional[Near] = None) -> list[BiTangent]:
         """The clear common tangents of every pair of circles. ``live`` (a mask of circles) and
         ``near`` (a mask of points) given: only those with an end ``near`` on a ``live`` circle
         (:meth:`_bounded`), in the same order, with the same ends and verdicts."""
@@ -178,7 +220,7 @@ class Reach:
         # Circles.in_cone at the first end, its circle's cone read once for the four tangents
         lo_i, span_i = C.lo[i], C.span[i]
         full_i = span_i >= _TAU - 1e-12
-        rows = []
+        rows: list[tuple[Ints, Floats, Ints, Floats, Ints]] = []  # (circle, angle) of each end, place among all
         for inner in (False, True):
             need = (ri + rj) if inner else np.abs(ri - rj)
             ok = D > need + 1e-12
@@ -208,7 +250,10 @@ class Reach:
             ki, ai, kj, aj, pa, pb = ki[m], ai[m], kj[m], aj[m], pa[m], pb[m]
             # each candidate's verdict, kept for the space (several starts ask about many alike)
             code = np.concatenate([r[4] for r in rows])[m]
-            seen = self.space.memo.setdefault("tangent_verdicts", np.zeros(4 * npairs, dtype=np.int8))
+            memo = self.space.memo
+            if memo.tangent_verdicts is None:
+                memo.tangent_verdicts = np.zeros(4 * npairs, dtype=np.int8)
+            seen = memo.tangent_verdicts
             ask = np.nonzero(seen[code] == 0)[0]
             if len(ask):
                 seen[code[ask]] = np.where(self.space.clear_segments(pa[ask], pb[ask], (ki[ask], kj[ask])), 1, 2)
@@ -218,7 +263,7 @@ class Reach:
         ends = zip(ki[clear].tolist(), ai[clear].tolist(), kj[clear].tolist(), aj[clear].tolist(), zip(pa[:, 0], pa[:, 1]), zip(pb[:, 0], pb[:, 1]))
         return [(("c", a, b), ("c", c, d), p, q) for a, b, c, d, p, q in ends]
 
-    def _tangent_angles(self, p) -> tuple[np.ndarray, np.ndarray]:
+    def _tangent_angles(self, p: Pt) -> tuple[Ints, Floats]:
         """(circle index, angle) of the tangent points from point ``p`` to every circle."""
         C = self.space.circles
         if not len(C):
@@ -229,14 +274,16 @@ class Reach:
         th = np.arctan2(dy, dx)
         alpha = np.arccos(np.clip(C.r / np.where(ok, D, 1), -1, 1))
         k = np.arange(len(C))
-        ks, angs = [], []
+        ks: list[Ints] = []
+        angs: list[Floats] = []
         for s in (1.0, -1.0):
             a = th + s * alpha
             good = ok & C.in_cone(k, a)
-            ks.append(k[good]), angs.append(a[good])
+            ks.append(k[good])
+            angs.append(a[good])
         return np.concatenate(ks), np.concatenate(angs)
 
-    def _point_tangents(self, p, label, near=None) -> list:
+    def _point_tangents(self, p: Pt, label: Literal["S", "T"], near: Optional[Near] = None) -> list[PointTangent]:
         """The clear tangents from point ``p`` to every circle (``near`` given, a mask of
         points: those whose tangent point is ``near``, in the same order)."""
         C = self.space.circles
@@ -248,11 +295,11 @@ class Reach:
             m = near(q)
             k, a, q = k[m], a[m], q[m]
         clear = self.space.clear_segments(np.repeat([p], len(q), axis=0), q)
-        return [((label,), ("c", int(kk), float(aa)), tuple(p), tuple(qq)) for kk, aa, qq in zip(k[clear], a[clear], q[clear])]
+        return [((label,), ("c", int(kk), float(aa)), p, tuple(qq)) for kk, aa, qq in zip(k[clear], a[clear], q[clear])]
 
     # --- the graph ---------------------------------------------------------------------------
 
-    def _slots(self, k: np.ndarray, a: np.ndarray) -> tuple[list, np.ndarray]:
+    def _slots(self, k: Ints, a: Floats) -> tuple[Floats, Floats]:
         """Graph-node slots of circle points ``(k, a)``: the angle from the cone's start
         (clamped into the cone), rounded to 1e-11 so equal points share one node, and the
         unrounded value (where a new node is placed)."""
@@ -264,7 +311,8 @@ class Reach:
         rel = np.where(out, np.where(rel > math.pi + span / 2, 0.0, span), rel)
         return _round11(rel), rel
 
-    def _graph(self, extra_segs: list, anchors, segs: Optional[list] = None, near=None) -> "_Graph":
+    def _graph(self, extra_segs: Sequence[Tangent], anchors: Optional[tuple[Ints, Floats]], segs: Optional[Sequence[Tangent]] = None,
+               near: Optional[Near] = None) -> _Graph:
         """Graph of the tangent segments plus arcs; ``anchors`` (arrays ``(circle, angle)``)
         are extra circle points joined by arcs only. ``segs`` given (the start-independent
         tangents alone): the shared part of every start's graph, for :meth:`_start_graph`.
@@ -272,13 +320,13 @@ class Reach:
         arcs with an end ``near`` (a mask of points), and no shared part."""
         C = self.space.circles
         base = segs is not None and near is None
-        segs = (self._segs + extra_segs) if segs is None else segs
+        segs = [*self._segs, *extra_segs] if segs is None else segs
         # every circle point, in order: both ends of each segment, then the anchors
-        ends = [key for ka, kb, _, _ in segs for key in (ka, kb)]
+        ends: list[Key] = [key for ka, kb, _, _ in segs for key in (ka, kb)]
         circ = [i for i, key in enumerate(ends) if key[0] == "c"]
         ak, aa = (np.asarray(anchors[0], dtype=int), np.asarray(anchors[1], dtype=float)) if anchors is not None else (np.zeros(0, dtype=int), np.zeros(0))
-        ks = np.concatenate([np.array([ends[i][1] for i in circ], dtype=int), ak])
-        angs = np.concatenate([np.array([ends[i][2] for i in circ], dtype=float), aa])
+        ks = np.concatenate([np.array([key[1] for key in ends if key[0] == "c"], dtype=int), ak])
+        angs = np.concatenate([np.array([key[2] for key in ends if key[0] == "c"], dtype=float), aa])
         rk, rels = self._slots(ks, angs) if len(ks) else (np.zeros(0), np.zeros(0))
         # one node per (circle, slot), placed where it first occurs; nodes sorted by circle, slot
         n = len(ks)
@@ -291,16 +339,17 @@ class Reach:
         node_of[order] = np.cumsum(new) - 1
         nk, nr = ks[first].tolist(), rk[first].tolist()
         keys = range(len(nk))  # node ids: the nodes in order of circle and slot
-        pos = {START: self.start}
+        pos: dict[int, Pt] = {START: self.start}
         pos.update(zip(keys, _on_circles(C, ks[first], rels[first])))
         key_of = [_LABEL.get(key) for key in ends]  # the start, the target, or (below) a circle's node
         for i, nd in zip(circ, node_of[:len(circ)].tolist()):
             key_of[i] = nd
-        adj: dict = {START: {}}  # node -> {neighbour: weight}, in insertion order
-        legs: dict = {}          # (u, v) and (v, u) -> (from, spec)
+        node_at = cast(list[int], key_of)  # (every end has its node now)
+        adj: Adjacency = {START: {}}  # node -> {neighbour: weight}, in insertion order
+        legs: Edges = {}              # (u, v) and (v, u) -> (from, spec)
         for n, (ka, kb, p, q) in enumerate(segs):
-            u = key_of[2 * n]
-            v = key_of[2 * n + 1]
+            u = node_at[2 * n]
+            v = node_at[2 * n + 1]
             if u not in pos:
                 pos[u] = p
             if v not in pos:
@@ -339,23 +388,22 @@ class Reach:
             at = near(np.array([pos[k] for k in keys], dtype=float).reshape(-1, 2)).tolist()
             arcs = [a for a in arcs if at[a[3]] or at[a[4]]]
         self._add_arcs(arcs, adj, legs)
-        G = _Graph(adj, pos, legs, nk, nr)
+        shared: Optional[Shared] = None
         if base:  # each circle's nodes (a run of the sorted nodes)
             on_circle = {k: range(a_, b_ + 1) for k, a_, b_ in zip(nk_a[firsts].tolist(), firsts.tolist(), lasts.tolist())}
-            G.shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
-        return G
+            shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
+        return _Graph(adj, pos, legs, nk, nr, shared)
 
-    def _add_arcs(self, arcs: list, adj: dict, legs: dict) -> None:
+    def _add_arcs(self, arcs: list[Arc], adj: Adjacency, legs: Edges) -> None:
         """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
         are clear (verdicts kept in the space's memo)."""
         _, _, cr, clo = self.space.circles.floats
-        cache = self._arc_cache
-        which = [a[:3] for a in arcs]
-        todo = [t for t in which if t not in cache]
-        if todo:
-            ok = self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo])
-            cache.update(zip(todo, ok.tolist()))
-        for (k, r0, r1, u, v), clear in zip(arcs, map(cache.__getitem__, which)):
+
+        def test(todo: list[ArcKey]) -> list[bool]:
+            verdicts: list[bool] = self.space.arcs_clear([t[0] for t in todo], [clo[t[0]] + t[1] for t in todo], [t[2] - t[1] for t in todo]).tolist()
+            return verdicts
+
+        for (k, r0, r1, u, v), clear in zip(arcs, self.space.memo.arc_verdicts([a[:3] for a in arcs], test)):
             if not clear:
                 continue
             w = (r1 - r0) * cr[k]
@@ -365,20 +413,19 @@ class Reach:
                 adj.setdefault(v, {})[u] = w
                 legs[(u, v)] = legs[(v, u)] = (u, ("arc", k, r0, r1))
 
-    def _start_graph(self, anchors, tag) -> "_Graph":
+    def _start_graph(self, anchors: Optional[tuple[Ints, Floats]], tag: tuple[int, ...]) -> _Graph:
         """The same graph as ``_graph([], anchors)``, node for node and in the same order of
         neighbours (so Dijkstra settles ties alike), built from the part every start on this
         space shares (the start-independent tangents and ``anchors``, kept in the space's memo
         under ``tag``): only the start's own tangents, and the arcs of the circles they touch,
         are added."""
         C = self.space.circles
-        graphs = self.space.memo.setdefault("graphs", {})
+        graphs = self.space.memo.graphs
         if tag not in graphs:
-            while len(graphs) >= _SHARED_GRAPHS:  # a bisection asks about many regions once each
-                del graphs[next(iter(graphs))]
+            self.space.memo.room_for_graph()  # (a bisection asks about many regions once each)
             graphs[tag] = self._graph([], anchors, segs=self._shared)
         B = graphs[tag]
-        line_adj, by_anchor, on_circle, index = B.shared
+        line_adj, by_anchor, on_circle, index = cast(Shared, B.shared)  # (a shared graph has them)
         own = self._own
         adj, pos, legs = dict(B.adj), dict(B.pos), dict(B.legs)
         adj[START] = {}
@@ -388,16 +435,18 @@ class Reach:
         ks = np.array([kb[1] for _, kb, _, _ in own], dtype=int)
         rk, rels = self._slots(ks, np.array([kb[2] for _, kb, _, _ in own], dtype=float))
         cx, cy, cr, clo = C.floats
-        circle, slot, added = list(B.circle), list(B.slot), {}  # this start's own nodes: new ids
-        touched: dict = {}  # circle -> its nodes
-        fresh: dict = {}    # node -> a dict of its own (copied from the shared one once)
+        circle, slot = list(B.circle), list(B.slot)
+        added: dict[tuple[int, float], int] = {}  # this start's own nodes: new ids
+        touched: dict[int, set[int]] = {}  # circle -> its nodes
+        fresh: dict[int, dict[int, float]] = {}  # node -> a dict of its own (copied from the shared one once)
         for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
             key = index.get((k, r))
             if key is None:
                 key = added.get((k, r))
             if key is None:
                 key = added[(k, r)] = len(circle)
-                circle.append(k), slot.append(r)
+                circle.append(k)
+                slot.append(r)
             if key not in pos or (key in by_anchor and key not in fresh):
                 # placed by its first occurrence: a start's tangent comes before any anchor
                 pos[key] = (cx[k] + cr[k] * math.cos(clo[k] + rel), cy[k] + cr[k] * math.sin(clo[k] + rel))
@@ -411,7 +460,7 @@ class Reach:
             adj[START][v] = w
             adj[v][START] = w
             legs[(START, v)] = legs[(v, START)] = (START, ("line", p, q))
-        arcs = []
+        arcs: list[Arc] = []
         for k, new in touched.items():
             nodes = sorted(set(on_circle.get(k, ())) | new, key=slot.__getitem__)
             for key in nodes:
@@ -429,7 +478,7 @@ class Reach:
         self._add_arcs(arcs, adj, legs)
         return _Graph(adj, pos, legs, circle, slot)
 
-    def _legs(self, G: "_Graph", route: list) -> list[Leg]:
+    def _legs(self, G: _Graph, route: list[int]) -> list[Leg]:
         """The legs along ``route`` (edges stored as ``("line", p, q)`` or ``("arc", k, r0, r1)``)."""
         C = self.space.circles
         legs = []
@@ -437,7 +486,7 @@ class Reach:
             frm, spec = G.legs[(u, v)]
             to = v if frm == u else u
             if spec[0] == "line":
-                leg = Leg("line", tuple(spec[1]), tuple(spec[2]))
+                leg = Leg("line", spec[1], spec[2])
             else:
                 _, k, r0, r1 = spec
                 # (node positions are Python floats; a leg's ends numpy's, as they always were)
@@ -469,7 +518,7 @@ class Reach:
     def _prepared(self, region: Region) -> Region:
         """The region as far as the centre can be there at all: minus the grown obstacles,
         inside the space's box (one object per region and space: what it works out is kept)."""
-        done = self.space.memo.setdefault("prepared", [])
+        done = self.space.memo.prepared
         hit = next((v for r, v in done if r == region), None)
         if hit is None:
             x0, y0, x1, y1 = region.box
@@ -479,7 +528,7 @@ class Reach:
             done.append((region, hit))
         return hit
 
-    def _region_anchors(self, region: Region, circles: Optional[np.ndarray] = None):
+    def _region_anchors(self, region: Region, circles: Optional[ArrayLike] = None) -> RegionAnchors:
         """The region less the grown obstacles (:meth:`_prepared`), and the circle points
         (arrays ``(circle, angle)``) a path may leave a circle from towards it (on the
         ``circles`` given, else on every circle: the same points on those, in the same order).
@@ -507,9 +556,9 @@ class Reach:
         oC, oL, oCB, oLB = own._pieces
         k = np.arange(len(C)) if circles is None else np.asarray(circles, dtype=int)
         cx, cy, cr = C.x[k], C.y[k], C.r[k]
-        ak, aa, ends, test = [], [], [], []  # circle, angle, the end its last leg heads for, test it?
+        got: list[tuple[Ints, Floats, Floats, Bools]] = []  # circle, angle, the end its last leg heads for, test it?
 
-        def tangents(pts):
+        def tangents(pts: Floats) -> tuple[Ints, Ints, Floats, Floats]:
             """(point index, circle, angle, tangent point) of the tangents from ``pts``."""
             dx, dy = pts[:, 0, None] - cx[None, :], pts[:, 1, None] - cy[None, :]
             D = np.hypot(dx, dy)
@@ -524,7 +573,7 @@ class Reach:
             q = np.column_stack([C.x[ki] + C.r[ki] * np.cos(a), C.y[ki] + C.r[ki] * np.sin(a)])
             return pi, ki, a, q
 
-        def on_piece(f, B, e=1e-9):
+        def on_piece(f: Floats, B: Floats, e: float = 1e-9) -> Bools:
             return (f[:, 0] >= B[:, 0] - e) & (f[:, 0] <= B[:, 2] + e) & (f[:, 1] >= B[:, 1] - e) & (f[:, 1] <= B[:, 3] + e)
 
         if len(verts):
@@ -535,7 +584,7 @@ class Reach:
             probe = verts[pi[good]] + _PROBE * d[good] / n[good, None]
             keep = np.zeros(len(pi), dtype=bool)
             keep[np.nonzero(good)[0]] = region.probe_slack(verts, pi[good], probe, _PROBE) <= 1e-9
-            ak.append(ki[keep]), aa.append(a[keep]), ends.append(verts[pi[keep]]), test.append(np.zeros(int(keep.sum()), dtype=bool))
+            got.append((ki[keep], a[keep], verts[pi[keep]], np.zeros(int(keep.sum()), dtype=bool)))
         if len(oC):
             pi, ki, a, q = tangents(oC[:, :2])
             d = q - oC[pi, :2]
@@ -543,7 +592,7 @@ class Reach:
             good = n > 1e-15
             f = oC[pi, :2] + oC[pi, 2:3] * d / np.where(good, n, 1)[:, None]
             keep = good & on_piece(f, oCB[pi])
-            ak.append(ki[keep]), aa.append(a[keep]), ends.append(f[keep]), test.append(np.ones(int(keep.sum()), dtype=bool))
+            got.append((ki[keep], a[keep], f[keep], np.ones(int(keep.sum()), dtype=bool)))
         if len(oL):
             # a last leg square-on to a straight piece leaves a circle at a right angle to it
             base = np.arctan2(oL[:, 1], oL[:, 0])
@@ -555,7 +604,7 @@ class Reach:
             t = oL[li, 2] - np.einsum("ij,ij->i", oL[li, :2], q)
             f = q + t[:, None] * oL[li, :2]
             keep = on_piece(f, oLB[li])
-            ak.append(ki[keep]), aa.append(a[keep]), ends.append(f[keep]), test.append(np.ones(int(keep.sum()), dtype=bool))
+            got.append((ki[keep], a[keep], f[keep], np.ones(int(keep.sum()), dtype=bool)))
         if len(verts):
             # A region vertex on a grown obstacle's circle: a path may end there along the arc.
             d = np.hypot(verts[:, None, 0] - cx[None, :], verts[:, None, 1] - cy[None, :])
@@ -563,10 +612,11 @@ class Reach:
             ki = k[ki]
             ang = np.arctan2(verts[vi, 1] - C.y[ki], verts[vi, 0] - C.x[ki])
             good = C.in_cone(ki, ang)
-            ak.append(ki[good]), aa.append(ang[good]), ends.append(verts[vi[good]]), test.append(np.zeros(int(good.sum()), dtype=bool))
-        if not ak:
+            got.append((ki[good], ang[good], verts[vi[good]], np.zeros(int(good.sum()), dtype=bool)))
+        if not got:
             return region, None
-        ak, aa, ends, test = np.concatenate(ak), np.concatenate(aa), np.concatenate(ends), np.concatenate(test)
+        ak, aa = np.concatenate([g[0] for g in got]), np.concatenate([g[1] for g in got])
+        ends, test = np.concatenate([g[2] for g in got]), np.concatenate([g[3] for g in got])
         # the graph node each anchor becomes (the same slots as :meth:`_graph`'s): its ends
         rk, _ = self._slots(ak, aa) if len(ak) else (np.zeros(0), None)
         # each node's anchors, in order: runs of one (circle, slot) after a stable sort
@@ -602,12 +652,13 @@ class Reach:
         # against an obstacle lies on one). Several starts on one space often share a region
         # (a unit's candidate Leading Models): what depends on the region and the space alone
         # is worked out once.
+        self.space.memo.room_for_regions(len(regions))
         prepared = [self._prepared(r) for r in regions]
         boxes = np.array([r.bounds for r in prepared], dtype=float).reshape(-1, 4)
-        done = self.space.memo.setdefault("regions", [])
+        done = self.space.memo.anchors
         hits = [next((v for r, v in done if r == region), None) for region in regions]
-        shared = None not in hits and tuple(id(h[1]) for h in hits if h[1] is not None) in self.space.memo.get("graphs", {})
-        found = None
+        shared = None not in hits and tuple(id(h[1]) for h in hits if h is not None and h[1] is not None) in self.space.memo.graphs
+        found: Optional[Found] = None
         if not shared and len(boxes) and len(self.space.circles) >= _BOUND_MIN_CIRCLES:
             if math.isfinite(shorter_than):
                 found, _ = self._bounded(regions, prepared, boxes, shorter_than, shorter_than)
@@ -620,7 +671,8 @@ class Reach:
                     bound = length * (1 + 1e-12) + 1e-9 if length is not None else _BOUND_RETRY[0] * b0 + _BOUND_RETRY[1]
                     found, _ = self._bounded(regions, prepared, boxes, shorter_than, bound)
         if found is None:
-            amap, anchors = [], []
+            amap: list[Optional[Anchors]] = []
+            anchors: list[Anchors] = []
             for region, hit in zip(regions, hits):
                 if hit is None:
                     hit = next((v for r, v in done if r == region), None)  # (a region named twice)
@@ -640,11 +692,13 @@ class Reach:
             return None, None
         legs = self._legs(G, _route(prev, best_node))
         last = legs[-1].b if legs else self.start
-        if math.dist(last, best_end) > 0:
-            legs.append(Leg("line", tuple(last), best_end))
+        end = cast(Pt, best_end)  # (found with its node)
+        if math.dist(last, end) > 0:
+            legs.append(Leg("line", last, end))
         return Path(self.start, tuple(legs), best), best_region
 
-    def _bounded(self, regions: Sequence[Region], prepared: list, boxes: np.ndarray, shorter_than: float, bound: float):
+    def _bounded(self, regions: Sequence[Region], prepared: list[Region], boxes: Floats, shorter_than: float,
+                 bound: float) -> tuple[Optional[Found], Union[float, bool, None]]:
         """The search of :meth:`to_regions` on the part of the graph a path of length at most
         ``U = bound`` can use (the bound ``shorter_than``; without one, a guess), when that part
         is small: ``(graph, predecessors, the end search's answer)``, or ``None`` when it
@@ -675,19 +729,19 @@ class Reach:
         if live.sum() > _BOUND_SHARE * len(C):
             return None, False  # most of the table: the full graph, shared with later searches, is cheaper
 
-        def near(p: np.ndarray) -> np.ndarray:
+        def near(p: Floats) -> Bools:
             return np.hypot(p[:, 0] - sx, p[:, 1] - sy) + _box_distance(boxes, p[:, 0], p[:, 1]) <= limit
 
         own = self._point_tangents(self.start, "S", near)
         # each region's anchors on the live circles (a node on another is never within U)
         amap = [self._region_anchors(r, np.nonzero(live)[0])[1] for r in regions]
         anchors = [a for a in amap if a is not None]
-        anchor = None
+        anchor: Optional[tuple[Ints, Floats]] = None
         if anchors:
             k, a = np.concatenate([x[0] for x in anchors]), np.concatenate([x[1] for x in anchors])
             on = near(np.column_stack([C.x[k] + C.r[k] * np.cos(a), C.y[k] + C.r[k] * np.sin(a)]))
             anchor = (k[on], a[on])
-        G = self._graph([], anchor, segs=self._bitangents(live, near) + own, near=near)
+        G = self._graph([], anchor, segs=[*self._bitangents(live, near), *own], near=near)
         dist, prev = _dijkstra(G.adj, START, limit=min(shorter_than, bound + _BOUND_SLACK))
         res = self._end_search(G, dist, prepared, amap, boxes, shorter_than)
         if res[2] is None and bound == shorter_than:
@@ -696,12 +750,16 @@ class Reach:
             return None, res[0] if res[2] is not None else None
         return (G, prev, res), res[0]
 
-    def _end_search(self, G: "_Graph", dist: dict, prepared: list, amap: list, boxes: np.ndarray, shorter_than: float) -> tuple:
+    def _end_search(self, G: _Graph, dist: dict[int, float], prepared: list[Region], amap: list[Optional[Anchors]], boxes: Floats,
+                    shorter_than: float) -> EndSpot:
         """The best end spot from the nodes Dijkstra reached: ``(length, end, last node,
         region index)`` (``None``s where there is none shorter than ``shorter_than``)."""
         C = self.space.circles
-        best, best_end, best_node, best_region, best_rank = float(shorter_than), None, None, None, math.inf
-        order = sorted(dist, key=dist.get)
+        best, best_rank = float(shorter_than), math.inf
+        best_end: Optional[Pt] = None
+        best_node: Optional[int] = None
+        best_region: Optional[int] = None
+        order = sorted(dist, key=dist.__getitem__)
         # Every node's lower bound: its distance plus the straight distance to the nearest
         # region's box. Nodes are taken in order of that bound (nearest the goal first, ties in
         # Dijkstra order), a chunk at a time; every candidate end of a chunk is tested in one
@@ -723,7 +781,13 @@ class Reach:
             chunk = by_bound[lo:lo + _CHUNK]
             if key[chunk[0]] >= best - 1e-12:
                 break
-            froms, cands, costs, nodes, must_test, owner = [], [], [], [], [], []
+            # each region's candidates: where from, the end, its cost, the node, test membership?
+            got_from: list[Floats] = []
+            got_cand: list[Floats] = []
+            got_cost: list[Floats] = []
+            got_node: list[Ints] = []
+            got_test: list[Bools] = []
+            got_owner: list[Ints] = []
             # A taut path leaves a circle along its tangent: from a circle's node only the ends
             # its anchors head for (an anchor is put wherever a last leg can leave a circle,
             # with the end it heads for) and the node itself; from the start (or a corner of
@@ -733,15 +797,21 @@ class Reach:
                 if not len(rows):
                     continue
                 A = amap[ri]
-                rr, cc, tt = [rows], [P[rows]], [np.ones(len(rows), dtype=bool)]
-                run: list = []  # (node, a, b): consecutive nodes' anchors A[5][a:b], added together
+                rr: list[Ints] = [rows]
+                cc: list[Floats] = [P[rows]]
+                tt: list[Bools] = [np.ones(len(rows), dtype=bool)]
+                run: list[tuple[int, int, int]] = []  # (node, a, b): consecutive nodes' anchors A[5][a:b], added together
 
-                def flush(run=run, rr=rr, cc=cc, tt=tt, A=A):
+                def flush(run: list[tuple[int, int, int]] = run, rr: list[Ints] = rr, cc: list[Floats] = cc, tt: list[Bools] = tt,
+                          A: Optional[Anchors] = A) -> None:
                     if run:
+                        got = cast(Anchors, A)  # (the runs are of its anchors)
                         ni_, a_, b_ = np.array(run, dtype=int).T
                         n_ = b_ - a_
-                        ix = A[5][np.arange(int(n_.sum())) - np.repeat(np.cumsum(n_) - n_, n_) + np.repeat(a_, n_)]
-                        rr.append(np.repeat(ni_, n_)), cc.append(A[2][ix]), tt.append(A[3][ix])
+                        ix = got[5][np.arange(int(n_.sum())) - np.repeat(np.cumsum(n_) - n_, n_) + np.repeat(a_, n_)]
+                        rr.append(np.repeat(ni_, n_))
+                        cc.append(got[2][ix])
+                        tt.append(got[3][ix])
                         run.clear()
 
                 for ni in rows.tolist():
@@ -754,20 +824,28 @@ class Reach:
                         flush()
                         verts = region.vertices
                         proj = region.projections(P[ni])
-                        rr.append(np.full(len(verts) + len(proj), ni)), cc.append(verts), cc.append(proj)
-                        tt.append(np.zeros(len(verts), dtype=bool)), tt.append(np.ones(len(proj), dtype=bool))
+                        rr.append(np.full(len(verts) + len(proj), ni))
+                        cc.append(verts)
+                        cc.append(proj)
+                        tt.append(np.zeros(len(verts), dtype=bool))
+                        tt.append(np.ones(len(proj), dtype=bool))
                 flush()
-                rr = np.concatenate(rr)
+                rix = np.concatenate(rr)
                 c = np.concatenate([x.reshape(-1, 2) for x in cc])
                 t = np.concatenate(tt)
-                V = P[rr]
-                cost = D[rr] + np.hypot(c[:, 0] - V[:, 0], c[:, 1] - V[:, 1])
+                V = P[rix]
+                cost = D[rix] + np.hypot(c[:, 0] - V[:, 0], c[:, 1] - V[:, 1])
                 keep = cost < best - 1e-12
-                froms.append(V[keep]), cands.append(c[keep]), costs.append(cost[keep])
-                must_test.append(t[keep]), nodes.append(rr[keep]), owner.append(np.full(int(keep.sum()), ri))
-            if not sum(len(x) for x in nodes):
+                got_from.append(V[keep])
+                got_cand.append(c[keep])
+                got_cost.append(cost[keep])
+                got_test.append(t[keep])
+                got_node.append(rix[keep])
+                got_owner.append(np.full(int(keep.sum()), ri))
+            if not sum(len(x) for x in got_node):
                 continue
-            froms, cands, costs, must_test, owner, nodes = map(np.concatenate, (froms, cands, costs, must_test, owner, nodes))
+            froms, cands, costs = np.concatenate(got_from), np.concatenate(got_cand), np.concatenate(got_cost)
+            must_test, owner, nodes = np.concatenate(got_test), np.concatenate(got_owner), np.concatenate(got_node)
             ranks = nodes  # a node's rank is its place in Dijkstra order
             order_ = np.lexsort((ranks, owner, costs))
             # The cheapest candidate inside its region with a clear leg wins: test in cost
@@ -789,42 +867,47 @@ class Reach:
                     j = part[hit[0]]
                     c_j = float(costs[j])
                     if c_j < best - 1e-12 or (best_node is not None and c_j <= best + 1e-12 and ranks[j] < best_rank):
-                        best, best_end, best_node, best_region = c_j, tuple(map(float, cands[j])), order[int(nodes[j])], int(owner[j])
+                        best, best_end, best_node, best_region = c_j, (float(cands[j][0]), float(cands[j][1])), order[int(nodes[j])], int(owner[j])
                         best_rank = ranks[j]
                     break
         return best, best_end, best_node, best_region
 
 
+@dataclass(frozen=True, eq=False)
 class _Graph:
     """The tangent graph: weighted adjacency (in insertion order), node positions, and how to
     rebuild each edge's :class:`Leg`. Nodes are ints: :data:`START`, :data:`TARGET`, and a
-    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`); ``shared``:
-    a shared part's extra facts (:meth:`Reach._start_graph`). (A plain class, as
-    :class:`board.space.Circles`.)"""
+    point of a circle, ``circle[node]`` at ``slot[node]`` (:meth:`Reach._slots`). Made once and
+    never changed (compared by identity: two graphs are never compared by value)."""
 
-    def __init__(self, adj: dict, pos: dict, legs: dict, circle: list, slot: list, shared: Optional[tuple] = None):
-        self.adj, self.pos, self.legs, self.circle, self.slot, self.shared = adj, pos, legs, circle, slot, shared
+    adj: Adjacency
+    pos: dict[int, Pt]
+    legs: Edges
+    circle: list[int]
+    slot: list[float]
+    shared: Optional[Shared] = None  # a shared part's extra facts (:meth:`Reach._start_graph`)
 
-    def key(self, node) -> tuple:
+    def key(self, node: int) -> Key:
         """What a node stands for: ``("S",)``, ``("T",)`` or ``("c", circle, slot)``."""
-        return {START: ("S",), TARGET: ("T",)}.get(node) or ("c", self.circle[node], self.slot[node])
+        named: dict[int, LabelKey] = {START: ("S",), TARGET: ("T",)}
+        return named.get(node) or ("c", self.circle[node], self.slot[node])
 
 
 #: The graph's start and target nodes (a circle's points are numbered from 0).
 START, TARGET = -1, -2
-_LABEL = {("S",): START, ("T",): TARGET}
+_LABEL: dict[Key, int] = {("S",): START, ("T",): TARGET}
 
 
-def _dijkstra(adj: dict, source, target=None, limit: float = math.inf) -> tuple[dict, dict]:
+def _dijkstra(adj: Adjacency, source: int, target: Optional[int] = None, limit: float = math.inf) -> tuple[dict[int, float], dict[int, int]]:
     """Distances from ``source`` (in the order settled) and each node's predecessor: the same
     algorithm, visiting order and tie-breaking as networkx's ``single_source_dijkstra`` (a
     heap keyed by distance then push count), on a plain adjacency dict; nodes at ``limit`` or
     beyond are left out."""
-    dist: dict = {}
-    seen = {source: 0}
-    prev: dict = {}
+    dist: dict[int, float] = {}
+    seen: dict[int, float] = {source: 0}
+    prev: dict[int, int] = {}
     c = count()
-    fringe = [(0, next(c), source)]
+    fringe: list[tuple[float, int, int]] = [(0, next(c), source)]
     while fringe:
         d, _, v = heappop(fringe)
         if d >= limit:
@@ -845,7 +928,7 @@ def _dijkstra(adj: dict, source, target=None, limit: float = math.inf) -> tuple[
     return dist, prev
 
 
-def _route(prev: dict, node) -> list:
+def _route(prev: dict[int, int], node: int) -> list[int]:
     route = [node]
     while route[-1] in prev:
         route.append(prev[route[-1]])
@@ -861,9 +944,6 @@ _CHUNK = 64
 
 _TAU = 2 * math.pi
 
-#: Shared graphs (:meth:`Reach._start_graph`) kept per space (the oldest is dropped first).
-_SHARED_GRAPHS = 4
-
 #: :meth:`Reach._bounded`: without a bound, the guess ``a·b + c`` (inches; ``b`` the straight
 #: distance from the start to the nearest region's box), then the length that search found or,
 #: where it found none, the looser guess; the search is bounded only where at most this share
@@ -876,14 +956,14 @@ _BOUND_MIN_CIRCLES = 32
 _BOUND_SLACK = 1e-6
 
 
-def _box_distance(boxes: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _box_distance(boxes: Floats, x: Floats, y: Floats) -> Floats:
     """The straight distance from each point ``(x, y)`` to the nearest of ``boxes``."""
     dx = np.maximum(np.maximum(boxes[None, :, 0] - x[:, None], 0), x[:, None] - boxes[None, :, 2])
     dy = np.maximum(np.maximum(boxes[None, :, 1] - y[:, None], 0), y[:, None] - boxes[None, :, 3])
-    return np.hypot(dx, dy).min(axis=1)
+    return cast(Floats, np.hypot(dx, dy).min(axis=1))
 
 
-def _on_circles(C, k: np.ndarray, rel: np.ndarray) -> list:
+def _on_circles(C: Circles, k: Ints, rel: Floats) -> list[Pt]:
     """The points ``(x, y)`` of circles ``k`` at ``rel`` from their cones' starts, as Python
     floats: ``x + r·cos(lo + rel)`` with the math module's cosine and sine (numpy's may differ
     in the last bit), the rest in numpy (the same roundings)."""
@@ -893,21 +973,21 @@ def _on_circles(C, k: np.ndarray, rel: np.ndarray) -> list:
     return list(zip((C.x[k] + R * cos).tolist(), (C.y[k] + R * sin).tolist()))
 
 
-def _remainder_tau(a) -> np.ndarray:
+def _remainder_tau(a: ArrayLike) -> Floats:
     """``math.remainder(v, 2π)`` for every ``v``, bit for bit: ``fmod`` is exact, and so is the
     step of ±2π that brings its result into [−π, π] (Sterbenz's lemma); an exact half turn
     (where the quotient is rounded half to even) is left to ``math.remainder``."""
     a = np.asarray(a, dtype=float)
     r = np.fmod(a, _TAU)
     half = _TAU / 2
-    out = np.where(r > half, r - _TAU, np.where(r < -half, r + _TAU, r))
+    out: Floats = np.where(r > half, r - _TAU, np.where(r < -half, r + _TAU, r))
     tie = np.abs(r) == half
     if tie.any():
         out[tie] = [math.remainder(v, _TAU) for v in a[tie].tolist()]
     return out
 
 
-def _round11(x: np.ndarray) -> np.ndarray:
+def _round11(x: ArrayLike) -> Floats:
     """``round(v, 11)`` for every ``v`` (numpy's multiply-round-divide, and Python's correctly
     rounded ``round`` wherever the two could differ: a product within 1e-3 of a half)."""
     x = np.asarray(x, dtype=float)

@@ -28,32 +28,40 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
 
+from .arrays import Floats, Geoms
+from .bases import RoundBase
+from .coherency import LinkTest
+from .levels import Levels
 from .plane import circle_intersections
 from .table import Figure, Table
+from .terrain import Piece
 from .units import TOUCH
 
 _EPS = 1e-7  # spots "in base contact" are set this far apart (far below TOUCH)
 
+#: ``pieces_on(level)``: the footprints a base ending on ``level`` may not overlap.
+PiecesOn = Callable[[Optional[str]], Sequence[Piece]]
+
 
 def _radius(f: Figure) -> float:
-    return f.base.radius if f.is_round else f.base.reach
+    return f.base.radius if isinstance(f.base, RoundBase) else f.base.reach
 
 
 @dataclass(frozen=True)
 class Placement:
-    positions: dict = field(default_factory=dict)   # id -> (x, y)
-    tiers: dict = field(default_factory=dict)       # id -> "A" | "B" | "C"
-    out_of_coherency: tuple = ()
-    unplaced: dict = field(default_factory=dict)    # id -> reason
-    on: dict = field(default_factory=dict)          # id -> level it stands on (with levels)
+    positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    tiers: dict[str, str] = field(default_factory=dict)       # "A" | "B" | "C"
+    out_of_coherency: tuple[str, ...] = ()
+    unplaced: dict[str, str] = field(default_factory=dict)    # why not
+    on: dict[str, Optional[str]] = field(default_factory=dict)  # the level it stands on (with levels)
 
 
-def _ring(c, R, step_deg: float) -> np.ndarray:
+def _ring(c: Union[Sequence[float], Floats], R: float, step_deg: float) -> Floats:
     t = np.radians(np.arange(0.0, 360.0, step_deg))
     return np.column_stack([c[0] + R * np.cos(t), c[1] + R * np.sin(t)])
 
@@ -63,18 +71,18 @@ def place_around(
     movers: Sequence[Figure],
     table: Table,
     blockers: Sequence[Figure] = (),
-    pieces: Sequence = (),
+    pieces: Sequence[Piece] = (),
     targets: Sequence[Figure] = (),
-    keep_away: Sequence[tuple] = (),
+    keep_away: Sequence[tuple[Figure, float]] = (),
     radius: float = 3.0,
-    link_clear: Optional[Callable] = None,
+    link_clear: Optional[LinkTest] = None,
     contact_range: float = 1.0,
     link_max: Optional[float] = None,
     max_move: Optional[float] = None,
     stay: Sequence[Figure] = (),
     support_contact: bool = False,
-    levels=None,
-    pieces_on: Optional[Callable] = None,
+    levels: Optional[Levels] = None,
+    pieces_on: Optional[PiecesOn] = None,
 ) -> Placement:
     """Set ``movers`` around ``leader`` (already at its end spot); see the module notes.
 
@@ -96,24 +104,29 @@ def place_around(
     tr = np.array([_radius(f) for f in targets])
     kc = np.array([f.at for f, _ in keep_away], dtype=float).reshape(-1, 2)
     kr = np.array([_radius(f) + d for f, d in keep_away])
-    trees: dict = {}
+    trees: dict[Optional[str], Optional[tuple[shapely.STRtree, Geoms]]] = {}
 
-    def tree_of(level):
+    def tree_of(level: Optional[str]) -> Optional[tuple[shapely.STRtree, Geoms]]:
         if level not in trees:
-            polys = np.array([p.footprint for p in (pieces if levels is None else pieces_on(level))], dtype=object)
+            # (with levels, pieces_on is given)
+            polys = np.array([p.footprint for p in (pieces if levels is None else cast(PiecesOn, pieces_on)(level))], dtype=np.object_)
             trees[level] = (shapely.STRtree(polys), polys) if len(polys) else None
         return trees[level]
 
     lr = _radius(leader)
     placed = [(leader.at, lr)] + [(f.at, _radius(f)) for f in stay]
 
-    def near_target(c, rad) -> bool:
+    def near_target(c: tuple[float, float], rad: float) -> bool:
         if not len(tc):
             return False
         return bool((np.hypot(*(tc - np.asarray(c)).T) - tr - rad).min() <= contact_range + TOUCH)
 
     supports = [(c, rad) for c, rad in placed if near_target(c, rad)]
-    pos, tiers, out, unplaced, on = {}, {}, [], {}, {}
+    pos: dict[str, tuple[float, float]] = {}
+    tiers: dict[str, str] = {}
+    out: list[str] = []
+    unplaced: dict[str, str] = {}
+    on: dict[str, Optional[str]] = {}
     for m in movers:
         r = _radius(m)
         circles = [(x, y, r + pr + _EPS) for (x, y), pr in placed]
@@ -122,7 +135,7 @@ def place_around(
         cand = [_ring((x, y), R, 5.0) for x, y, R in circles]
         cand += [_ring(c, r + rt + contact_range * f, 10.0) for c, rt in zip(tc, tr) for f in (0.5, 1.0 - 1e-6)]
         cand.append(circle_intersections(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
-        P = np.unique(np.round(np.concatenate(cand), 9), axis=0)
+        P: Floats = np.unique(np.round(np.concatenate(cand), 9), axis=0)
         ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
         allc = np.concatenate([fc, np.array([p for p, _ in placed[1 + len(stay):]], dtype=float).reshape(-1, 2)])
         allr = np.concatenate([fr, np.array([pr for _, pr in placed[1 + len(stay):]])])
@@ -158,7 +171,7 @@ def place_around(
         if link_clear is not None and len(P):
             a = np.repeat(P, len(pc), axis=0)
             b = np.tile(pc, (len(P), 1))
-            link &= np.asarray(link_clear(a, b), dtype=bool).reshape(len(P), len(pc))
+            link &= np.asarray(link_clear(a, b), dtype=np.bool_).reshape(len(P), len(pc))
         linked = link.any(axis=1)
         P, lv = P[linked], lv[linked]
         if not len(P):

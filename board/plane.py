@@ -8,8 +8,14 @@ from typing import Iterator
 import numpy as np
 import shapely
 
+from .arrays import Floats, Ints
 
-def ccw_rings(geom: shapely.Geometry) -> Iterator[np.ndarray]:
+#: Where a corner lies on its outline (:func:`corner_arcs`): the outline's vertices, the
+#: corner's index among them, and whether the outline is closed.
+Rest = tuple[Floats, int, bool]
+
+
+def ccw_rings(geom: shapely.Geometry) -> Iterator[Floats]:
     """The exterior ring of each polygon of ``geom``, counter-clockwise, without the repeated
     closing vertex."""
     for poly in shapely.get_parts(geom):
@@ -17,7 +23,7 @@ def ccw_rings(geom: shapely.Geometry) -> Iterator[np.ndarray]:
         yield ring if poly.exterior.is_ccw else ring[::-1]
 
 
-def corner_arcs(geom: shapely.Geometry) -> Iterator[tuple]:
+def corner_arcs(geom: shapely.Geometry) -> Iterator[tuple[Floats, float, float, Rest]]:
     """The corners of ``geom`` a grown copy of it rounds with an arc: ``(vertex, lo, span,
     rest)`` for each, the arc's outward normals running counter-clockwise from angle ``lo``
     through ``span``, and ``rest = (coords, i, closed)`` locating the vertex on its outline.
@@ -65,7 +71,7 @@ def corner_arcs(geom: shapely.Geometry) -> Iterator[tuple]:
                 yield v, math.atan2(e2[1], e2[0]) + math.pi / 2, -turn, (xy, i, closed)
 
 
-def outline_edges(coords: np.ndarray, i: int, closed: bool) -> np.ndarray:
+def outline_edges(coords: Floats, i: int, closed: bool) -> Floats:
     """The edges of an outline (``(m, 2, 2)``: start and end points) other than the one or two
     meeting at vertex ``i``."""
     n = len(coords)
@@ -80,7 +86,7 @@ def outline_edges(coords: np.ndarray, i: int, closed: bool) -> np.ndarray:
     return edges[keep]
 
 
-def circle_intersections(C: np.ndarray, tol: float = 0.0) -> np.ndarray:
+def circle_intersections(C: Floats, tol: float = 0.0) -> Floats:
     """The crossing points of every pair of circles ``C[i] = (x, y, R)`` (an ``(n, 2)`` array).
 
     ``tol`` admits pairs that are tangent or nested up to that slack (their crossing then
@@ -92,7 +98,7 @@ def circle_intersections(C: np.ndarray, tol: float = 0.0) -> np.ndarray:
     return circle_pair_intersections(C, i, j, tol)
 
 
-def circle_pair_intersections(C: np.ndarray, i: np.ndarray, j: np.ndarray, tol: float = 0.0) -> np.ndarray:
+def circle_pair_intersections(C: Floats, i: Ints, j: Ints, tol: float = 0.0) -> Floats:
     """The crossing points of the circle pairs ``(C[i[k]], C[j[k]])`` (see
     :func:`circle_intersections`)."""
     if not len(i):

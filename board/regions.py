@@ -36,10 +36,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Iterator, Optional, Union, cast
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike, NDArray
+from shapely.geometry.base import BaseGeometry
 
+from .arrays import Bools, Floats, Geoms, Ints
 from .errors import GeometryError
 from .plane import ccw_rings, circle_pair_intersections
 
@@ -53,44 +57,55 @@ OUTLINE_SLACK = 1e-8
 #: Membership slack: candidates computed on the outline land there up to float noise.
 SLACK = 1e-9
 
+#: A near member's own condition: ``(core2, R2, inside)`` (see the module notes).
+Condition = tuple[BaseGeometry, float, bool]
+#: A near member: ``(core, R)``, or ``(core, R, conditions)``.
+Member = Union[tuple[BaseGeometry, float], tuple[BaseGeometry, float, tuple[Condition, ...]]]
+#: One outline's pieces (:func:`_ring_pieces`, :func:`_line_pieces`): circles, their boxes,
+#: lines, their boxes, and the circles' and lines' slots along it.
+Pieces = tuple[Floats, Floats, Floats, Floats, Ints, Ints]
+
 
 @dataclass(frozen=True)
 class Region:
-    near: tuple = ()   # (((core, R), ...), ...): within R of some core of every group
-    far: tuple = ()    # ((core, R), ...): at least R from every core
-    box: tuple = (-math.inf, -math.inf, math.inf, math.inf)
-    inside: tuple = ()  # ((polygon, R), ...): inside each polygon, at least R from its outline
+    near: tuple[tuple[Member, ...], ...] = ()  # within R of some core of every group
+    far: tuple[tuple[BaseGeometry, float], ...] = ()  # at least R from every core
+    box: tuple[float, float, float, float] = (-math.inf, -math.inf, math.inf, math.inf)
+    inside: tuple[tuple[BaseGeometry, float], ...] = ()  # inside each polygon, at least R from its outline
 
     # --- membership -------------------------------------------------------------------------
 
     @cached_property
-    def _far_arrays(self):
+    def _far_arrays(self) -> Optional[tuple[Geoms, Floats, shapely.STRtree]]:
+        """The far constraints' cores and distances, and a tree over the cores (``None``:
+        there are none)."""
         if not self.far:
-            return None, None, None
+            return None
         cores = np.array([c for c, _ in self.far], dtype=object)
         R = np.array([r for _, r in self.far], dtype=float)
         return cores, R, shapely.STRtree(cores)
 
-    def slack(self, pts) -> np.ndarray:
+    def slack(self, pts: ArrayLike) -> Floats:
         """How far inside the region each point is (negative: outside, by that much)."""
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-        geoms = shapely.points(pts)
+        geoms = cast(Geoms, shapely.points(pts))
         x0, y0, x1, y1 = self.box
-        s = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
+        s: Floats = np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
         for group in self.near:
             s = np.minimum(s, np.max([_member_slack(geoms, m) for m in group], axis=0))
         for poly, R, edge in self._inside_arrays:
             d = shapely.distance(geoms, edge)
             s = np.minimum(s, np.where(shapely.intersects(poly, geoms), d - R, -d - R))
-        cores, R, tree = self._far_arrays
-        if cores is not None and len(pts):
-            gi, ci = tree.query(geoms, predicate="dwithin", distance=float(R.max()) + 1e-9)
+        far = self._far_arrays
+        if far is not None and len(pts):
+            cores, far_r, tree = far
+            gi, ci = tree.query(geoms, predicate="dwithin", distance=float(far_r.max()) + 1e-9)
             if len(gi):
-                d = shapely.distance(geoms[gi], cores[ci]) - R[ci]
+                d = shapely.distance(geoms[gi], cores[ci]) - far_r[ci]
                 np.minimum.at(s, gi, d)
         return s
 
-    def probe_slack(self, verts, vi, probes, reach: float) -> np.ndarray:
+    def probe_slack(self, verts: ArrayLike, vi: ArrayLike, probes: ArrayLike, reach: float) -> Floats:
         """:meth:`slack` at ``probes``, each within ``reach`` of its point ``verts[vi]``, where
         it is at most ``reach``: a constraint whose slack at the point is above ``2·reach`` is
         skipped (slacks are 1-Lipschitz: it stays positive at the probe, and a probe's slack
@@ -100,10 +115,10 @@ class Region:
         verts = np.asarray(verts, dtype=float).reshape(-1, 2)
         probes = np.asarray(probes, dtype=float).reshape(-1, 2)
         vi = np.asarray(vi, dtype=int)
-        gv, gp = shapely.points(verts), shapely.points(probes)
+        gv, gp = cast(Geoms, shapely.points(verts)), cast(Geoms, shapely.points(probes))
         act = 2 * reach + 1e-9
         x0, y0, x1, y1 = self.box
-        s = np.minimum.reduce([probes[:, 0] - x0, probes[:, 1] - y0, x1 - probes[:, 0], y1 - probes[:, 1]])
+        s: Floats = np.minimum.reduce([probes[:, 0] - x0, probes[:, 1] - y0, x1 - probes[:, 0], y1 - probes[:, 1]])
         s = np.minimum(s, act)
         for group in self.near:
             ms = np.array([_member_slack(gv, m) for m in group]).reshape(len(group), len(verts))
@@ -119,11 +134,12 @@ class Region:
         for poly, R, edge in self._inside_arrays:
             d = shapely.distance(gp, edge)
             s = np.minimum(s, np.where(shapely.intersects(poly, gp), d - R, -d - R))
-        cores, R, tree = self._far_arrays
-        if cores is not None and len(probes):
-            gi, ci = tree.query(gv, predicate="dwithin", distance=float(R.max()) + act)
+        far = self._far_arrays
+        if far is not None and len(probes):
+            cores, far_r, tree = far
+            gi, ci = tree.query(gv, predicate="dwithin", distance=float(far_r.max()) + act)
             if len(gi):
-                keep = shapely.distance(gv[gi], cores[ci]) - R[ci] <= act
+                keep = shapely.distance(gv[gi], cores[ci]) - far_r[ci] <= act
                 gi, ci = gi[keep], ci[keep]
                 order = np.argsort(gi, kind="stable")
                 gi, ci = gi[order], ci[order]
@@ -133,20 +149,20 @@ class Region:
                 if len(pi):
                     pair = np.repeat(first, n) + (np.arange(len(pi)) - np.repeat(np.cumsum(n) - n, n))
                     c = ci[pair]
-                    np.minimum.at(s, pi, shapely.distance(gp[pi], cores[c]) - R[c])
+                    np.minimum.at(s, pi, shapely.distance(gp[pi], cores[c]) - far_r[c])
         return s
 
     @cached_property
-    def _inside_arrays(self):
+    def _inside_arrays(self) -> list[tuple[BaseGeometry, float, BaseGeometry]]:
         return [(poly, R, shapely.boundary(poly)) for poly, R in self.inside]
 
-    def contains(self, pts) -> np.ndarray:
+    def contains(self, pts: ArrayLike) -> Bools:
         return self.slack(pts) >= -SLACK
 
     # --- outline ----------------------------------------------------------------------------
 
     @cached_property
-    def bounds(self) -> tuple:
+    def bounds(self) -> tuple[float, float, float, float]:
         """A box holding the region (the near constraints' boxes and the table box)."""
         x0, y0, x1, y1 = self.box
         for group in self.near:
@@ -160,7 +176,7 @@ class Region:
         return (x0, y0, x1, y1)
 
     @cached_property
-    def primitives(self) -> tuple[np.ndarray, np.ndarray]:
+    def primitives(self) -> tuple[Floats, Floats]:
         """``(circles, lines)``: circles as rows ``(cx, cy, R)``, lines as rows
         ``(nx, ny, c)`` for the line ``n·p = c`` (``n`` a unit vector) — those whose outline
         piece (:attr:`_pieces`) reaches the region's :attr:`bounds`."""
@@ -168,36 +184,45 @@ class Region:
         return C, L
 
     @cached_property
-    def _junctions(self) -> tuple[np.ndarray, np.ndarray]:
+    def _junctions(self) -> tuple[Ints, Ints]:
         """``(circle ids, line ids)``: ``(chain, index)`` per piece, where consecutive pieces
         of one offset outline meet (a corner's arc and the offset edges on either side of
         it): such a meeting is smooth and is no vertex. ``(-1, -1)`` for the rest."""
-        self._pieces
-        return self.__dict__["_ids"]
+        _, _, _, _, Ci, Li = self._outline
+        return Ci, Li
 
     @cached_property
-    def _pieces(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _pieces(self) -> tuple[Floats, Floats, Floats, Floats]:
         """The primitives and a bounding box ``(x0, y0, x1, y1)`` of each one's *piece* of the
         outline: an offset edge is a segment, a corner's circle an arc (boxed with its chord
         and sagitta), a round core's a whole circle; the table box's lines are unbounded.
         Every vertex of the region's outline lies on two pieces, so inside both boxes."""
+        C, L, CB, LB, _, _ = self._outline
+        return C, L, CB, LB
+
+    @cached_property
+    def _outline(self) -> tuple[Floats, Floats, Floats, Floats, Ints, Ints]:
+        """:attr:`_pieces` and :attr:`_junctions`, worked out together."""
         x0, y0, x1, y1 = self.bounds
-        empty = np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros((0, 4))
+        empty = (np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros((0, 4)),
+                 np.zeros((0, 3), dtype=int), np.zeros((0, 2), dtype=int))
         if not (x0 <= x1 and y0 <= y1):
             return empty
         hull = shapely.box(x0, y0, x1, y1)
         relevant = [(m[0], m[1]) for group in self.near for m in group]
         relevant += [(c, R) for group in self.near for m in group for c, R, _ in (m[2] if len(m) > 2 else ())]
-        if self.far:  # (one vectorised call: the same verdicts as one call per core)
-            cores, far_r, _ = self._far_arrays
-            near = shapely.dwithin(cores, hull, far_r + 1e-9).tolist()
+        far = self._far_arrays
+        if far is not None:  # (one vectorised call: the same verdicts as one call per core)
+            cores, far_r, _ = far
+            near = shapely.dwithin(cores, hull, far_r + 1e-9).tolist()  # type: ignore[call-overload]  # (stub: distance may be an array)
             relevant += [cr for cr, k in zip(self.far, near) if k]
-        parts = []  # (circles, circle boxes, lines, line boxes, circle ids, line ids)
+        # (circles, circle boxes, lines, line boxes[, circle ids, line ids])
+        parts: list[tuple[Optional[NDArray[np.float64 | np.intp]], ...]] = []
         pts = [(shapely.get_coordinates(c)[0], R) for c, R in relevant if shapely.get_type_id(c) == 0]
         if pts:
             xy = np.array([p for p, _ in pts], dtype=float)
-            R = np.array([r for _, r in pts], dtype=float)
-            parts.append((np.column_stack([xy, R]), np.column_stack([xy - R[:, None], xy + R[:, None]]), None, None))
+            Rs = np.array([r for _, r in pts], dtype=float)
+            parts.append((np.column_stack([xy, Rs]), np.column_stack([xy - Rs[:, None], xy + Rs[:, None]]), None, None))
         for core, R in relevant:
             kind = shapely.get_type_id(core)
             if kind in (3, 6):
@@ -212,14 +237,15 @@ class Region:
             if math.isfinite(c):
                 parts.append((None, None, np.array([[n_[0], n_[1], c]], dtype=float), big[None, :]))
 
-        def cat(k, w):
-            got = [p[k] for p in parts if p[k] is not None and len(p[k])]
+        def cat(k: int, w: int) -> Floats:
+            got = [a for a in (p[k] for p in parts) if a is not None and len(a)]
             return np.concatenate(got) if got else np.zeros((0, w))
 
-        def ids(k, n_of, w):  # (chain, edge slots...) per piece; chain -1: in no chain
+        def ids(k: int, n_of: int, w: int) -> Ints:  # (chain, edge slots...) per piece; chain -1: in no chain
             out = []
             for chain, p in enumerate(parts):
-                n = len(p[n_of]) if p[n_of] is not None else 0
+                a = p[n_of]
+                n = len(a) if a is not None else 0
                 if len(p) > 4:
                     out.append(np.column_stack([np.full(n, chain), np.asarray(p[k]).reshape(n, w - 1)]))
                 else:
@@ -229,14 +255,13 @@ class Region:
         C, CB, L, LB = cat(0, 3), cat(1, 4), cat(2, 3), cat(3, 4)
         Ci, Li = ids(4, 0, 3), ids(5, 2, 2)
         e = 1e-6  # keep what touches the bounds
-        def meets(B):
+        def meets(B: Floats) -> Bools:
             return (B[:, 0] <= x1 + e) & (B[:, 2] >= x0 - e) & (B[:, 1] <= y1 + e) & (B[:, 3] >= y0 - e)
         kc, kl = meets(CB), meets(LB)
-        self.__dict__["_ids"] = (Ci[kc], Li[kl])
-        return C[kc], L[kl], CB[kc], LB[kl]
+        return C[kc], L[kl], CB[kc], LB[kl], Ci[kc], Li[kl]
 
     @cached_property
-    def vertices(self) -> np.ndarray:
+    def vertices(self) -> Floats:
         """Crossings of the outline's pieces that lie on the outline. Only pieces whose boxes
         meet can cross (an STRtree over the boxes finds those pairs: for crowded oval bases, a
         few thousand pieces with mostly their neighbours)."""
@@ -275,7 +300,7 @@ class Region:
         s = self.slack(allp)
         return allp[(s >= -SLACK) & (s <= OUTLINE_SLACK)]
 
-    def projections(self, v) -> np.ndarray:
+    def projections(self, v: ArrayLike) -> Floats:
         """The foot of ``v`` on every primitive (nearest point of each circle and line) that
         lies on that primitive's piece of the outline (within its box): a foot off its piece
         is never the region's nearest point to ``v`` — that is then a piece's end, a vertex."""
@@ -298,7 +323,7 @@ class Region:
         return np.concatenate(out) if out else np.zeros((0, 2))
 
 
-def _member_slack(geoms, member) -> np.ndarray:
+def _member_slack(geoms: Geoms, member: Member) -> Floats:
     """How far inside one near-group member each point is: ``R − dist(p, core)``, and each of
     the member's own conditions (signed distance to a polygon for "outside")."""
     core, R = member[0], member[1]
@@ -314,7 +339,7 @@ def _member_slack(geoms, member) -> np.ndarray:
     return s
 
 
-def _interior_left_rings(geom):
+def _interior_left_rings(geom: BaseGeometry) -> Iterator[Floats]:
     """Every ring of a polygon's outline (holes too), oriented with the interior on the left."""
     for poly in shapely.get_parts(geom):
         ext = np.asarray(poly.exterior.coords)[:-1]
@@ -324,7 +349,7 @@ def _interior_left_rings(geom):
             yield h[::-1] if hole.is_ccw else h
 
 
-def _ring_pieces(ring, R: float, outward: bool) -> tuple:
+def _ring_pieces(ring: ArrayLike, R: float, outward: bool) -> Pieces:
     """The outline pieces of "at least R outside" (``outward``) or "at least R inside" a ring
     with its interior on the left: its edges offset by R (segments), and arcs round the corners
     that bulge that way (convex corners outside, reflex corners inside). Returns ``(circles,
@@ -353,7 +378,7 @@ def _ring_pieces(ring, R: float, outward: bool) -> tuple:
     return C, CB, L, LB, np.column_stack([k[arc], (k[arc] - 1) % len(v)]), k[seg]
 
 
-def _line_pieces(xy, R: float) -> tuple:
+def _line_pieces(xy: ArrayLike, R: float) -> Pieces:
     """The outline pieces of "at least R from a line" (a wall): each segment offset by R on
     both sides, a circle round every vertex."""
     xy = np.asarray(xy, dtype=float)
@@ -376,7 +401,7 @@ def _line_pieces(xy, R: float) -> tuple:
     return C, CB, L, np.concatenate(boxes), np.column_stack([k, k - 1]), np.concatenate([segs, segs])
 
 
-def _circle_line(C: np.ndarray, L: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _circle_line(C: Floats, L: Floats, i: Ints, j: Ints) -> Floats:
     """Crossings of circles ``C[i]`` with lines ``L[j]`` (pairwise)."""
     if not len(i):
         return np.zeros((0, 2))
@@ -390,7 +415,7 @@ def _circle_line(C: np.ndarray, L: np.ndarray, i: np.ndarray, j: np.ndarray) -> 
     return np.concatenate([foot + h[:, None] * t, foot - h[:, None] * t])
 
 
-def _line_line(L: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _line_line(L: Floats, i: Ints, j: Ints) -> Floats:
     """Crossings of lines ``L[i]`` with lines ``L[j]`` (pairwise)."""
     if not len(i):
         return np.zeros((0, 2))

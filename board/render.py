@@ -30,14 +30,17 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Protocol, Sequence, Union, cast
 from xml.sax.saxutils import escape
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from .bases import OvalBase
 from .errors import GeometryError
+from .levels import levels_of
 from .table import Figure, Table
+from .terrain import Piece
 
 #: Pixels per inch of the picture (the ``viewBox`` is in pixels; the SVG scales freely).
 PX = 20.0
@@ -201,7 +204,7 @@ def label_box(x: float, y: float, text: str) -> shapely.Polygon:
 
 
 def label_spot(x: float, y: float, text: str, keep_clear: Sequence[Figure] = (),
-               avoid: Sequence[Figure] = (), taken: Optional[list] = None) -> tuple[float, float]:
+               avoid: Sequence[Figure] = (), taken: Optional[list[shapely.Polygon]] = None) -> tuple[float, float]:
     """Where to centre a label meant for board point ``(x, y)``: the nearest spot around it
     whose text box covers no base of ``keep_clear`` (the models the verdict is about — always,
     when any candidate allows it) and as little as possible of ``avoid`` (other models) and of
@@ -240,7 +243,7 @@ def _f(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def _attrs(cls: Optional[str], attrs: Mapping) -> str:
+def _attrs(cls: Optional[str], attrs: Mapping[str, object]) -> str:
     out = [f' class="{escape(cls, {chr(34): "&quot;"})}"'] if cls else []
     for k in attrs:  # caller's order (kwargs keep it): deterministic
         v = attrs[k]
@@ -251,21 +254,21 @@ def _attrs(cls: Optional[str], attrs: Mapping) -> str:
     return "".join(out)
 
 
-def _pts(points) -> str:
+def _pts(points: Iterable[Sequence[float]]) -> str:
     return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
 
 
-def svg_polyline(points, cls: str, **attrs) -> str:
+def svg_polyline(points: Iterable[Sequence[float]], cls: str, **attrs: object) -> str:
     """An open polyline through ``points`` [(x, y), ...]."""
     return f'<polyline{_attrs(cls, attrs)} points="{_pts(points)}"/>'
 
 
-def svg_circle(x: float, y: float, r: float, cls: str, **attrs) -> str:
+def svg_circle(x: float, y: float, r: float, cls: str, **attrs: object) -> str:
     """A circle of radius ``r`` inches centred at ``(x, y)``."""
     return f'<circle{_attrs(cls, attrs)} cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>'
 
 
-def svg_base(f: Figure, cls: str, **attrs) -> str:
+def svg_base(f: Figure, cls: str, **attrs: object) -> str:
     """A model's base outline, true to size and facing: a circle or a rotated ellipse."""
     b = f.base
     if isinstance(b, OvalBase):
@@ -283,14 +286,14 @@ def svg_label(x: float, y: float, text: str, cls: str = "") -> str:
     )
 
 
-def _ring_d(coords) -> str:
+def _ring_d(coords: Iterable[Sequence[float]]) -> str:
     pts = list(coords)
     if len(pts) > 1 and pts[0] == pts[-1]:
         pts = pts[:-1]
     return "M" + " L".join(f"{_f(x)} {_f(y)}" for x, y in pts) + " Z"
 
 
-def _geom_d(geom) -> str:
+def _geom_d(geom: BaseGeometry) -> str:
     """Path data of a (multi)polygon or (multi)line: rings closed, lines open."""
     parts = []
     for g in shapely.get_parts(geom):
@@ -308,7 +311,7 @@ def _geom_d(geom) -> str:
     return " ".join(p for p in parts if p)
 
 
-def svg_geometry(geom, cls: str, **attrs) -> str:
+def svg_geometry(geom: Optional[BaseGeometry], cls: str, **attrs: object) -> str:
     """A shapely geometry: Polygon / MultiPolygon (holes kept), LineString, Point (a dot).
 
     Points become circles of radius ``r`` (default 0.12"); an empty geometry draws nothing.
@@ -316,7 +319,7 @@ def svg_geometry(geom, cls: str, **attrs) -> str:
     if geom is None or geom.is_empty:
         return ""
     if isinstance(geom, (shapely.Point, shapely.MultiPoint)):
-        r = attrs.pop("r", 0.12)
+        r = cast(float, attrs.pop("r", 0.12))  # (a radius in inches)
         return "".join(svg_circle(p.x, p.y, r, cls, **attrs) for p in shapely.get_parts(geom))
     if isinstance(geom, shapely.LineString) and not isinstance(geom, shapely.LinearRing):
         return svg_polyline(list(geom.coords), cls, **attrs)
@@ -363,14 +366,22 @@ def side_palette(figures: Iterable[Figure], given: Optional[Mapping[str, str]] =
     return out
 
 
-def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tuple[list[str], list[str], set]:
+#: What a picture's legend shows, as :func:`_terrain` and :func:`_doors` note it: ``("s", size)``,
+#: ``("h", height bin)``, ``("grass",)``, ``("hatch",)``, ``("access",)``, ``("door",)``.
+LegendKey = tuple[Union[str, int], ...]
+
+
+def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tuple[list[str], list[str], set[LegendKey]]:
     """Terrain shapes (lower pieces first) and their labels; also the legend keys used."""
-    shapes, labels, keys = [], [], set()
+    shapes: list[str] = []
+    labels: list[str] = []
+    keys: set[LegendKey] = set()
     placer = _LabelPlacer(figures)
     depth = {p.id: len(table.stack(p.id)) for p in table.pieces}
     for p in sorted(table.pieces, key=lambda p: depth[p.id]):  # stable: file order within a level
         es, top = table.stack_size(p.id), table.stack_height(p.id)
         grass = p.has("grass")
+        key: LegendKey
         if fill_by == "height":
             k = height_bin(top)
             colour, key = HEIGHT_COLOURS[k], ("h", k)
@@ -384,7 +395,8 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         title = f"<title>{escape(p.id)}: Size {p.size}" + (f" on {escape(p.on)} (ES {es})" if p.on else "") + (
             f', height {_f(top)}"' if top else "") + (f", {escape(', '.join(sorted(p.traits)))}" if p.traits else "") + "</title>"
         if p.circle is not None:
-            el = svg_circle(*p.circle, cls, **attrs)
+            cx, cy, cr = p.circle
+            el = svg_circle(cx, cy, cr, cls, **attrs)
         else:
             el = svg_geometry(p.footprint, cls, **attrs)
         shapes.append(el[:-2] + ">" + title + ("</circle>" if p.circle is not None else "</path>"))
@@ -402,10 +414,8 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
     return shapes, labels, keys
 
 
-def _doors(table: Table, keys: set) -> list[str]:
+def _doors(table: Table, keys: set[LegendKey]) -> list[str]:
     """Where the Access Points join two levels (:mod:`board.levels`): a thick gold line each."""
-    from .levels import levels_of
-
     try:
         doors = levels_of(table).doors
     except GeometryError:
@@ -429,9 +439,9 @@ class _LabelPlacer:
     def __init__(self, figures: Sequence[Figure]):
         discs = [shapely.Point(f.x, f.y).buffer(f.base.reach, 8) for f in figures]
         self.bases = shapely.union_all(discs) if discs else shapely.Polygon()
-        self.taken: list = []
+        self.taken: list[shapely.Polygon] = []
 
-    def place(self, piece, chars: int) -> tuple[float, float]:
+    def place(self, piece: Piece, chars: int) -> tuple[float, float]:
         w, h = chars * 6.9 / PX + 0.2, 1.25
         fp = piece.footprint
         c = fp.point_on_surface() if piece.circle is None else shapely.Point(piece.circle[:2])
@@ -452,7 +462,7 @@ class _LabelPlacer:
         return best
 
 
-def _hatch(poly) -> str:
+def _hatch(poly: shapely.Polygon) -> str:
     """Diagonal strokes clipped to a grass footprint (drawn as geometry: no pattern defs)."""
     x0, y0, x1, y1 = poly.bounds
     lines = [shapely.LineString([(x0 + t, y0), (x0 + t + (y1 - y0), y1)]) for t in
@@ -492,7 +502,8 @@ def _model_label(f: Figure) -> str:
 
 
 def _grid(table: Table) -> list[str]:
-    minor, major = [], []
+    minor: list[str] = []
+    major: list[str] = []
     for i in range(int(math.floor(table.width)) + 1):
         (major if i % 6 == 0 else minor).append(f"M{i} 0 V{_f(table.height)}")
     for j in range(int(math.floor(table.height)) + 1):
@@ -514,9 +525,9 @@ def _ticks(w: float, h: float, ox: float, oy: float) -> list[str]:
     return out
 
 
-def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float,
-            overlays: Sequence[tuple[str, str]] = ()):
-    items: list[tuple] = []  # (swatch: svg template with {x},{y} or a Style, text)
+def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float,
+            overlays: Sequence[tuple[str, str]] = ()) -> tuple[list[str], float]:
+    items: list[tuple[Union[str, Style], str]] = []  # (swatch: svg template with {x},{y} or a Style, text)
     if fill_by == "height":
         items.append(("", "top height:"))
         items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_COLOURS[k]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
@@ -559,7 +570,27 @@ def _legend(keys: set, sides: dict[str, str], fill_by: str, has_leader: bool, x0
     return out, y - y0 + 18
 
 
-def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Optional[str] = None,
+class _Led(Protocol):
+    """A unit as :func:`render_svg` reads one from a game state: its Leading Model."""
+
+    @property
+    def leader(self) -> Optional[str]: ...
+
+
+class GameLike(Protocol):
+    """What :func:`render_svg` reads of a game state."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def units(self) -> Sequence[_Led]: ...
+
+    def all_figures(self) -> Sequence[Figure]: ...
+
+
+def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], Sequence[Layer], None] = None,
+               layers: Sequence[Layer] = (), *, title: Optional[str] = None,
                leaders: Iterable[str] = (), fill_by: str = "size",
                side_colours: Optional[Mapping[str, str]] = None) -> str:
     """The SVG picture of ``table`` with ``figures`` and overlay ``layers``.
@@ -575,13 +606,14 @@ def render_svg(table, figures=None, layers: Sequence[Layer] = (), *, title: Opti
     if not isinstance(table, Table) and hasattr(table, "all_figures"):
         state = table
         if figures is not None and not layers and all(isinstance(x, Layer) for x in figures):
-            layers, figures = figures, None
+            layers, figures = cast(Sequence[Layer], figures), None
         table = state.table
         figures = state.all_figures() if figures is None else figures
-        leaders = set(leaders) | {u.leader for u in state.units if getattr(u, "leader", None)}
+        leaders = set(leaders) | {lead for u in state.units if (lead := getattr(u, "leader", None))}
+    table = cast(Table, table)  # (a table, or the state's)
     if fill_by not in ("size", "height"):
         raise GeometryError(f"fill_by must be 'size' or 'height', not {fill_by!r}")
-    figures = list(figures or [])
+    figures = cast(list[Figure], list(figures or []))  # (layers given in their place are moved above)
     leaders = set(leaders)
     w, h = float(table.width), float(table.height)
     ox, oy = MARGIN_LEFT, MARGIN_TOP

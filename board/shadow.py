@@ -19,28 +19,38 @@ Only the tangent lines need to be exact: the lit side of ``W`` is replaced by th
 the two tangent points, which lies inside ``W`` (a centre that close to it puts its disc
 overlapping ``W`` anyway).
 
+A long wall above a disc: the shadow widens past the wall's ends. Its right side is the
+tangent line from the light disc ``((0, 0), 0.5)`` through the wall's corner ``(5, 1)``, the line
+``n·p = 0.5`` with ``n = (cos a, sin a)``, ``5 cos a + sin a = 0.5`` (``a ≈ −73.06°``). A disc of
+radius 0.5 is wholly hidden when its centre keeps 0.5 inside it, ``n·p ≤ 0``: at ``y = 2``, for
+``x ≤ −2 sin a / cos a ≈ 6.567``. So a centre at ``x = 5.5``, beyond the wall's end, is hidden,
+and one at ``x = 7`` is not:
+
 >>> import shapely
->>> S = hidden_centres(shapely.box(-5, 1, 5, 1.2), (0, 0), 0.5, 0.5)   # a long wall above a disc
->>> S.contains(shapely.Point(0, 2.0)), S.contains(shapely.Point(5.5, 2.0))
-(True, False)
+>>> S = hidden_centres(shapely.box(-5, 1, 5, 1.2), (0, 0), 0.5, 0.5)
+>>> [S.contains(shapely.Point(x, 2.0)) for x in (0.0, 5.5, 7.0)]
+[True, True, False]
 """
 
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
+
+from .arrays import Floats
 
 #: How far (inches) an unbounded umbra is followed along its tangent lines.
 FAR = 1000.0
 
 
-def _tangent_lines_polygon(ring: np.ndarray, q: np.ndarray, rt: float) -> list[tuple[np.ndarray, np.ndarray]]:
+def _tangent_lines_polygon(ring: Floats, q: Floats, rt: float) -> list[tuple[Floats, Floats]]:
     """The external common tangents of the disc ``(q, rt)`` and the convex polygon ``ring``:
     ``(contact points on the polygon, direction away from the disc)`` per line."""
-    out: dict[tuple, tuple[list, np.ndarray]] = {}
+    out: dict[tuple[float, float], tuple[list[Floats], Floats]] = {}
     for v in ring:
         dv = v - q
         D = math.hypot(*dv)
@@ -60,7 +70,7 @@ def _tangent_lines_polygon(ring: np.ndarray, q: np.ndarray, rt: float) -> list[t
     return [(np.array(p), d) for p, d in out.values()]
 
 
-def _tangent_lines_circle(c: np.ndarray, rw: float, q: np.ndarray, rt: float) -> list[tuple[np.ndarray, np.ndarray]]:
+def _tangent_lines_circle(c: Floats, rw: float, q: Floats, rt: float) -> list[tuple[Floats, Floats]]:
     dv = c - q
     D = math.hypot(*dv)
     if D <= rt + rw + 1e-12 or D <= abs(rt - rw):
@@ -75,10 +85,11 @@ def _tangent_lines_circle(c: np.ndarray, rw: float, q: np.ndarray, rt: float) ->
     return out
 
 
-def umbra(obstacle, light: Sequence[float], light_r: float) -> Optional[shapely.Polygon]:
+def umbra(obstacle: Union[shapely.Polygon, tuple[float, float, float]], light: Sequence[float], light_r: float) -> Optional[BaseGeometry]:
     """The umbra of a convex obstacle lit by the disc ``(light, light_r)``, as a convex polygon
     followed :data:`FAR` inches along unbounded sides (the lit side replaced by a chord inside
-    the obstacle). ``obstacle`` is a convex shapely polygon or a circle ``(x, y, r)``.
+    the obstacle; the hull of its points, which is a segment, of no area, where they are in
+    line). ``obstacle`` is a convex shapely polygon or a circle ``(x, y, r)``.
     ``None`` when the obstacle meets the disc (no umbra worth the name)."""
     q = np.asarray(light, dtype=float)
     if isinstance(obstacle, tuple):
@@ -98,12 +109,13 @@ def umbra(obstacle, light: Sequence[float], light_r: float) -> Optional[shapely.
         s, t = np.linalg.solve(M, vb - va)
         if s > 0 and t > 0:
             pts.append(va + s * da)
-            return shapely.convex_hull(shapely.multipoints(np.array(pts)))
+            return cast(BaseGeometry, shapely.convex_hull(shapely.multipoints(np.array(pts))))
     pts += [va + FAR * da, vb + FAR * db]
-    return shapely.convex_hull(shapely.multipoints(np.array(pts)))
+    return cast(BaseGeometry, shapely.convex_hull(shapely.multipoints(np.array(pts))))
 
 
-def hidden_centres(obstacle, light: Sequence[float], light_r: float, r: float) -> Optional[shapely.Polygon]:
+def hidden_centres(obstacle: Union[shapely.Polygon, tuple[float, float, float]], light: Sequence[float], light_r: float,
+                   r: float) -> Optional[shapely.Polygon]:
     """Centres ``p`` at which a disc of radius ``r`` is wholly in the umbra of the convex
     ``obstacle`` lit by the disc ``(light, light_r)``: every segment between the two discs
     meets the obstacle. A convex polygon (the umbra eroded by ``r``; exact: the erosion of a

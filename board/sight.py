@@ -43,12 +43,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
+from shapely.geometry.base import BaseGeometry
 
+from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
+from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
 
@@ -62,6 +66,9 @@ _HULL_K = 32
 _HULL_U = np.column_stack([np.cos(2 * np.pi * np.arange(_HULL_K) / _HULL_K),
                            np.sin(2 * np.pi * np.arange(_HULL_K) / _HULL_K)]) / math.cos(math.pi / _HULL_K)
 
+#: Eye heights per pair, at A's end and at B's, and each piece's top (:func:`find_witnesses`).
+Heights = tuple[Floats, Floats, Floats]
+
 
 @dataclass(frozen=True)
 class Sight:
@@ -73,15 +80,15 @@ class Sight:
     """
 
     visible: bool
-    witness: Optional[list] = None
-    blocked_by: list = field(default_factory=list)
+    witness: Optional[list[list[float]]] = None
+    blocked_by: Sequence[tuple[Optional[str], str]] = field(default_factory=list)
     clearance: Optional[float] = None
     detail: str = ""
 
     def __bool__(self) -> bool:
         return self.visible
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "visible": self.visible,
             "witness": self.witness,
@@ -94,7 +101,7 @@ class Sight:
 # --- bases as ellipses --------------------------------------------------------------------
 
 
-def frames(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray]:
+def frames(figs: Sequence[Figure]) -> tuple[Floats, Floats]:
     """Centres ``(n, 2)`` and shape matrices ``M`` ``(n, 2, 2)``: base = c + M·(unit disc)."""
     c = np.array([f.at for f in figs], dtype=float).reshape(-1, 2)
     m = np.zeros((len(figs), 2, 2))
@@ -107,25 +114,25 @@ def frames(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray]:
     return c, m
 
 
-def _mv(m: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return np.einsum("nij,nj->ni", m, v)
+def _mv(m: Floats, v: Floats) -> Floats:
+    return cast(Floats, np.einsum("nij,nj->ni", m, v))
 
 
-def _mtv(m: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return np.einsum("nji,nj->ni", m, v)
+def _mtv(m: Floats, v: Floats) -> Floats:
+    return cast(Floats, np.einsum("nji,nj->ni", m, v))
 
 
-def _support_point(c, m, n):
+def _support_point(c: Floats, m: Floats, n: Floats) -> tuple[Floats, Floats]:
     """Support value ``h`` and the touching point of the curve with outward normal ``n``."""
     w = _mtv(m, n)
     h = np.linalg.norm(w, axis=1)
     return h, c + _mv(m, w / h[:, None])
 
 
-def tangents_from(p, c, m):
+def tangents_from(p: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
     """The two tangent points from points ``p`` to curves ``(c, M)`` (rows), and validity
     (``p`` strictly outside)."""
-    minv = np.linalg.inv(m)
+    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     q = _mv(minv, p - c)
     r = np.linalg.norm(q, axis=1)
     ok = r > 1 + 1e-12
@@ -138,7 +145,7 @@ def tangents_from(p, c, m):
     return out[0], out[1], ok
 
 
-def common_tangents(ca, ma, cb, mb):
+def common_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[Floats, Floats, Bools]:
     """Up to four common tangent lines per row: (points (n, 4, 2), directions (n, 4, 2), ok).
 
     Columns 0–1 are the outer tangents, 2–3 the inner ones, each pair in increasing angle of
@@ -160,14 +167,14 @@ def common_tangents(ca, ma, cb, mb):
     return pts, dirs, ok
 
 
-def _circle_radius(m: np.ndarray) -> np.ndarray:
+def _circle_radius(m: Floats) -> Floats:
     """The radius where ``M`` is a circle's (a multiple of the identity), else NaN."""
     r = m[:, 0, 0]
     circ = (m[:, 0, 1] == 0) & (m[:, 1, 0] == 0) & (m[:, 1, 1] == r)
     return np.where(circ, r, np.nan)
 
 
-def _circle_tangents(ca, ra, cb, rb):
+def _circle_tangents(ca: Floats, ra: Floats, cb: Floats, rb: Floats) -> tuple[Floats, Floats, Bools]:
     """Common tangents of circles: the normal ``n(t)`` of a tangent solves
     ``(cA − cB)·n + rA ± rB = 0`` — ``t = θ ± arccos((rA ± rB)/D)`` with ``θ`` the direction
     from A to B and ``D`` the centre distance."""
@@ -191,7 +198,7 @@ def _circle_tangents(ca, ra, cb, rb):
     return pts, dirs, ok
 
 
-def _support_tangents(ca, ma, cb, mb):
+def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[Floats, Floats, Bools]:
     n = len(ca)
     nx, ny = np.cos(_GRID), np.sin(_GRID)
     d = ca - cb
@@ -212,11 +219,11 @@ def _support_tangents(ca, ma, cb, mb):
             lo, hi = _GRID[idx].copy(), _GRID[idx] + _STEP
             flo = f[np.arange(n), idx]
 
-            def fval(t):
+            def fval(t: Floats) -> Floats:
                 nn = np.column_stack([np.cos(t), np.sin(t)])
                 h1 = np.linalg.norm(_mtv(ma, nn), axis=1)
                 h2 = np.linalg.norm(_mtv(mb, nn), axis=1)
-                return np.einsum("ij,ij->i", d, nn) + h1 + sign * h2
+                return cast(Floats, np.einsum("ij,ij->i", d, nn) + h1 + sign * h2)
 
             for _ in range(48):
                 mid = 0.5 * (lo + hi)
@@ -234,9 +241,9 @@ def _support_tangents(ca, ma, cb, mb):
     return pts, dirs, ok
 
 
-def chords(p, d, c, m):
+def chords(p: Floats, d: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
     """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``."""
-    minv = np.linalg.inv(m)
+    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     pp, dd = _mv(minv, p - c), _mv(minv, d)
     a = np.einsum("ij,ij->i", dd, dd)
     b = np.einsum("ij,ij->i", pp, dd)
@@ -248,9 +255,9 @@ def chords(p, d, c, m):
     return (-b - s) / a, (-b + s) / a, ok
 
 
-def segment_ellipse_crossings(e0, e1, c, m):
+def segment_ellipse_crossings(e0: Floats, e1: Floats, c: Floats, m: Floats) -> tuple[Floats, Ints]:
     """Points where segments ``e0→e1`` cross curves ``(c, M)`` (rows): (points, segment row)."""
-    minv = np.linalg.inv(m)
+    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     p, d = _mv(minv, e0 - c), _mv(minv, e1 - e0)
     a = np.einsum("ij,ij->i", d, d)
     b = np.einsum("ij,ij->i", p, d)
@@ -268,7 +275,7 @@ def segment_ellipse_crossings(e0, e1, c, m):
 # --- grouping helpers ----------------------------------------------------------------------
 
 
-def combos(gl: np.ndarray, gr: np.ndarray, same: bool = False):
+def combos(gl: Ints, gr: Ints, same: bool = False) -> tuple[Ints, Ints]:
     """All index pairs ``(i, j)`` with ``gl[i] == gr[j]`` (both sorted); ``i < j`` if ``same``."""
     lo = np.searchsorted(gr, gl, "left")
     hi = np.searchsorted(gr, gl, "right")
@@ -286,11 +293,11 @@ def combos(gl: np.ndarray, gr: np.ndarray, same: bool = False):
 
 @dataclass
 class _Cands:
-    pair: list = field(default_factory=list)
-    p: list = field(default_factory=list)
-    d: list = field(default_factory=list)
+    pair: list[Ints] = field(default_factory=list)
+    p: list[Floats] = field(default_factory=list)
+    d: list[Floats] = field(default_factory=list)
 
-    def add(self, pair, p, d, ok=None):
+    def add(self, pair: Ints, p: Floats, d: Floats, ok: Optional[Bools] = None) -> None:
         p, d = p.reshape(-1, 2), d.reshape(-1, 2)
         if ok is not None:
             pair, p, d = pair[ok], p[ok], d[ok]
@@ -298,7 +305,7 @@ class _Cands:
         self.p.append(p.reshape(-1, 2))
         self.d.append(d.reshape(-1, 2))
 
-    def arrays(self):
+    def arrays(self) -> tuple[Ints, Floats, Floats]:
         if not self.pair:
             return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros((0, 2))
         return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
@@ -315,13 +322,17 @@ class Blockers:
         self.tree = shapely.STRtree(self.footprints) if n else None
         poly_idx = np.nonzero(~self.is_circle)[0]
         self.poly_idx = poly_idx
-        shrunk = shapely.buffer(self.footprints[poly_idx], -SIGHT_TOL, join_style="mitre") if len(poly_idx) else []
+        shrunk: Union[Geoms, list[BaseGeometry]] = shapely.buffer(self.footprints[poly_idx], -SIGHT_TOL, join_style="mitre") if len(poly_idx) else []
         self.shrunk = np.array(shrunk, dtype=object)
         if len(poly_idx):
             shapely.prepare(self.shrunk)
         self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
         self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
-        vx, vp, e0, e1, ep = [], [], [], [], []
+        vx: list[Floats] = []  # convex vertices, and the piece of each
+        vp: list[Ints] = []
+        e0: list[Floats] = []  # edges: from, to, and the piece of each
+        e1: list[Floats] = []
+        ep: list[Ints] = []
         for i, p in enumerate(self.pieces):
             ring = shapely.get_coordinates(p.footprint.exterior)[:-1]
             if not p.footprint.exterior.is_ccw:
@@ -344,23 +355,24 @@ class Blockers:
         self.epiece = np.concatenate(ep).astype(np.int64) if ep else np.zeros(0, np.int64)
 
 
-def hulls(ca, ma, cb, mb) -> np.ndarray:
+def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
     """Convex hulls of circumscribed 32-gons of both bases (a superset of hull(A ∪ B))."""
     pa = ca[:, None, :] + np.einsum("nij,kj->nki", ma, _HULL_U)
     pb = cb[:, None, :] + np.einsum("nij,kj->nki", mb, _HULL_U)
     pts = np.concatenate([pa, pb], axis=1)
     n = len(ca)
     mp = shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(n), 2 * _HULL_K))
-    return shapely.convex_hull(mp)
+    return cast(Geoms, shapely.convex_hull(mp))
 
 
-def outlines(c, m) -> np.ndarray:
+def outlines(c: Floats, m: Floats) -> Geoms:
     """Circumscribed 32-gon of each base (for coarse overlap tests)."""
     pts = c[:, None, :] + np.einsum("nij,kj->nki", m, _HULL_U)
-    return shapely.polygons(np.concatenate([pts, pts[:, :1]], axis=1))
+    return cast(Geoms, shapely.polygons(np.concatenate([pts, pts[:, :1]], axis=1)))
 
 
-def _segments(pair, p, d, ca, ma, cb, mb, far=None):
+def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floats, mb: Floats,
+              far: Optional[Ints] = None) -> tuple[Floats, Floats, Bools]:
     """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok).
 
     ``far`` (per pair: 0 none, 1 A, 2 B) extends the segment to the *far* chord end of that
@@ -382,17 +394,16 @@ def _segments(pair, p, d, ca, ma, cb, mb, far=None):
     return p + ta[:, None] * d, p + tb[:, None] * d, good & oka & okb
 
 
-def _blocked(bl: Blockers, pair, s0, s1, block, heights):
+def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, heights: Optional[Heights]) -> Bools:
     """Which segments meet the interior of a piece that blocks their pair."""
     n = len(pair)
     out = np.zeros(n, bool)
     if n == 0 or not len(bl.pieces):
         return out
     deg = np.linalg.norm(s1 - s0, axis=1) < 1e-12
-    geoms = shapely.linestrings(np.stack([s0, s1], axis=1))
+    geoms = cast(Geoms, shapely.linestrings(np.stack([s0, s1], axis=1)))
     if deg.any():  # S(L) shrunk to a point (the chords overlap)
         geoms[deg] = shapely.points(s0[deg])
-    za = zb = tops = None
     if heights is not None:
         za, zb, tops = heights
     if bl.shrunk_tree is not None:
@@ -426,7 +437,7 @@ def _blocked(bl: Blockers, pair, s0, s1, block, heights):
     return out
 
 
-def _low_part(za, zb, top):
+def _low_part(za: Floats, zb: Floats, top: Floats) -> tuple[Floats, Floats, Bools]:
     """Fraction ``[t0, t1]`` of a segment (A end at 0) where the sight line runs below ``top``."""
     full = (za < top) & (zb < top)
     none = (za >= top) & (zb >= top)
@@ -437,15 +448,15 @@ def _low_part(za, zb, top):
     return t0, t1, full
 
 
-def _point_segment_distance(c, a, b):
+def _point_segment_distance(c: Floats, a: Floats, b: Floats) -> Floats:
     ab = b - a
     L2 = np.einsum("ij,ij->i", ab, ab)
     t = np.clip(np.einsum("ij,ij->i", c - a, ab) / np.where(L2 > 0, L2, 1), 0, 1)
-    return np.linalg.norm(a + t[:, None] * ab - c, axis=1)
+    return cast(Floats, np.linalg.norm(a + t[:, None] * ab - c, axis=1))
 
 
-def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: np.ndarray,
-                   heights=None) -> tuple[np.ndarray, np.ndarray]:
+def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
+                   heights: Optional[Heights] = None) -> tuple[Bools, Floats]:
     """Witness search for many pairs at once.
 
     ``figs_a[k]``, ``figs_b[k]`` is pair ``k``; ``block[k, j]`` says piece ``j`` of ``bl`` may
@@ -462,12 +473,12 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     ca, ma = frames(figs_a)
     cb, mb = frames(figs_b)
 
-    variants = [None]
+    variants: list[Optional[Ints]] = [None]  # S(L) to the inner chord ends, and (heights) to the far end
     if heights is not None:
         za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
         variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
 
-    def run(cands: _Cands):
+    def run(cands: _Cands) -> None:
         pair0, p0, d0 = cands.arrays()
         live = ~found[pair0]
         pair0, p0, d0 = pair0[live], p0[live], d0[live]
@@ -497,7 +508,7 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
 
     # Stage 2: features of the remaining pairs.
     hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
-    hi, pj = bl.tree.query(hl, predicate="intersects")
+    hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
     keep = block[rest[hi], pj]
     hi, pj = hi[keep], pj[keep]
     order = np.lexsort((pj, hi))
@@ -510,8 +521,8 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     rr = np.repeat(np.arange(len(hi)), cnt)
     vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
     inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
-    pt_pair = [rel_pair[rr][inside]]
-    pt_xy = [bl.vx[vi][inside]]
+    pt_pairs = [rel_pair[rr][inside]]
+    pt_xys = [bl.vx[vi][inside]]
     # point features: crossings of blocker outlines with base outlines
     for c, m in ((ca, ma), (cb, mb)):
         ol = outlines(c[rel_pair], m[rel_pair])
@@ -525,10 +536,10 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
             ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
             prs = rel_pair[r2]
             xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
-            pt_pair.append(prs[rows])
-            pt_xy.append(xy)
-    pt_pair = np.concatenate(pt_pair)
-    pt_xy = np.vstack(pt_xy)
+            pt_pairs.append(prs[rows])
+            pt_xys.append(xy)
+    pt_pair = np.concatenate(pt_pairs)
+    pt_xy = np.vstack(pt_xys)
     o = np.argsort(pt_pair, kind="stable")
     pt_pair, pt_xy = pt_pair[o], pt_xy[o]
     # curve features: A, B, circular blockers
@@ -562,19 +573,17 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     run(c3)
     if heights is not None and not found.all():
         # Stage 4: a piece between the two eye heights (board/sightheights.py).
-        from .sightheights import partial_candidates
-
         cond = _partial_conditions(bl, rel_pair, pj, found, heights)
         if len(cond[0]):
             c4 = _Cands()
-            geom = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
-                    za < zb, ca, ma, cb, mb, tangents_from, combos)
+            geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
+                                   za < zb, ca, ma, cb, mb, tangents_from, combos)
             partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
             run(c4)
     return found, wit
 
 
-def _partial_conditions(bl: Blockers, rel_pair, pj, found, heights):
+def _partial_conditions(bl: Blockers, rel_pair: Ints, pj: Ints, found: Bools, heights: Heights) -> Conditions:
     """``(pair, s, kind, a, b, piece)`` for each edge (kind 0, ``a → b``) or circle (kind 1,
     centre ``a``, radius ``b[:, 0]``) of a piece whose top lies strictly between the pair's eyes;
     ``s`` is where the sight line reaches the top, as a fraction from the low model."""
@@ -600,7 +609,7 @@ def _partial_conditions(bl: Blockers, rel_pair, pj, found, heights):
     return pair[o], ss[o], kind[o], a[o], b[o], piece[o]
 
 
-def clearance(seg, pieces: Sequence[Piece]) -> Optional[float]:
+def clearance(seg: Sequence[Sequence[float]], pieces: Sequence[Piece]) -> Optional[float]:
     """Distance from a witness segment to the nearest of ``pieces`` (None if there are none)."""
     if not pieces:
         return None
@@ -608,7 +617,7 @@ def clearance(seg, pieces: Sequence[Piece]) -> Optional[float]:
     return float(min(_piece_distance(line, p) for p in pieces))
 
 
-def _piece_distance(line, p: Piece) -> float:
+def _piece_distance(line: shapely.LineString, p: Piece) -> float:
     if p.circle is not None:
         x, y, r = p.circle
         return max(0.0, float(shapely.distance(line, shapely.Point(x, y))) - r)

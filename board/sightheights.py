@@ -33,20 +33,53 @@ See docs/line-of-sight.md for the derivation and what is not proven.
 from __future__ import annotations
 
 import math
+from typing import Callable, Protocol, cast
 
 import numpy as np
+
+from .arrays import Bools, Floats, Ints
 
 _G_POINT = 64
 _G_CURVE = 720
 _BISECT = 44
 _CHUNK = 400_000
 
+#: The partial-height conditions of the pairs (:func:`board.sight._partial_conditions`),
+#: sorted by pair: ``(pair, s, kind, a, b, piece)``.
+Conditions = tuple[Ints, Floats, Ints, Floats, Floats, Ints]
+#: ``add(pair, p, d)``: candidate lines through ``p`` along ``d`` (rows) for their pairs.
+Add = Callable[[Ints, Floats, Floats], None]
+#: A one-parameter family of items (:func:`_solve`): the condition ``(g, ok)`` and the line
+#: ``(p, d)`` of items ``k`` at parameters ``t``.
+Condition = Callable[[Ints, Floats], tuple[Floats, Bools]]
+Lines = Callable[[Ints, Floats], tuple[Floats, Floats]]
 
-def _wrap(a):
+
+class TangentsFrom(Protocol):
+    """:func:`board.sight.tangents_from`."""
+
+    def __call__(self, p: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]: ...
+
+
+class Combos(Protocol):
+    """:func:`board.sight.combos`."""
+
+    def __call__(self, gl: Ints, gr: Ints, same: bool = ...) -> tuple[Ints, Ints]: ...
+
+
+#: What :func:`partial_candidates` needs of the sight search (:mod:`board.sight`, which imports
+#: this module, hands it over): ``segments(pair, p, d) -> (s0, s1, ok)`` (the far/near
+#: segment), which end is low (``lowA``), the bases ``ca, ma, cb, mb``, and its helpers
+#: ``tangents_from`` and ``combos``.
+SightGeometry = tuple[Callable[[Ints, Floats, Floats], tuple[Floats, Floats, Bools]], Bools, Floats, Floats, Floats, Floats,
+                      TangentsFrom, Combos]
+
+
+def _wrap(a: Floats) -> Floats:
     return (a + math.pi / 2) % math.pi - math.pi / 2
 
 
-def _arc(w, c, m, tangents_from):
+def _arc(w: Floats, c: Floats, m: Floats, tangents_from: TangentsFrom) -> tuple[Floats, Floats]:
     """Line directions (angle mod π) through points ``w`` meeting curves ``(c, M)``: (lo, hi)."""
     t1, t2, ok = tangents_from(w, c, m)
     mid = np.arctan2(c[:, 1] - w[:, 1], c[:, 0] - w[:, 0])
@@ -57,7 +90,8 @@ def _arc(w, c, m, tangents_from):
     return lo, hi
 
 
-def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
+def partial_candidates(pair_of_pt: Ints, pt_xy: Floats, cv_pair: Ints, cv_c: Floats, cv_m: Floats, cond: Conditions,
+                       geom: SightGeometry, add: Add) -> None:
     """Add candidate lines ``add(pair, p, d)`` for every point / curve feature of a pair crossed
     with every partial-height condition of that pair.
 
@@ -70,7 +104,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
     if not len(c_pair):
         return
 
-    def gval(ci, pair, p, d):
+    def gval(ci: Ints, pair: Ints, p: Floats, d: Floats) -> tuple[Floats, Bools]:
         s0, s1, ok = segments(pair, p, d)
         la = low_a[pair][:, None]
         lo_pt, hi_pt = np.where(la, s0, s1), np.where(la, s1, s0)
@@ -108,7 +142,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         keep = hi > lo
         w, pr, ci, lo, hi = w[keep], pr[keep], j[keep], lo[keep], hi[keep]
 
-        def point_lines(k, t):
+        def point_lines(k: Ints, t: Floats) -> tuple[Floats, Floats]:
             return w[k], np.column_stack([np.cos(t), np.sin(t)])
 
         _solve(len(w), lo, hi, _G_POINT, lambda k, t: gval(ci[k], pr[k], *point_lines(k, t)),
@@ -119,7 +153,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
     if len(i):
         cc, mm, pr = cv_c[i], cv_m[i], cv_pair[i]
 
-        def curve_lines(k, t):
+        def curve_lines(k: Ints, t: Floats) -> tuple[Floats, Floats]:
             u = np.column_stack([np.cos(t), np.sin(t)])
             v = np.column_stack([-np.sin(t), np.cos(t)])
             return cc[k] + np.einsum("nij,nj->ni", mm[k], u), np.einsum("nij,nj->ni", mm[k], v)
@@ -143,7 +177,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         hc, hm = np.where(la[:, :, 0], cb[pr], ca[pr]), np.where(la, mb[pr], ma[pr])
         hinv = np.linalg.inv(hm)
 
-        def normal(k):
+        def normal(k: Ints) -> Floats:
             e = c_b[k] - c_a[k]
             return np.column_stack([e[:, 1], -e[:, 0]])
 
@@ -157,7 +191,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         lc, lm, hc, hinv = lc[live], lm[live], hc[live], hinv[live]
         n1, n2, k1, k2, s1, s2, det = n1[live], n2[live], k1[live], k2[live], s1[live], s2[live], det[live]
 
-        def ends2(k, t):
+        def ends2(k: Ints, t: Floats) -> tuple[Floats, Floats]:
             p = lc[k] + np.einsum("nij,nj->ni", lm[k], np.column_stack([np.cos(t), np.sin(t)]))
             r1 = k1[k] - (1 - s1[k]) * np.einsum("ij,ij->i", n1[k], p)
             r2 = k2[k] - (1 - s2[k]) * np.einsum("ij,ij->i", n2[k], p)
@@ -165,12 +199,12 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
             q = np.column_stack([(r1 * a22 - r2 * a12) / det[k], (a11 * r2 - a21 * r1) / det[k]])
             return p, q
 
-        def g_two(k, t):
+        def g_two(k: Ints, t: Floats) -> tuple[Floats, Bools]:
             p, q = ends2(k, t)
             v = np.einsum("nij,nj->ni", hinv[k], q - hc[k])
             return np.einsum("ij,ij->i", v, v) - 1, np.ones(len(k), bool)
 
-        def line_two(k, t):
+        def line_two(k: Ints, t: Floats) -> tuple[Floats, Floats]:
             p, q = ends2(k, t)
             return p, q - p
 
@@ -189,18 +223,18 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
     if len(circ):
         pr = c_pair[circ]
 
-        def ends(k, t):
+        def ends(k: Ints, t: Floats) -> tuple[Floats, Floats, Floats]:
             nn = np.column_stack([np.cos(t), np.sin(t)])
             return nn, _support(ca[pr[k]], ma[pr[k]], nn), _support(cb[pr[k]], mb[pr[k]], nn)
 
-        def g_circ(k, t):
+        def g_circ(k: Ints, t: Floats) -> tuple[Floats, Bools]:
             nn, pa, pb = ends(k, t)
             la = low_a[pr[k]][:, None]
             lo_pt, hi_pt = np.where(la, pa, pb), np.where(la, pb, pa)
             v = lo_pt + c_s[circ[k], None] * (hi_pt - lo_pt) - c_a[circ[k]]
             return nn[:, 0] * v[:, 1] - nn[:, 1] * v[:, 0], np.einsum("ij,ij->i", nn, v) > 0
 
-        def line_circ(k, t):
+        def line_circ(k: Ints, t: Floats) -> tuple[Floats, Floats]:
             _, pa, pb = ends(k, t)
             return pa, pb - pa
 
@@ -208,7 +242,7 @@ def partial_candidates(pair_of_pt, pt_xy, cv_pair, cv_c, cv_m, cond, geom, add):
         _solve(m, np.zeros(m), np.full(m, 2 * math.pi), _G_CURVE, g_circ, line_circ, pr, add)
 
 
-def _solve(n, lo, hi, grid, g_of, line_of, pair, add):
+def _solve(n: int, lo: Floats, hi: Floats, grid: int, g_of: Condition, line_of: Lines, pair: Ints, add: Add) -> None:
     """Sign changes of ``g_of(item, t) -> (g, ok)`` on a grid of each item's parameter range
     ``[lo, hi]``, bisected to float precision; the line ``line_of(item, t) -> (p, d)`` at both
     ends of each final bracket is added as a candidate."""
@@ -238,7 +272,7 @@ def _solve(n, lo, hi, grid, g_of, line_of, pair, add):
             add(pair[item], p, d)
 
 
-def _support(c, m, n):
+def _support(c: Floats, m: Floats, n: Floats) -> Floats:
     """Touching point of curves ``(c, M)`` with outward normal ``n`` (rows)."""
     w = np.einsum("nji,nj->ni", m, n)
-    return c + np.einsum("nij,nj->ni", m, w / np.linalg.norm(w, axis=1)[:, None])
+    return cast(Floats, c + np.einsum("nij,nj->ni", m, w / np.linalg.norm(w, axis=1)[:, None]))

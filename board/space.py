@@ -20,14 +20,24 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike, NDArray
+from shapely.geometry.base import BaseGeometry
 
-from .plane import ccw_rings, corner_arcs, outline_edges
+from .arrays import Bools, Floats, Geoms, Ints
+from .bases import RoundBase
+from .plane import Rest, ccw_rings, corner_arcs, outline_edges
+from .regions import Region
+from .table import Figure
+from .terrain import Piece
+
+if TYPE_CHECKING:  # (board/paths.py imports this module: the names for annotations only)
+    from .paths import ArcKey, BiTangent, RegionAnchors, _Graph
 
 #: Slack for tangency: a segment tangent to a grown obstacle touches it (margin 0 up to float
 #: noise); margins down to ``-TOL`` count as clear. Ten times finer than :data:`board.units.TOUCH`.
@@ -37,6 +47,14 @@ EDGE = -1
 #: Obstacles farther than their grow + PAD are not looked at; a margin reported as PAD means
 #: "at least PAD" (a true lower bound, which is all the arc test needs).
 PAD = 1.0
+#: A geometry a margin query adds to the obstacles, and how far to keep from it: one
+#: geometry (or ``None``) for every query point, or one geometry (or ``None``) for them all.
+Extra = Union[tuple[Geoms, Floats], tuple[Optional[BaseGeometry], float]]
+#: Bounds of :class:`SearchMemo`: the arc verdicts, the goal regions and the shared graphs it
+#: keeps.
+MEMO_ARCS = 1 << 16
+MEMO_REGIONS = 64
+SHARED_GRAPHS = 4
 
 
 @dataclass(frozen=True)
@@ -45,12 +63,67 @@ class Obstacle:
 
     id: str
     kind: str  # "terrain" or "model" (what the validator reports)
-    core: shapely.Geometry
+    core: BaseGeometry
     grow: float
 
     @property
     def is_point(self) -> bool:
-        return shapely.get_type_id(self.core) == 0
+        return bool(shapely.get_type_id(self.core) == 0)
+
+
+@dataclass(eq=False)
+class SearchMemo:
+    """What the shortest-path searches on one :class:`Space` share (every
+    :class:`board.paths.Reach` built on it, whatever its start and goal), made by the first
+    search that needs it. For a space of ``n`` circles (:attr:`Space.circles`), at most:
+
+    * ``bitangents``: the clear circle-to-circle tangents, four per pair of circles;
+    * ``tangent_verdicts``: the verdicts of a bounded search's candidate tangents, one byte
+      per candidate (four per pair of circles: ``2n(n − 1)`` bytes; 0: not asked, 1: clear,
+      2: blocked);
+    * ``arcs``: the verdicts of the arcs tested, keyed ``(circle, slot0, slot1)``:
+      :data:`MEMO_ARCS` of them, or one graph's arcs if that is more (all forgotten when full);
+    * ``prepared`` and ``anchors``: goal regions less the grown obstacles, and the regions'
+      anchors (:meth:`board.paths.Reach._region_anchors`): :data:`MEMO_REGIONS` regions, or
+      one search's if that is more (forgotten, with the graphs, when full);
+    * ``graphs``: the start-independent part of the tangent graph, per set of regions'
+      anchors: :data:`SHARED_GRAPHS` (the oldest dropped first).
+
+    Forgetting changes no answer: what was kept is worked out again, the same way. Not safe
+    for several threads at once (the searches share it without a lock): give each thread a
+    :class:`Space` of its own.
+    """
+
+    bitangents: Optional[list[BiTangent]] = None
+    tangent_verdicts: Optional[NDArray[np.int8]] = None
+    arcs: dict[ArcKey, bool] = field(default_factory=dict)
+    prepared: list[tuple[Region, Region]] = field(default_factory=list)
+    anchors: list[tuple[Region, RegionAnchors]] = field(default_factory=list)
+    graphs: dict[tuple[int, ...], _Graph] = field(default_factory=dict)
+
+    def arc_verdicts(self, which: list[ArcKey], test: Callable[[list[ArcKey]], list[bool]]) -> list[bool]:
+        """The verdict of each arc of ``which``: kept, or given by ``test`` (for every arc
+        not kept, in order) and kept from then on."""
+        todo = [t for t in which if t not in self.arcs]
+        if len(self.arcs) + len(todo) > MEMO_ARCS:
+            self.arcs.clear()
+            todo = list(which)
+        if todo:
+            self.arcs.update(zip(todo, test(todo)))
+        return [self.arcs[t] for t in which]
+
+    def room_for_regions(self, n: int) -> None:
+        """Forget the regions if ``n`` more would pass :data:`MEMO_REGIONS`, and with them the
+        graphs made from their anchors (which are keyed by the anchors' ids)."""
+        if max(len(self.prepared), len(self.anchors)) + n > MEMO_REGIONS:
+            self.prepared.clear()
+            self.anchors.clear()
+            self.graphs.clear()
+
+    def room_for_graph(self) -> None:
+        """Drop the oldest shared graphs until one more fits in :data:`SHARED_GRAPHS`."""
+        while len(self.graphs) >= SHARED_GRAPHS:
+            del self.graphs[next(iter(self.graphs))]
 
 
 class Space:
@@ -76,17 +149,16 @@ class Space:
         self._poly = np.nonzero(~is_pt)[0]
         self._poly_box = shapely.bounds(self.cores[self._poly]).reshape(-1, 4) + self.grow[self._poly, None] * np.array([-1, -1, 1, 1])
         #: What depends on the space alone, computed on first use and shared by every
-        #: :class:`board.paths.Reach` built on it: the clear circle-to-circle tangents and the
-        #: verdict of every arc tested so far (keyed ``(circle, rel0, rel1)``).
-        self.memo: dict = {}
+        #: :class:`board.paths.Reach` built on it (its bounds: :class:`SearchMemo`).
+        self.memo = SearchMemo()
 
     # --- margins ----------------------------------------------------------------------------
 
-    def _box_margin_pts(self, pts: np.ndarray) -> np.ndarray:
+    def _box_margin_pts(self, pts: Floats) -> Floats:
         x0, y0, x1, y1 = self.box
-        return np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]])
+        return cast(Floats, np.minimum.reduce([pts[:, 0] - x0, pts[:, 1] - y0, x1 - pts[:, 0], y1 - pts[:, 1]]))
 
-    def _margins(self, geoms: np.ndarray, exclude: Optional[np.ndarray] = None, extra=None):
+    def _margins(self, geoms: Geoms, exclude: Optional[Ints] = None, extra: Optional[Extra] = None) -> tuple[Floats, Ints]:
         """Smallest ``distance(geom, core) - grow`` over obstacles near each geometry."""
         n = len(geoms)
         best = np.full(n, PAD)
@@ -123,17 +195,17 @@ class Space:
                 best[lower], which[lower] = d[lower], -3
         return best, which
 
-    def point_margin(self, pts, exclude=None, extra=None) -> tuple[np.ndarray, np.ndarray]:
+    def point_margin(self, pts: ArrayLike, exclude: Optional[Ints] = None, extra: Optional[Extra] = None) -> tuple[Floats, Ints]:
         """For each point: how far it is inside free space (negative: inside an obstacle's
         clearance, or beyond the edge) and which obstacle decides (``EDGE`` for the edge)."""
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-        m, w = self._margins(shapely.points(pts), exclude, extra)
+        m, w = self._margins(cast(Geoms, shapely.points(pts)), exclude, extra)
         e = self._box_margin_pts(pts)
         edge = e < m
         m[edge], w[edge] = e[edge], EDGE
         return m, w
 
-    def segment_margin(self, a, b) -> tuple[np.ndarray, np.ndarray]:
+    def segment_margin(self, a: ArrayLike, b: ArrayLike) -> tuple[Floats, Ints]:
         """The same for segments ``a[i] → b[i]`` (the box is convex: its ends decide)."""
         a, b, segs = _segments(a, b)
         if not len(a):
@@ -144,10 +216,10 @@ class Space:
         m[edge], w[edge] = e[edge], EDGE
         return m, w
 
-    def clear_points(self, pts) -> np.ndarray:
+    def clear_points(self, pts: ArrayLike) -> Bools:
         return self.point_margin(pts)[0] >= -TOL
 
-    def clear_segments(self, a, b, on=None) -> np.ndarray:
+    def clear_segments(self, a: ArrayLike, b: ArrayLike, on: Optional[tuple[ArrayLike, ArrayLike]] = None) -> Bools:
         """Whether each segment ``a[i] → b[i]`` stays in free space (the same verdict as
         ``segment_margin(a, b)[0] >= -TOL``, decided with ``dwithin`` instead of distances;
         against point cores, numpy decides whatever is not within :data:`_UNSURE` of the limit).
@@ -168,7 +240,7 @@ class Space:
             ok[sl] = self._clear_block(a[sl], b[sl], ok[sl], ka[sl], kb[sl])
         return ok
 
-    def _clear_block(self, a: np.ndarray, b: np.ndarray, ok: np.ndarray, ka: np.ndarray, kb: np.ndarray) -> np.ndarray:
+    def _clear_block(self, a: Floats, b: Floats, ok: Bools, ka: Ints, kb: Ints) -> Bools:
         ok = ok.copy()
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         # candidate pairs: the segment's box meets the obstacle's box grown by its clearance
@@ -199,17 +271,17 @@ class Space:
                 ug, inv = np.unique(gi, return_inverse=True)
                 segs = _segments(a[idx[ug]], b[idx[ug]])[2][inv]
                 oi = self._poly[oi]
-                hit = shapely.dwithin(segs, self.cores[oi], self.grow[oi] - TOL)
+                hit = shapely.dwithin(segs, self.cores[oi], self.grow[oi] - TOL)  # type: ignore[call-overload]  # (stub: distance may be an array)
                 ok[idx[gi[hit]]] = False
         return ok
 
     @cached_property
-    def _pt_lim2(self) -> np.ndarray:
+    def _pt_lim2(self) -> Floats:
         """Each round obstacle's squared "well inside" radius (:meth:`_ends_in_discs`)."""
         return np.maximum(self.grow[self._pt] - TOL - 2 * _UNSURE, 0.0) ** 2
 
     @cached_property
-    def _pt_by_x(self) -> list:
+    def _pt_by_x(self) -> list[tuple[Ints, Floats, Floats, Floats, float]]:
         """The round obstacles for :meth:`_ends_in_discs`, in groups of like size (the "well
         inside" radius within a factor of two): each group's obstacle indices, x, y and squared
         radius sorted by x, and its widest radius (padded)."""
@@ -224,13 +296,14 @@ class Space:
             out.append((idx, self._pt_xy[idx, 0], self._pt_xy[idx, 1], lim[idx] ** 2, float(lim[idx].max()) + 1e-6))
         return out
 
-    def _ends_in_discs(self, P: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _ends_in_discs(self, P: Floats, K: Ints) -> tuple[Ints, Ints]:
         """Pairs ``(point, round obstacle)`` where point ``P[i]`` lies well inside the disc (by
         more than twice :data:`_UNSURE` within grow − TOL). A point on circle ``K[i]`` can only
         be inside a disc that circle meets (:attr:`_disc_hits`; the margin dwarfs the rounding
         of the point); for the others (``K[i] < 0``), only the discs whose x lies within their
         group's widest such radius of the point's are looked at (no other can hold it)."""
-        pis, js = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)]
+        pis: list[Ints] = [np.zeros(0, dtype=int)]
+        js: list[Ints] = [np.zeros(0, dtype=int)]
         on = K >= 0
         if on.any():
             hk, hj = self._disc_hits
@@ -241,7 +314,8 @@ class Space:
             j = hj[np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first, n)]
             dx, dy = P[pi, 0] - self._pt_xy[j, 0], P[pi, 1] - self._pt_xy[j, 1]
             inside = dx * dx + dy * dy < self._pt_lim2[j]
-            pis.append(pi[inside]), js.append(j[inside])
+            pis.append(pi[inside])
+            js.append(j[inside])
             if on.all():
                 return np.concatenate(pis), np.concatenate(js)
             free = np.nonzero(~on)[0]
@@ -255,7 +329,8 @@ class Space:
             j = np.arange(len(pi)) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
             dx, dy = P[pi, 0] - xs[j], P[pi, 1] - ys[j]
             inside = dx * dx + dy * dy < lim2[j]
-            pis.append(pi[inside] if free is None else free[pi[inside]]), js.append(idx[j[inside]])
+            pis.append(pi[inside] if free is None else free[pi[inside]])
+            js.append(idx[j[inside]])
         return np.concatenate(pis), np.concatenate(js)
 
     def describe(self, which: int) -> tuple[str, str]:
@@ -272,23 +347,39 @@ class Space:
     @cached_property
     def circles(self) -> "Circles":
         """Every circle a shortest path may wrap around (see :class:`Circles`)."""
-        cx, cy, R, own, lo, span, rest = [], [], [], [], [], [], []
+        cx: list[float] = []
+        cy: list[float] = []
+        R: list[float] = []
+        own: list[int] = []
+        lo: list[float] = []
+        span: list[float] = []
+        rest: list[Optional[Rest]] = []
         row = dict(zip(self._pt.tolist(), self._pt_xy))  # (a round obstacle's centre, read once)
         for k, o in enumerate(self.obstacles):
             if k in row:
                 x, y = row[k]
-                cx.append(x), cy.append(y), R.append(o.grow), own.append(k)
-                lo.append(0.0), span.append(2 * math.pi), rest.append(None)
+                cx.append(x)
+                cy.append(y)
+                R.append(o.grow)
+                own.append(k)
+                lo.append(0.0)
+                span.append(2 * math.pi)
+                rest.append(None)
                 continue
             # A convex footprint needs no rest: from a point of a corner's arc (in the
             # corner's normal cone) the nearest point of a convex polygon is that corner.
             convex = _convex_polygon(o.core)
             for v, a, span_, where in corner_arcs(o.core):
-                cx.append(v[0]), cy.append(v[1]), R.append(o.grow), own.append(k)
-                lo.append(a), span.append(span_), rest.append(None if convex else where)
+                cx.append(v[0])
+                cy.append(v[1])
+                R.append(o.grow)
+                own.append(k)
+                lo.append(a)
+                span.append(span_)
+                rest.append(None if convex else where)
         return Circles(np.array(cx), np.array(cy), np.array(R), np.array(own, dtype=int), np.array(lo), np.array(span), rest)
 
-    def arcs_clear(self, ks, a0s, sweeps) -> np.ndarray:
+    def arcs_clear(self, ks: ArrayLike, a0s: ArrayLike, sweeps: ArrayLike) -> Bools:
         """:meth:`arc_clear` for many arcs. Round obstacles and the table edge are decided
         exactly (where a circle meets a disc is a closed-form interval of angles; an arc's
         extreme coordinates are at its ends or at a quarter turn); footprints (and, for a
@@ -308,7 +399,7 @@ class Space:
             ok[idx] = self._arcs_clear_sampled(ks[idx], a0s[idx], sweeps[idx])
         return ok
 
-    def _arcs_on_table(self, ks, lo, w) -> np.ndarray:
+    def _arcs_on_table(self, ks: Ints, lo: Floats, w: Floats) -> Bools:
         """Whether each arc (circle ``ks``, counter-clockwise from ``lo`` through ``w``) stays
         inside the box (margin ≥ −TOL): its extreme x and y are at its ends or at the quarter
         turns it passes."""
@@ -335,7 +426,7 @@ class Space:
         return out
 
     @cached_property
-    def _disc_hits(self) -> tuple[np.ndarray, np.ndarray]:
+    def _disc_hits(self) -> tuple[Ints, Ints]:
         """``(circle, obstacle)`` pairs, sorted by circle, where a round obstacle (not the
         circle's own) comes nearer than its grow − TOL to some point of the circle."""
         c = self.circles
@@ -343,7 +434,8 @@ class Space:
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
         px, py = self._pt_xy[:, 0], self._pt_xy[:, 1]
         g = self.grow[self._pt] - TOL
-        ks, js = [], []
+        ks: list[Ints] = []
+        js: list[Ints] = []
         step = max(1, _BLOCK // len(self._pt))
         for lo_ in range(0, len(c), step):
             k = np.arange(lo_, min(len(c), lo_ + step))
@@ -351,10 +443,11 @@ class Space:
             R = c.r[k, None]
             meet = (D < R + g[None, :]) & (R < D + g[None, :]) & (g[None, :] > 0) & (self._pt[None, :] != c.own[k, None])
             kk, jj = np.nonzero(meet)
-            ks.append(k[kk]), js.append(jj)
+            ks.append(k[kk])
+            js.append(jj)
         return np.concatenate(ks), np.concatenate(js)
 
-    def _arcs_off_discs(self, ks, lo, w) -> np.ndarray:
+    def _arcs_off_discs(self, ks: Ints, lo: Floats, w: Floats) -> Bools:
         """Whether each arc keeps grow − TOL from every round obstacle but its own: the angles
         of a circle (centre c, radius R) within r of a point p at distance D are those within
         ``acos((R² + D² − r²) / (2RD))`` of the direction of p (all of them when the circle lies
@@ -389,15 +482,15 @@ class Space:
         return ok
 
     @cached_property
-    def _poly_bounds(self) -> np.ndarray:
+    def _poly_bounds(self) -> Floats:
         """The footprints' bounding boxes (not grown)."""
         return shapely.bounds(self.cores[self._poly]).reshape(-1, 4)
 
-    def _poly_margin(self, pts: np.ndarray, exclude: np.ndarray, extra: tuple) -> np.ndarray:
+    def _poly_margin(self, pts: Floats, exclude: Ints, extra: tuple[Geoms, Floats]) -> Floats:
         """:meth:`point_margin` against the footprints alone (not round obstacles, not the
         edge), leaving out obstacle ``exclude[i]`` for point ``i`` and adding ``extra``: one
         geometry or ``None`` per point and its grow."""
-        geoms = shapely.points(pts)
+        geoms = cast(Geoms, shapely.points(pts))
         best = np.full(len(pts), PAD)
         if len(self._poly) and len(pts):
             # the footprints whose boxes meet each point's box grown by r (what a tree query
@@ -417,7 +510,7 @@ class Space:
             best[has] = np.minimum(best[has], shapely.distance(geoms[has], geom[has]) - np.asarray(grow)[has])
         return best
 
-    def _arcs_clear_sampled(self, ks, a0s, sweeps) -> np.ndarray:
+    def _arcs_clear_sampled(self, ks: Ints, a0s: Floats, sweeps: Floats) -> Bools:
         """The certified sampling of :meth:`arc_clear` against footprints (and a corner's own
         rest of outline) alone, every arc at once: one query settles most of them (clear at
         the first sampling, or blocked); the unsettled pieces of the rest are bisected
@@ -496,11 +589,12 @@ class Space:
         return out
 
     @cached_property
-    def _poly_segments(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    def _poly_segments(self) -> Optional[tuple[Floats, Ints]]:
         """The straight pieces of every footprint's outline (holes too) and of every wall, as
         ``(n, 2, 2)`` segments, with the obstacle each belongs to (``None`` for a core of
         another kind). A point outside a footprint is as far from it as from these."""
-        segs, own = [np.zeros((0, 2, 2))], [np.zeros(0, dtype=int)]
+        segs: list[Floats] = [np.zeros((0, 2, 2))]
+        own: list[Ints] = [np.zeros(0, dtype=int)]
         for o in self._poly.tolist():
             for part in shapely.get_parts(self.cores[o]):
                 kind = shapely.get_type_id(part)
@@ -517,7 +611,7 @@ class Space:
                     own.append(np.full(len(xy) - 1, o))
         return np.concatenate(segs), np.concatenate(own)
 
-    def _arcs_floor(self, ks, lo, w) -> np.ndarray:
+    def _arcs_floor(self, ks: Ints, lo: Floats, w: Floats) -> Floats:
         """A lower bound of each arc's margin (circle ``ks``, counter-clockwise from ``lo``
         through ``w``) against what :meth:`_arcs_clear_sampled` samples: every footprint but
         the circle's own, and the rest of its own outline. Exact up to float rounding (far
@@ -579,7 +673,7 @@ class Space:
         rest = c.rest_of(k)
         extra = (rest, self.grow[exclude_k]) if rest is not None else None
         kappa = 1.0 / R + 1.0 / max(self.rho, 1e-12)
-        def margins(t):
+        def margins(t: Floats) -> Floats:
             pts = np.column_stack([x + R * np.cos(t), y + R * np.sin(t)])
             return self.point_margin(pts, exclude=np.full(len(t), exclude_k), extra=extra)[0]
 
@@ -603,39 +697,48 @@ class Space:
         return True
 
 
+@dataclass(frozen=True, eq=False)
 class Circles:
     """Circles a path may wrap: centre, radius, owning obstacle, normal cone ``[lo, lo+span]``
-    (a full turn for round obstacles) and, for polygon corners, the rest of the outline
-    (``rest``, per circle: None for a round obstacle, else ``(outline, corner index,
-    closed)``). Made by :attr:`Space.circles` and never changed. (A plain class: a dataclass
-    costs Python about half a millisecond to make, at every command that loads this module.)"""
+    (a full turn for round obstacles) and, for polygon corners, the rest of the outline. Made
+    by :attr:`Space.circles` and never changed (compared by identity: arrays have no single
+    truth value)."""
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, r: np.ndarray, own: np.ndarray, lo: np.ndarray, span: np.ndarray, rest: list):
-        self.x, self.y, self.r, self.own, self.lo, self.span, self.rest = x, y, r, own, lo, span, rest
-        self._rest_geoms: dict = {}
-        self._rest_edges: dict = {}
+    x: Floats
+    y: Floats
+    r: Floats
+    own: Ints
+    lo: Floats
+    span: Floats
+    rest: list[Optional[Rest]]  # per circle: None (round obstacle) or (outline, corner index, closed)
+    # each corner's rest of outline, made on first use (:meth:`rest_of`, :meth:`rest_edges`):
+    # at most one entry per circle; safe from several threads (two racing make the same entry)
+    _rest_geoms: dict[int, Optional[BaseGeometry]] = field(default_factory=dict, init=False, repr=False)
+    _rest_edges: dict[int, Floats] = field(default_factory=dict, init=False, repr=False)
 
-    def rest_of(self, k: int):
+    def rest_of(self, k: int) -> Optional[BaseGeometry]:
         """The rest of a corner's outline (every edge but the one or two at the corner), as
         one MultiLineString built on first use; ``None`` for a round obstacle."""
         k = int(k)
-        if self.rest[k] is None:
+        where = self.rest[k]
+        if where is None:
             return None
         if k not in self._rest_geoms:
-            edges = outline_edges(*self.rest[k])
-            self._rest_geoms[k] = shapely.multilinestrings(shapely.linestrings(edges)) if len(edges) else None
+            edges = outline_edges(*where)
+            self._rest_geoms[k] = cast(BaseGeometry, shapely.multilinestrings(cast(Geoms, shapely.linestrings(edges)))) if len(edges) else None
         return self._rest_geoms[k]
 
-    def rest_edges(self, k: int) -> np.ndarray:
+    def rest_edges(self, k: int) -> Floats:
         """The edges of :meth:`rest_of` as an ``(m, 2, 2)`` array (none for a round obstacle)."""
         k = int(k)
-        if self.rest[k] is None:
+        where = self.rest[k]
+        if where is None:
             return _NO_EDGES
         if k not in self._rest_edges:
-            self._rest_edges[k] = outline_edges(*self.rest[k]).reshape(-1, 2, 2)
+            self._rest_edges[k] = outline_edges(*where).reshape(-1, 2, 2)
         return self._rest_edges[k]
 
-    def rest_array(self, ks) -> np.ndarray:
+    def rest_array(self, ks: ArrayLike) -> Geoms:
         """:meth:`rest_of` for each index of ``ks`` (an object array, ``None`` for round ones)."""
         ks = np.asarray(ks, dtype=int)
         uk, inv = np.unique(ks, return_inverse=True)
@@ -648,12 +751,12 @@ class Circles:
         return len(self.x)
 
     @cached_property
-    def floats(self) -> tuple[list, list, list, list]:
+    def floats(self) -> tuple[list[float], list[float], list[float], list[float]]:
         """``x``, ``y``, ``r`` and ``lo`` as lists of Python floats (the same values: for
         arithmetic one point at a time, faster than numpy's scalars)."""
         return self.x.tolist(), self.y.tolist(), self.r.tolist(), self.lo.tolist()
 
-    def in_cone(self, k: np.ndarray, ang: np.ndarray) -> np.ndarray:
+    def in_cone(self, k: Ints, ang: Floats) -> Bools:
         rel = np.mod(ang - self.lo[k], 2 * math.pi)
         full = self.span[k] >= 2 * math.pi - 1e-12
         return full | (rel <= self.span[k] + 1e-9) | (rel >= 2 * math.pi - 1e-9)
@@ -662,7 +765,7 @@ class Circles:
 _NO_EDGES = np.zeros((0, 2, 2))
 
 
-def _convex_polygon(core) -> bool:
+def _convex_polygon(core: BaseGeometry) -> bool:
     """Whether ``core`` is one polygon whose exterior turns left at every corner."""
     if shapely.get_type_id(core) != 3:
         return False
@@ -675,11 +778,11 @@ def _convex_polygon(core) -> bool:
     return bool(np.all(e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0] >= -1e-15))
 
 
-def _segments(a, b):
+def _segments(a: ArrayLike, b: ArrayLike) -> tuple[Floats, Floats, Geoms]:
     """Arrays of start and end points and the shapely segments (a point where they coincide)."""
     a = np.asarray(a, dtype=float).reshape(-1, 2)
     b = np.asarray(b, dtype=float).reshape(-1, 2)
-    segs = shapely.linestrings(np.stack([a, b], axis=1)) if len(a) else np.zeros(0, dtype=object)
+    segs = cast(Geoms, shapely.linestrings(np.stack([a, b], axis=1))) if len(a) else np.zeros(0, dtype=object)
     same = np.all(np.abs(a - b) < 1e-15, axis=1)
     if same.any():
         segs[same] = shapely.points(a[same])
@@ -705,7 +808,7 @@ _BLOCK = 1 << 21
 _UNSURE = 1e-9
 
 
-def _segments_near_points(a, b, xy, cores, limit) -> np.ndarray:
+def _segments_near_points(a: Floats, b: Floats, xy: Floats, cores: Callable[[Ints], Geoms], limit: Floats) -> Bools:
     """For pairs ``i``: does segment ``a[i] → b[i]`` come within ``limit[i]`` of point
     ``xy[i]``? The same verdict as ``shapely.dwithin(segment, core_i, limit[i])``: computed
     with numpy, handed to GEOS only where the distance lies within :data:`_UNSURE` of the limit
@@ -719,11 +822,11 @@ def _segments_near_points(a, b, xy, cores, limit) -> np.ndarray:
     hit = dist < limit - _UNSURE
     unsure = np.nonzero(np.abs(dist - limit) <= _UNSURE)[0]
     if len(unsure):
-        hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores(unsure), limit[unsure])
+        hit[unsure] = shapely.dwithin(_segments(a[unsure], b[unsure])[2], cores(unsure), limit[unsure])  # type: ignore[call-overload]  # (stub: distance may be an array)
     return hit
 
 
-def _point_segment_distance(px, py, ax, ay, bx, by) -> np.ndarray:
+def _point_segment_distance(px: Floats, py: Floats, ax: Floats, ay: Floats, bx: Floats, by: Floats) -> Floats:
     """Distance from each point ``(px, py)`` to segment ``a → b`` (a point where they meet)."""
     ux, uy = bx - ax, by - ay
     L2 = ux * ux + uy * uy
@@ -731,7 +834,7 @@ def _point_segment_distance(px, py, ax, ay, bx, by) -> np.ndarray:
     return np.hypot(px - (ax + t * ux), py - (ay + t * uy))
 
 
-def _arc_segment_distance(cx, cy, R, lo, w, A, B) -> np.ndarray:
+def _arc_segment_distance(cx: Floats, cy: Floats, R: Floats, lo: Floats, w: Floats, A: Floats, B: Floats) -> Floats:
     """The least distance between each arc (centre ``(cx, cy)``, radius ``R``, directions
     counter-clockwise from ``lo`` through ``w``) and segment ``A → B``, up to float rounding.
 
@@ -742,7 +845,7 @@ def _arc_segment_distance(cx, cy, R, lo, w, A, B) -> np.ndarray:
     TAU = 2 * math.pi
     full = w >= TAU - 1e-9
 
-    def on_arc(px, py):
+    def on_arc(px: Floats, py: Floats) -> Bools:
         rel = np.mod(np.arctan2(py - cy, px - cx) - lo, TAU)
         return full | (rel <= w + 1e-9) | (rel >= TAU - 1e-9)
 
@@ -774,7 +877,7 @@ def disc_obstacle(id: str, kind: str, x: float, y: float, r: float, rho: float) 
     return Obstacle(id, kind, shapely.Point(float(x), float(y)), float(r) + float(rho))
 
 
-def polygon_obstacle(id: str, kind: str, poly: shapely.Geometry, rho: float) -> Obstacle:
+def polygon_obstacle(id: str, kind: str, poly: BaseGeometry, rho: float) -> Obstacle:
     """A footprint (filled: holes are ignored), kept ``ρ`` away."""
     parts = [shapely.Polygon(p.exterior) for p in shapely.get_parts(poly)]
     core = parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
@@ -795,26 +898,26 @@ def oval_polygon_outside(x: float, y: float, a: float, b: float, phi: float, n: 
     return shapely.Polygon(np.column_stack([x + u * cp - v * sp, y + u * sp + v * cp]))
 
 
-def figure_obstacle(fig, rho: float, kind: str = "model") -> Obstacle:
+def figure_obstacle(fig: Figure, rho: float, kind: str = "model") -> Obstacle:
     """A model's base as an obstacle: exact for round bases, a circumscribed polygon (so
     conservative) for ovals."""
-    if fig.is_round:
+    if isinstance(fig.base, RoundBase):
         return disc_obstacle(fig.id, kind, fig.x, fig.y, fig.base.radius, rho)
     b = fig.base
     return Obstacle(fig.id, kind, oval_polygon_outside(fig.x, fig.y, b.a, b.b, b.phi), float(rho))
 
 
-def figure_obstacles(figs, rho: float, kind: str = "model") -> list:
+def figure_obstacles(figs: Iterable[Figure], rho: float, kind: str = "model") -> list[Obstacle]:
     """:func:`figure_obstacle` for each of ``figs``, in order (the round bases' centres made in
     one shapely call: the same points)."""
     figs = list(figs)
     xy = [(float(f.x), float(f.y)) for f in figs if f.is_round]
-    centres = iter(shapely.points(np.array(xy, dtype=float)) if xy else ())
-    return [Obstacle(f.id, kind, next(centres), float(f.base.radius) + float(rho)) if f.is_round else figure_obstacle(f, rho, kind)
-            for f in figs]
+    centres = iter(cast(Geoms, shapely.points(np.array(xy, dtype=float))) if xy else ())
+    return [Obstacle(f.id, kind, next(centres), float(f.base.radius) + float(rho)) if isinstance(f.base, RoundBase)
+            else figure_obstacle(f, rho, kind) for f in figs]
 
 
-def piece_obstacle(piece, rho: float) -> Obstacle:
+def piece_obstacle(piece: Piece, rho: float) -> Obstacle:
     """A terrain piece: round pieces exactly (their ``circle``), others by their footprint."""
     if piece.circle is not None:
         x, y, r = piece.circle

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 import numpy as np
 import shapely
@@ -24,7 +24,13 @@ from .bases import Base, RoundBase
 from .terrain import Piece
 from .units import TOUCH
 
+if TYPE_CHECKING:  # (board/levels.py imports this module: the name for annotations only)
+    from .levels import Levels
+
 _AXES = np.array([0.0, 0.5 * np.pi, np.pi, 1.5 * np.pi])  # +x, +y, -x, -y
+
+#: :class:`LevelsCache`'s bound: the sets of surfaces whose levels a table keeps.
+LEVELS_KEPT = 16
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,41 @@ class Figure:
         return isinstance(self.base, RoundBase)
 
 
+class LevelsCache:
+    """The :class:`board.levels.Levels` made for one table, kept with it (:attr:`Table.levels`):
+    a file's check builds the table's levels once, and every move's question then finds them
+    (:func:`board.levels.levels_of`).
+
+    Bound: the levels of at most :data:`LEVELS_KEPT` sets of surfaces (a rule asks for the
+    table's own and, in StarCraft, one set per stack of pieces a mover stands on), and as many
+    answers of :func:`board.levels.surface_ids`; beyond that, levels are built and not kept.
+    Safe to share between threads, without a lock: two threads asking at once may each build
+    the same levels (equal values; the first kept is the one found from then on), and threads
+    racing may each keep one entry beyond the bound.
+    """
+
+    def __init__(self) -> None:
+        self._levels: dict[frozenset[str], Levels] = {}
+        self._surfaces: dict[frozenset[str], frozenset[str]] = {}
+
+    def levels(self, surfaces: frozenset[str]) -> Optional[Levels]:
+        """The levels kept for this set of surfaces, if any."""
+        return self._levels.get(surfaces)
+
+    def keep_levels(self, surfaces: frozenset[str], levels: Levels) -> None:
+        """Keep ``levels`` for ``surfaces`` (unless some are kept already, or it is full)."""
+        if len(self._levels) < LEVELS_KEPT:
+            self._levels.setdefault(surfaces, levels)
+
+    def surfaces(self, extra: frozenset[str]) -> Optional[frozenset[str]]:
+        """The surfaces :func:`board.levels.surface_ids` gave for ``extra``, if kept."""
+        return self._surfaces.get(extra)
+
+    def keep_surfaces(self, extra: frozenset[str], surfaces: frozenset[str]) -> None:
+        if len(self._surfaces) < LEVELS_KEPT:
+            self._surfaces.setdefault(extra, surfaces)
+
+
 @dataclass(frozen=True)
 class Table:
     """A ``width × height`` inch table, origin bottom-left, y up, with its terrain pieces."""
@@ -63,6 +104,9 @@ class Table:
     width: float
     height: float
     pieces: tuple[Piece, ...] = field(default_factory=tuple)
+    #: The levels made for this table (:class:`LevelsCache`): not part of its value, and new for
+    #: every table (``dataclasses.replace`` included).
+    levels: LevelsCache = field(default_factory=LevelsCache, init=False, compare=False, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, Piece]:
@@ -107,7 +151,7 @@ class Table:
     def on_table(self, fig: Figure) -> bool:
         return self.edge_margin(fig) >= -TOUCH
 
-    def pieces_hit(self, geom) -> list[Piece]:
+    def pieces_hit(self, geom: shapely.Geometry) -> list[Piece]:
         """Pieces whose footprint interior meets ``geom`` (STRtree query)."""
         idx = self.tree.query(geom, predicate="intersects")
         return [self.pieces[i] for i in sorted(idx)]

@@ -47,11 +47,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
 
+from .arrays import Bools, Floats
 from .bases import RoundBase
 from .errors import GeometryError
 from .table import Figure
@@ -81,7 +83,7 @@ class DiscDims:
             raise GeometryError(f"{_who(name)}diameter must be a positive number of inches, not {self.diameter}")
         return self
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float]:
         return {"diameter": self.diameter}
 
 
@@ -106,7 +108,7 @@ class TeardropDims:
                                 "else the far circle swallows the tip")
         return self
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float]:
         return {"length": self.length, "narrow": self.narrow, "wide": self.wide}
 
 
@@ -124,10 +126,14 @@ DEFAULT_SHAPES: dict[str, Dims] = {
 }
 
 
-def dims_from(spec) -> Dims:
+def dims_from(spec: object) -> Dims:
     """Dimensions from a mapping: ``{diameter: D}`` or ``{length: L, narrow: A, wide: B}``
-    (absent keys may be given as ``None``); checked, :class:`GeometryError` if impossible."""
-    get = spec.get if hasattr(spec, "get") else (lambda k: getattr(spec, k, None))
+    (absent keys may be given as ``None``; or an object with those attributes); checked,
+    :class:`GeometryError` if impossible."""
+
+    def get(k: str) -> Any:  # (what the file gave: float() checks it)
+        return spec.get(k) if hasattr(spec, "get") else getattr(spec, k, None)
+
     if get("diameter") is not None:
         if any(get(k) is not None for k in ("length", "narrow", "wide")):
             raise GeometryError("give either diameter (a disc) or length, narrow and wide (a teardrop), not both")
@@ -138,7 +144,7 @@ def dims_from(spec) -> Dims:
     return TeardropDims(float(get("length")), float(get("narrow")), float(get("wide"))).check()
 
 
-def shape_table(overrides=None) -> dict[str, Dims]:
+def shape_table(overrides: Optional[Mapping[str, object]] = None) -> dict[str, Dims]:
     """The shapes a file knows: :data:`DEFAULT_SHAPES` with ``overrides`` (name → mapping for
     :func:`dims_from`, e.g. a file's ``settings.templates``) applied."""
     out = dict(DEFAULT_SHAPES)
@@ -176,12 +182,12 @@ class Template:
     def radius(self) -> float:
         return self.r1
 
-    def support(self, theta) -> np.ndarray:
+    def support(self, theta: Floats) -> Floats:
         """Exact support function ``h_T(θ)``."""
         c, s = np.cos(theta), np.sin(theta)
-        return np.maximum(c * self.p1[0] + s * self.p1[1] + self.r1, c * self.p2[0] + s * self.p2[1] + self.r2)
+        return cast(Floats, np.maximum(c * self.p1[0] + s * self.p1[1] + self.r1, c * self.p2[0] + s * self.p2[1] + self.r2))
 
-    def outline(self, per_circle: int = OUTLINE_VERTICES) -> np.ndarray:
+    def outline(self, per_circle: int = OUTLINE_VERTICES) -> Floats:
         """Vertices of an inscribed polygon of the outline, counter-clockwise (pictures and
         answers only; every vertex lies on the exact outline)."""
         t = np.linspace(0.0, 2 * math.pi, per_circle, endpoint=False)
@@ -194,7 +200,7 @@ class Template:
         n = np.column_stack([np.cos(a), np.sin(a)])
         pts = np.vstack([np.asarray(self.p1) + self.r1 * ring, np.asarray(self.p2) + self.r2 * ring,
                          np.asarray(self.p1) + self.r1 * n, np.asarray(self.p2) + self.r2 * n])
-        hull = shapely.convex_hull(shapely.multipoints(pts))
+        hull = cast(shapely.Polygon, shapely.convex_hull(shapely.multipoints(pts)))  # (circles' points)
         xy = shapely.get_coordinates(hull.exterior)[:-1]
         return xy if hull.exterior.is_ccw else xy[::-1]
 
@@ -202,19 +208,25 @@ class Template:
         """An inscribed polygon of the template (for drawing; verdicts use the exact outline)."""
         return shapely.Polygon(self.outline(per_circle))
 
-    def as_dict(self, digits: int = 6) -> dict:
+    def as_dict(self, digits: int = 6) -> dict[str, object]:
         """The spec's answer: ``{shape, centre, radius}`` for a disc, ``{shape, polygon}`` for
         a teardrop (the inscribed outline), plus the exact circles it is the hull of."""
-        r = lambda v: round(float(v), digits)  # noqa: E731
-        xy = lambda p: [r(p[0]), r(p[1])]  # noqa: E731
+
+        def r(v: float) -> float:
+            return round(float(v), digits)
+
+        def xy(p: Union[Point, Floats]) -> list[float]:
+            return [r(p[0]), r(p[1])]
+
         if self.kind == "disc":
             return {"shape": self.name, "kind": "disc", "centre": xy(self.p1), "radius": r(self.r1),
                     "diameter": r(2 * self.r1)}
         poly = [xy(p) for p in self.outline(72)]
-        return {"shape": self.name, "kind": "teardrop", "polygon": poly, "tip": xy(self.tip),
-                "toward": xy(self.toward), "near": {"centre": xy(self.p1), "radius": r(self.r1)},
+        tip, toward = cast(Point, self.tip), cast(Point, self.toward)  # (a teardrop has both)
+        return {"shape": self.name, "kind": "teardrop", "polygon": poly, "tip": xy(tip),
+                "toward": xy(toward), "near": {"centre": xy(self.p1), "radius": r(self.r1)},
                 "far": {"centre": xy(self.p2), "radius": r(self.r2)},
-                "length": r(np.hypot(*np.subtract(self.p2, self.tip)) + self.r2)}
+                "length": r(np.hypot(*np.subtract(self.p2, tip)) + self.r2)}
 
 
 def place(dims: Dims, at: Point, toward: Optional[Point] = None, name: str = "template") -> Template:
@@ -238,14 +250,14 @@ def place(dims: Dims, at: Point, toward: Optional[Point] = None, name: str = "te
     return _teardrop(dims, at, d / n, name, toward)
 
 
-def _teardrop(dims: TeardropDims, tip: Point, u: np.ndarray, name: str, toward: Point) -> Template:
+def _teardrop(dims: TeardropDims, tip: Point, u: Floats, name: str, toward: Point) -> Template:
     r1, r2 = dims.narrow / 2, dims.wide / 2
     p1 = (tip[0] + r1 * u[0], tip[1] + r1 * u[1])
     p2 = (tip[0] + (dims.length - r2) * u[0], tip[1] + (dims.length - r2) * u[1])
-    return Template(name, "teardrop", p1, r1, p2, r2, tuple(map(float, tip)), tuple(map(float, toward)))
+    return Template(name, "teardrop", p1, r1, p2, r2, (float(tip[0]), float(tip[1])), (float(toward[0]), float(toward[1])))
 
 
-def _point(p, what: str) -> Point:
+def _point(p: Iterable[float], what: str) -> Point:
     try:
         x, y = (float(v) for v in p)
     except (TypeError, ValueError):
@@ -264,11 +276,11 @@ class Coverage:
 
     ids: tuple[str, ...]
     units: tuple[str, ...]
-    covered: np.ndarray
-    full: np.ndarray
-    overlap: np.ndarray
-    inside: np.ndarray
-    encloses: np.ndarray
+    covered: Bools
+    full: Bools
+    overlap: Floats
+    inside: Floats
+    encloses: Floats
 
     def margin(self, i: int) -> float:
         """The margin that decided model ``i``: how far it lies inside the outline when wholly
@@ -278,13 +290,13 @@ class Coverage:
     def covered_ids(self) -> list[str]:
         return [m for m, c in zip(self.ids, self.covered) if c]
 
-    def rows(self, digits: int = 9) -> list[dict]:
+    def rows(self, digits: int = 9) -> list[dict[str, object]]:
         """``{model, unit, full, margin, overlap, inside}`` for each covered model, in order."""
         return [{"model": m, "unit": u, "full": bool(self.full[i]), "margin": round(self.margin(i), digits),
                  "overlap": round(float(self.overlap[i]), digits), "inside": round(float(self.inside[i]), digits)}
                 for i, (m, u) in enumerate(zip(self.ids, self.units)) if self.covered[i]]
 
-    def near_misses(self, within: float, digits: int = 9) -> list[dict]:
+    def near_misses(self, within: float, digits: int = 9) -> list[dict[str, object]]:
         """``{model, unit, gap}`` for each model not covered whose base lies within ``within``
         inches of the outline (touching it: gap 0), nearest first."""
         rows = [(-float(self.overlap[i]), m, u) for i, (m, u) in enumerate(zip(self.ids, self.units))
@@ -292,7 +304,7 @@ class Coverage:
         return [{"model": m, "unit": u, "gap": round(max(g, 0.0), digits)} for g, m, u in sorted(rows)]
 
 
-def bases_arrays(figs: Sequence[Figure]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def bases_arrays(figs: Sequence[Figure]) -> tuple[Floats, Floats, Floats, Floats]:
     """Centres ``(n, 2)`` and ellipse semi-axes ``a``, ``b`` and facing ``φ`` (radians) of the
     bases (a round base has ``a = b = r``)."""
     q = np.array([f.at for f in figs], float).reshape(-1, 2)
@@ -312,7 +324,8 @@ def coverage(template: Template, figs: Sequence[Figure]) -> Coverage:
     return Coverage(tuple(f.id for f in figs), tuple(f.unit for f in figs), cov, cov & (ins >= -TOUCH), ov, ins, enc)
 
 
-def margins(p1, r1, p2, r2, q, a, b, phi):
+def margins(p1: ArrayLike, r1: ArrayLike, p2: ArrayLike, r2: ArrayLike, q: ArrayLike, a: ArrayLike, b: ArrayLike,
+            phi: ArrayLike) -> tuple[Floats, Floats, Floats]:
     """``overlap``, ``inside`` and ``encloses`` for every template (rows: ``P`` templates given
     as arrays ``p1 (P, 2)``, ``r1 (P,)``, ``p2``, ``r2``) and every base (columns: ``N`` bases,
     centres ``q (N, 2)``, semi-axes ``a``, ``b``, facing ``phi``). Arrays of shape ``(P, N)``."""
@@ -322,11 +335,12 @@ def margins(p1, r1, p2, r2, q, a, b, phi):
     a, b, phi = (np.asarray(v, float).reshape(-1) for v in (a, b, phi))
     P, N = len(p1), len(q)
     i, j = np.divmod(np.arange(P * N), max(N, 1))
-    out = pair_margins(p1[i], r1[i], p2[i], r2[i], q[j], a[j], b[j], phi[j])
-    return tuple(v.reshape(P, N) for v in out)
+    ov, ins, enc = pair_margins(p1[i], r1[i], p2[i], r2[i], q[j], a[j], b[j], phi[j])
+    return ov.reshape(P, N), ins.reshape(P, N), enc.reshape(P, N)
 
 
-def verdicts(p1, r1, p2, r2, q, a, b, phi):
+def verdicts(p1: ArrayLike, r1: ArrayLike, p2: ArrayLike, r2: ArrayLike, q: ArrayLike, a: ArrayLike, b: ArrayLike,
+             phi: ArrayLike) -> tuple[Bools, Bools]:
     """``covered`` and ``full`` (booleans, ``(P, N)``) for every template × base, as
     :func:`margins` decides them, computing margins only for the pairs whose bounding circles
     meet (the others are neither)."""
@@ -351,13 +365,14 @@ def verdicts(p1, r1, p2, r2, q, a, b, phi):
     return covered, full
 
 
-def pair_margins(p1, r1, p2, r2, q, a, b, phi):
+def pair_margins(p1: Floats, r1: Floats, p2: Floats, r2: Floats, q: Floats, a: Floats, b: Floats,
+                 phi: Floats) -> tuple[Floats, Floats, Floats]:
     """``overlap``, ``inside`` and ``encloses`` of ``M`` template–base pairs, given row by
     row (``p1 (M, 2)``, ``r1 (M,)``, ``p2``, ``r2``, ``q (M, 2)``, ``a``, ``b``, ``phi``)."""
     M = len(p1)
     out = [np.zeros(M) for _ in range(3)]
     if not M:
-        return tuple(out)
+        return out[0], out[1], out[2]
     is_round = np.abs(a - b) <= ROUND_EPS
     k = np.nonzero(is_round)[0]
     if len(k):
@@ -381,10 +396,10 @@ def pair_margins(p1, r1, p2, r2, q, a, b, phi):
         out[0][k] = -np.max(nq - hb - ht, axis=-1)
         out[1][k] = np.min(ht - nq - hb, axis=-1)
         out[2][k] = np.min(nq + hb - ht, axis=-1)
-    return tuple(out)
+    return out[0], out[1], out[2]
 
 
-def _round_distances(p1, r1, p2, r2, q):
+def _round_distances(p1: Floats, r1: Floats, p2: Floats, r2: Floats, q: Floats) -> tuple[Floats, Floats]:
     """Signed distance from each point ``q`` to its template (row by row) — negative inside:
     minus the distance to the outline — and the distance to the template's farthest point.
 
@@ -414,7 +429,7 @@ def _round_distances(p1, r1, p2, r2, q):
     return np.where(drop, sd, d1 - r1), far
 
 
-def _crossing_angles(p1, r1, p2, r2) -> np.ndarray:
+def _crossing_angles(p1: Floats, r1: Floats, p2: Floats, r2: Floats) -> Floats:
     """The two normals where the circles' pieces of ``h_T`` swap: ``n·(p2 − p1) = r1 − r2``
     (the straight edges of a teardrop; any two angles for a disc)."""
     d = p2 - p1
@@ -426,7 +441,7 @@ def _crossing_angles(p1, r1, p2, r2) -> np.ndarray:
     return np.column_stack([alpha + beta, alpha - beta])
 
 
-def _normal_angles(p: np.ndarray, q: np.ndarray, a, b, phi) -> np.ndarray:
+def _normal_angles(p: Floats, q: Floats, a: Floats, b: Floats, phi: Floats) -> Floats:
     """Outward-normal angles (both signs) of the feet of the normals from each point ``p`` to
     its ellipse (row by row: centre ``q``, semi-axes ``a``, ``b``, facing ``phi``): ``(M, 8)``.
 

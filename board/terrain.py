@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional
+from typing import Iterable, Optional, Sequence, TypedDict, Unpack, cast
 
 import numpy as np
 import shapely
 
+from .arrays import Floats
 from .errors import GeometryError
 
 #: Segments per quarter turn when a circular footprint must be a polygon for shapely. The
@@ -48,16 +49,25 @@ def circle_polygon(x: float, y: float, r: float, quad_segs: int = CIRCLE_QUAD_SE
     pts = np.empty((n, 2))
     pts[:, 0] = x + r * grow * cos
     pts[:, 1] = y + r * grow * sin
-    return shapely.polygons(pts)  # one call for the 2048 vertices
+    return cast(shapely.Polygon, shapely.polygons(pts))  # one call for the 2048 vertices
 
 
-@lru_cache(maxsize=8)
-def _unit_circle(n: int) -> tuple[np.ndarray, np.ndarray, float]:
+#: :func:`_unit_circle`'s bound: the vertex counts it remembers.
+UNIT_CIRCLES_KEPT = 8
+
+
+@lru_cache(maxsize=UNIT_CIRCLES_KEPT)
+def _unit_circle(n: int) -> tuple[Floats, Floats, float]:
     """``cos`` and ``sin`` of the n vertex angles (math's, as every piece had them before) and
-    the factor that makes the polygon circumscribe its circle."""
+    the factor that makes the polygon circumscribe its circle. Remembered for at most
+    :data:`UNIT_CIRCLES_KEPT` values of ``n``, ``16·n`` bytes each (32 KB for the usual 2048
+    vertices), the least recently used forgotten first; safe from several threads
+    (``functools.lru_cache`` keeps itself consistent, and the arrays every caller shares are
+    read-only)."""
     angles = [2 * math.pi * (i + 0.5) / n for i in range(n)]
-    return (np.array([math.cos(a) for a in angles]), np.array([math.sin(a) for a in angles]),
-            1.0 / math.cos(math.pi / n))
+    cos, sin = np.array([math.cos(a) for a in angles]), np.array([math.sin(a) for a in angles])
+    cos.flags.writeable = sin.flags.writeable = False
+    return cos, sin, 1.0 / math.cos(math.pi / n)
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,18 @@ class Join:
 
     a: Optional[str]
     b: Optional[str]
-    at: Optional[tuple] = None
+    at: Optional[tuple[tuple[float, float], ...]] = None
+
+
+class PieceFacts(TypedDict, total=False):
+    """The facts of a :class:`Piece` other than its footprint, as :meth:`Piece.rect`,
+    :meth:`Piece.disc` and :meth:`Piece.poly` take them."""
+
+    size: int
+    height: float
+    on: Optional[str]
+    traits: frozenset[str]
+    joins: tuple[Join, ...]
 
 
 @dataclass(frozen=True)
@@ -85,33 +106,33 @@ class Piece:
     size: int = 0
     height: float = 0.0
     on: Optional[str] = None
-    traits: frozenset = field(default_factory=frozenset)
-    circle: Optional[tuple] = None
+    traits: frozenset[str] = field(default_factory=frozenset)
+    circle: Optional[tuple[float, float, float]] = None
     #: Where this Access Point joins two levels (:class:`Join`); empty: as its footprint
     #: touches them (:func:`board.levels.inferred_joins`).
-    joins: tuple = ()
+    joins: tuple[Join, ...] = ()
 
     @staticmethod
-    def rect(id: str, x: float, y: float, w: float, h: float, **kw) -> "Piece":
+    def rect(id: str, x: float, y: float, w: float, h: float, **kw: Unpack[PieceFacts]) -> "Piece":
         if not (w > 0 and h > 0):
             raise GeometryError(f"terrain {id}: rect width and height must be positive")
         return Piece(id, shapely.box(x, y, x + w, y + h), **kw)
 
     @staticmethod
-    def disc(id: str, x: float, y: float, r: float, **kw) -> "Piece":
+    def disc(id: str, x: float, y: float, r: float, **kw: Unpack[PieceFacts]) -> "Piece":
         if not r > 0:
             raise GeometryError(f"terrain {id}: circle radius must be positive")
         return Piece(id, circle_polygon(x, y, r), circle=(x, y, r), **kw)
 
     @staticmethod
-    def poly(id: str, points, **kw) -> "Piece":
+    def poly(id: str, points: Iterable[Sequence[float]], **kw: Unpack[PieceFacts]) -> "Piece":
         return Piece(id, polygon_checked(id, points), **kw)
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
 
 
-def polygon_checked(id: str, points) -> shapely.Polygon:
+def polygon_checked(id: str, points: Iterable[Sequence[float]]) -> shapely.Polygon:
     """A simple polygon from ``points`` or a :class:`GeometryError` saying what is wrong."""
     pts = [tuple(map(float, p)) for p in points]
     if len(pts) < 3:

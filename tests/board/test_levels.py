@@ -240,3 +240,26 @@ def test_a_door_narrower_than_the_gap_clearance_cannot_be_passed():
     wide = Piece.rect("ladder", 9, 4, 1, 1.1, traits=AP)
     p = Reach(space_of(Table(20, 10, (hill, wide))), (5, 4.55)).to_point((15, 4.55))
     assert p.length == pytest.approx(10.0, abs=1e-12)
+
+
+def test_levels_are_kept_with_their_table_within_a_bound(monkeypatch):
+    """levels_of finds the levels a Levels(table) made (a file's check builds them; a move's
+    question then uses them); a table made by dataclasses.replace keeps none of its original's;
+    past the bound, levels are built and not kept, equal all the same."""
+    from dataclasses import replace
+
+    from tapeline.board import table as table_module
+
+    t = mesa_table()
+    made = Levels(t)
+    assert levels_of(t) is made and levels_of(t, ()) is made
+    assert levels_of(t, ["ramp"]) is levels_of(t, ["ramp"])  # the ramp is a surface already
+    other = replace(t, pieces=t.pieces[:1])
+    assert levels_of(other) is not made and levels_of(other).surfaces == ()
+    monkeypatch.setattr(table_module, "LEVELS_KEPT", 1)
+    u = Table(30, 20, t.pieces + (Piece.rect("crate", 2, 2, 2, 2, size=2),))  # a level only if asked
+    first = levels_of(u)
+    assert levels_of(u) is first and "crate" not in first.surfaces
+    again = [levels_of(u, ["crate"]) for _ in range(2)]  # a second set of surfaces: past the bound
+    assert again[0] is not again[1] and "crate" in again[0].surfaces
+    assert [(d.via, d.a, d.b, d.line.wkt) for d in again[0].doors] == [(d.via, d.a, d.b, d.line.wkt) for d in again[1].doors]
