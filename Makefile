@@ -45,6 +45,9 @@ demo: $(STAMP)
 	@echo
 	$(BIN)/tapeline render $(SHOW) --los c2 zb1 -o showcase.svg
 	@echo "picture written to showcase.svg"
+	@echo
+	@echo "tapeline is installed in $(VENV): run '. $(VENV)/bin/activate' to type tapeline as the README does"
+	@echo "(or call $(BIN)/tapeline), e.g. tapeline shell $(SHOW)"
 
 test: $(STAMP) $(BROWSER_STAMP)
 	$(BIN)/python -m pytest
