@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, Optional, Union
 
 import pydantic
 
@@ -130,9 +130,6 @@ def _resolve(loaded: Loaded, before: Ply, action: Any, index: int, file: bool = 
     return Ply(action, new, tuple(events), ctx.dice, ctx.results)
 
 
-ResultT = TypeVar("ResultT")
-
-
 class Game:
     """A scenario's table and the state of play: questions, moves, pictures.
 
@@ -224,7 +221,7 @@ class Game:
         self._check_refs(act, index)
         ply = _resolve(self._loaded, self._top, act, index)
         self._plies.append(ply)
-        return [dict(e) for e in ply.events]
+        return copy.deepcopy(list(ply.events))
 
     def pop(self) -> Any:
         """Take back the last move (the state, the dice and what the move did are as before
