@@ -54,6 +54,10 @@ test: $(STAMP) $(BROWSER_STAMP)
 
 # The benchmarks run in their own environment with the `bench` extra (the real path-finding
 # peers): extremitypathfinder pins numpy < 2, which must not leak into the test environment.
+# The whole-command sections (start-up, the session, check and replay at scale) time tapeline as a
+# user installs it: a regular `pip install .` into .venv-bench/user (benchmarks/install.py).
+# `make test` runs every section's quick profile (`python -m benchmarks --quick`,
+# tests/test_benchmarks.py), which writes nothing.
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 $(BENCH_STAMP): pyproject.toml

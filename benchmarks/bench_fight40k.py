@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.combat_mc import compare, mean, report, simulate
+import tapeline
+from benchmarks.combat_mc import QUICK_SIZES, SIZES, compare, mean, report, simulate
 from benchmarks.timing import best
 from tapeline.rules.classic40k.melee import Choices, build_round
 from tapeline.rules.classic40k.odds import fight_answer
 from tapeline.rules.melee.wounds import forget
-from tapeline.scenarios.load import parse
 
 D25 = 25 / 25.4
 
@@ -53,7 +53,7 @@ CHOICES = Choices(charged=("marines",))
 
 
 def setup():
-    st = parse(_file(), "<bench>").state
+    st = tapeline.parse_text(_file(), "<bench>").state
     return st, build_round(st, "marines", CHOICES).combat
 
 
@@ -84,11 +84,13 @@ def monte_carlo(c, n: int, rng: np.random.Generator) -> dict:
             "o": np.bincount(ko, minlength=o_all + 1) / n}
 
 
-def run() -> str:
+def run(quick: bool = False) -> str:
+    """The section; ``quick``: the exact answer once and two small Monte Carlo runs, which must
+    agree with it within sampling error either way."""
     st, c = setup()
-    t_exact, ex = best(lambda: exact(st), repeat=3)
+    t_exact, ex = best(lambda: exact(st), repeat=1 if quick else 3)
     rng = np.random.default_rng(2026)
-    cmp = compare(ex, t_exact, lambda n: monte_carlo(c, n, rng))
+    cmp = compare(ex, t_exact, lambda n: monte_carlo(c, n, rng), QUICK_SIZES if quick else SIZES)
     big = cmp["rows"][-1][3]
     return report(
         "## 40k 3rd: exact fight distribution vs Monte Carlo (`rules/classic40k/odds.py`)",

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.combat_mc import compare, mean, report, simulate
+import tapeline
+from benchmarks.combat_mc import QUICK_SIZES, SIZES, compare, mean, report, simulate
 from benchmarks.timing import best
 from tapeline.rules.heresy import melee
-from tapeline.scenarios.load import parse
 
 R32 = 16 / 25.4
 
@@ -33,7 +33,7 @@ def _file() -> str:
 
 
 def setup():
-    st = parse(_file(), "<bench>").state
+    st = tapeline.parse_text(_file(), "<bench>").state
     rnd = melee.build_round(st, "a")
     return st, rnd, melee.combat(st, rnd, [st] * len(rnd.initiatives))
 
@@ -61,12 +61,14 @@ def monte_carlo(st, rnd, c, n: int, rng: np.random.Generator) -> dict:
     return {"a": np.bincount(ka, minlength=11) / n, "b": np.bincount(kb, minlength=11) / n, "win": win.mean(), "draw": draw.mean()}
 
 
-def run() -> str:
+def run(quick: bool = False) -> str:
+    """The section; ``quick``: the exact answer once and two small Monte Carlo runs, which must
+    agree with it within sampling error either way."""
     st, rnd, c = setup()
-    t_exact, ex = best(lambda: exact(st, rnd, c), repeat=3)
+    t_exact, ex = best(lambda: exact(st, rnd, c), repeat=1 if quick else 3)
     rng = np.random.default_rng(2025)
     cmp = compare({"win": ex["win"], "draw": ex["draw"], "a": ex["a"], "b": ex["b"]}, t_exact,
-                  lambda n: monte_carlo(st, rnd, c, n, rng))
+                  lambda n: monte_carlo(st, rnd, c, n, rng), QUICK_SIZES if quick else SIZES)
     big = cmp["rows"][-1][3]
     return report(
         "## Horus Heresy: exact fight distribution vs Monte Carlo (`rules/heresy/melee.py`)",

@@ -24,6 +24,7 @@ import math
 import numpy as np
 import shapely
 
+from benchmarks import agree
 from benchmarks.timing import best
 from tapeline.board.templates import DEFAULT_SHAPES, margins, place, verdicts
 from tapeline.board.units import TOUCH
@@ -32,9 +33,9 @@ MM = 25.4
 N_BASES, N_BLAST, N_FLAME = 1000, 50, 50
 
 
-def _templates(rng):
-    out = [place(DEFAULT_SHAPES["blast"], tuple(rng.uniform((2, 2), (52, 34)))) for _ in range(N_BLAST)]
-    for _ in range(N_FLAME):
+def _templates(rng, n_blast: int = N_BLAST, n_flame: int = N_FLAME):
+    out = [place(DEFAULT_SHAPES["blast"], tuple(rng.uniform((2, 2), (52, 34)))) for _ in range(n_blast)]
+    for _ in range(n_flame):
         tip = rng.uniform((2, 2), (52, 34))
         ang = rng.uniform(0, 2 * math.pi)
         out.append(place(DEFAULT_SHAPES["flamer"], tuple(tip), (tip[0] + math.cos(ang), tip[1] + math.sin(ang))))
@@ -88,48 +89,54 @@ def _row(name, t, wrong):
     return f"| {name} | {t * 1e3:.1f} | {wrong} |"
 
 
-def run() -> str:
+def run(quick: bool = False) -> str:
+    """The section; ``quick``: 200 bases, 20 placements, one run each. Either way the two exact
+    calls must give the same verdicts, and the verdicts near a Blast's thresholds those of the
+    distance between centres."""
+    n_bases, n_blast, n_flame = (200, 10, 10) if quick else (N_BASES, N_BLAST, N_FLAME)
+    repeat, repeat_ovals = (1, 1) if quick else (5, 2)
     rng = np.random.default_rng(2026)
-    tpls = _templates(rng)
-    q = rng.uniform((0.5, 0.5), (53.5, 35.5), (N_BASES, 2))
-    r = rng.choice([25, 32, 40, 50], N_BASES) / MM / 2
-    zero = np.zeros(N_BASES)
-    t_ex, (cov, full) = best(lambda: exact(tpls, q, r, r, zero))
-    t_mg, (cov_m, full_m) = best(lambda: exact_margins(tpls, q, r, r, zero))
-    assert (cov_m == cov).all() and (full_m == full).all()
+    tpls = _templates(rng, n_blast, n_flame)
+    q = rng.uniform((0.5, 0.5), (53.5, 35.5), (n_bases, 2))
+    r = rng.choice([25, 32, 40, 50], n_bases) / MM / 2
+    zero = np.zeros(n_bases)
+    t_ex, (cov, full) = best(lambda: exact(tpls, q, r, r, zero), repeat)
+    t_mg, (cov_m, full_m) = best(lambda: exact_margins(tpls, q, r, r, zero), repeat)
+    agree((cov_m == cov).all() and (full_m == full).all(), "templates: verdicts() and margins() disagree")
     polys = _base_polygons(q, r, r, zero)
-    t_pg, (pc, pf) = best(lambda: polygons(tpls, polys))
+    t_pg, (pc, pf) = best(lambda: polygons(tpls, polys), repeat)
     wrong = int((pc != cov).sum() + (pf != full).sum())
     # ovals: 100×40 mm (Hydralisk) at random facings
-    a, b = np.full(N_BASES, 50 / MM), np.full(N_BASES, 20 / MM)
-    phi = rng.uniform(0, 2 * math.pi, N_BASES)
-    t_exo, (covo, fullo) = best(lambda: exact(tpls, q, a, b, phi), repeat=2)
+    a, b = np.full(n_bases, 50 / MM), np.full(n_bases, 20 / MM)
+    phi = rng.uniform(0, 2 * math.pi, n_bases)
+    t_exo, (covo, fullo) = best(lambda: exact(tpls, q, a, b, phi), repeat_ovals)
     opolys = _base_polygons(q, a, b, phi)
-    t_pgo, (pco, pfo) = best(lambda: polygons(tpls, opolys), repeat=2)
+    t_pgo, (pco, pfo) = best(lambda: polygons(tpls, opolys), repeat_ovals)
     wrong_o = int((pco != covo).sum() + (pfo != fullo).sum())
     # the argument: bases 0.002" inside or outside a Blast's reach (covered or not), and 0.002"
     # inside or outside wholly under it
     blast = place(DEFAULT_SHAPES["blast"], (27.0, 18.0))
-    ang = rng.uniform(0, 2 * math.pi, N_BASES)
-    rr = rng.choice([25, 32, 40], N_BASES) / MM / 2
-    sign = rng.choice([-1.0, 1.0], N_BASES)
-    edge = np.where(np.arange(N_BASES) % 2 == 0, 1.5 + rr, 1.5 - rr) + sign * 0.002
+    ang = rng.uniform(0, 2 * math.pi, n_bases)
+    rr = rng.choice([25, 32, 40], n_bases) / MM / 2
+    sign = rng.choice([-1.0, 1.0], n_bases)
+    edge = np.where(np.arange(n_bases) % 2 == 0, 1.5 + rr, 1.5 - rr) + sign * 0.002
     qc = np.array(blast.p1) + edge[:, None] * np.column_stack([np.cos(ang), np.sin(ang)])
-    cc, fc = exact([blast], qc, rr, rr, np.zeros(N_BASES))
-    pcc, pfc = polygons([blast], _base_polygons(qc, rr, rr, np.zeros(N_BASES)))
+    cc, fc = exact([blast], qc, rr, rr, np.zeros(n_bases))
+    pcc, pfc = polygons([blast], _base_polygons(qc, rr, rr, np.zeros(n_bases)))
     # independent check of the exact verdicts: the base centre's distance to the Blast's centre
     d = np.hypot(*(qc - np.array(blast.p1)).T)
-    assert (cc[0] == (d < 1.5 + rr - TOUCH)).all() and (fc[0] == (d + rr <= 1.5 + TOUCH)).all()
+    agree((cc[0] == (d < 1.5 + rr - TOUCH)).all() and (fc[0] == (d + rr <= 1.5 + TOUCH)).all(),
+          "templates: exact Blast verdicts disagree with the distances between centres")
     wrong_c = int((pcc != cc).sum() + (pfc != fc).sum())
-    n = N_BASES * len(tpls)
+    n = n_bases * len(tpls)
     ratio = t_ex / t_pg
     return "\n".join([
         "## Template coverage: exact margins vs shapely polygons (`board/templates.py`)",
         "",
-        f"{N_BASES:,} bases on a 54\" × 36\" table, {len(tpls)} placements ({N_BLAST} Blasts 3\", {N_FLAME} Flamers"
+        f"{n_bases:,} bases on a 54\" × 36\" table, {len(tpls)} placements ({n_blast} Blasts 3\", {n_flame} Flamers"
         f" 8\" × 0.75\" × 2.5\"): {n:,} covered / wholly-under verdicts each. Peer: bases and templates as buffered"
         " shapely polygons (8 segments per quarter circle), `intersects` and `contains` per placement, vectorised"
-        " over the bases, template prepared. Best of 5 runs (ovals: 2).",
+        f" over the bases, template prepared. Best of {repeat} runs (ovals: {repeat_ovals}).",
         "",
         "| method | time (ms) | verdicts that differ from exact |",
         "|---|---:|---:|",
@@ -138,13 +145,13 @@ def run() -> str:
         _row("round bases: shapely polygons", t_pg, wrong),
         _row("100×40 mm ovals: tapeline exact (critical angles by companion-matrix roots)", t_exo, 0),
         _row("100×40 mm ovals: shapely polygons", t_pgo, wrong_o),
-        _row(f"{N_BASES:,} round bases 0.002\" from a Blast's thresholds: shapely polygons", 0, wrong_c).replace("| 0.0 |", "| — |"),
+        _row(f"{n_bases:,} round bases 0.002\" from a Blast's thresholds: shapely polygons", 0, wrong_c).replace("| 0.0 |", "| — |"),
         "",
         f"Round bases, time ratio exact / polygons: **{ratio:.2f}** (target ≤ 1: exact and at least as fast)"
         f" — **{'met' if ratio <= 1 else 'not met'}**. Ovals: {t_exo / t_pgo:.1f}× the polygons' time"
         " (exact roots of a quartic per base and circle; tables hold few ovals).",
         f"The polygons' errors come from their inscribed outlines (up to r(1 − cos(π/32)) ≈ 0.0048 r short of"
-        f" the true circle): near a threshold they call {wrong_c} of {2 * N_BASES:,} verdicts wrong, and"
+        f" the true circle): near a threshold they call {wrong_c} of {2 * n_bases:,} verdicts wrong, and"
         " `intersects` counts a base that only touches the outline as covered (tapeline: touching is not covered).",
     ])
 

@@ -82,10 +82,17 @@ def _flat(d: dict) -> dict:
     return out
 
 
-def compare(ex: dict, t_exact: float, mc, sizes=(1_000, 100_000, 400_000), target_se: float = TARGET_SE) -> dict:
+#: The Monte Carlo sample sizes of a section, and of its quick profile.
+SIZES = (1_000, 100_000, 400_000)
+QUICK_SIZES = (1_000, 20_000)
+
+
+def compare(ex: dict, t_exact: float, mc, sizes=SIZES, target_se: float = TARGET_SE) -> dict:
     """Run ``mc(n)`` at each size against the exact answers ``ex`` (probabilities by name, lists
     allowed) and extrapolate the sample count — and the time — that reaches ``target_se`` on the
-    least certain probability."""
+    least certain probability. The largest run must agree with every exact probability within
+    sampling error (:func:`benchmarks.sampled_agree`)."""
+    from benchmarks import sampled_agree
     from benchmarks.timing import best
 
     fe = _flat(ex)
@@ -95,6 +102,7 @@ def compare(ex: dict, t_exact: float, mc, sizes=(1_000, 100_000, 400_000), targe
         fg = _flat(got)
         err = max(abs(fg.get(k, 0.0) - v) for k, v in fe.items())
         rows.append((n, t, err, got))
+    sampled_agree([fg.get(k, 0.0) for k in fe], list(fe.values()), sizes[-1], "fight", labels=list(fe))
     worst = max(p * (1 - p) for p in fe.values())
     n_equal = int(np.ceil(worst / target_se ** 2))
     t_equal = rows[-1][1] / rows[-1][0] * n_equal
