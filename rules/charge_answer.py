@@ -11,9 +11,30 @@ details (:func:`contact_reach`). Points and lengths are rounded to 1e-9".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, Optional, Protocol
 
+from .charge_geometry import Plan
+from .charge_odds import ChargeOdds
 from .contact_charge import ContactCharge
+
+
+class ChargeFacts(Protocol):
+    """What every system's charge reach object offers the answer's head (StarCraft's
+    :class:`~tapeline.rules.starcraft.charge.ChargeReach`, the contact systems'
+    :class:`~tapeline.rules.contact_charge.ContactCharge`)."""
+
+    @property
+    def targets(self) -> Sequence[str]: ...
+    @property
+    def plan(self) -> Optional[Plan]: ...
+    @property
+    def odds(self) -> ChargeOdds: ...
+    @property
+    def distance(self) -> Optional[float]: ...
+    @property
+    def path(self) -> Sequence[Sequence[float]]: ...
+    @property
+    def end(self) -> Optional[Sequence[float]]: ...
 
 
 def xy(p: Optional[Sequence[float]]) -> Optional[list[float]]:
@@ -26,7 +47,7 @@ def num(x: Optional[float]) -> Optional[float]:
     return None if x is None else round(float(x), 9)
 
 
-def head(system: str, unit: str, rc: Any) -> dict[str, Any]:
+def head(system: str, unit: str, rc: ChargeFacts) -> dict[str, Any]:
     """The keys every system's charge answer starts with, read off its reach object ``rc``
     (``targets``, ``plan``, ``distance``, ``odds``, ``path``, ``end``)."""
     odds = rc.odds

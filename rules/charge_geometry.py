@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Literal, Optional, Sequence, Union
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.bases import RoundBase
 from tapeline.board.errors import GeometryError
@@ -40,10 +41,10 @@ from .state import GameState
 
 #: "Within (or beyond) ``R`` of ``core``" (a point, a polygon or a line): one constraint of a
 #: goal region (:class:`board.regions.Region`).
-Core = tuple[shapely.Geometry, float]
+Core = tuple[BaseGeometry, float]
 #: A near group's member: a core, or a core with conditions of its own ``((core2, R2, inside),
 #: ...)`` (:mod:`board.regions`).
-Member = Union[Core, tuple[shapely.Geometry, float, tuple[tuple[shapely.Geometry, float, bool], ...]]]
+Member = Union[Core, tuple[BaseGeometry, float, tuple[tuple[BaseGeometry, float, bool], ...]]]
 #: A near group: within reach of at least one of its members.
 Group = tuple[Member, ...]
 

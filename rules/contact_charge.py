@@ -67,11 +67,11 @@ class ContactCharge:
         return None if self.plan is None else self.plan.distance
 
     @property
-    def path(self) -> list[tuple[float, ...]]:
+    def path(self) -> list[tuple[float, float]]:
         return [] if self.plan is None or self.plan.path is None else self.plan.path.points()
 
     @property
-    def end(self) -> Optional[tuple[float, ...]]:
+    def end(self) -> Optional[tuple[float, float]]:
         return None if self.plan is None or self.plan.path is None else self.plan.path.end
 
 

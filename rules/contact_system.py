@@ -7,7 +7,7 @@ system's own :class:`~tapeline.rules.systems.RuleSystem` subclasses it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from tapeline.board.coherency import Coherency, chain_coherency
 from tapeline.board.regions import Region
@@ -18,7 +18,7 @@ from . import truelos
 from .heresy import combat
 from .charge_answer import contact_outcome, contact_reach
 from .charge_geometry import MoveRules, end_region
-from .contact_charge import CHAIN_LINK, contact_groups, contact_rules
+from .contact_charge import CHAIN_LINK, ContactCharge, contact_groups, contact_rules
 from .errors import ChoiceError
 from .state import GameState
 from .systems import FightChoices, RuleSystem
@@ -40,12 +40,12 @@ class ContactSystem(RuleSystem):
         stats define (``defined``)?"""
         raise NotImplementedError
 
-    def unit_problems(self, stats: Mapping[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+    def unit_problems(self, stats: Mapping[str, Any]) -> list[tuple[tuple[Union[str, int], ...], str]]:
         """Every wargear name of the unit (its own and each model's) is known."""
         mine = set(stats.get("melee_weapons") or {}) | set(stats.get("ranged_weapons") or {})
-        lists: list[tuple[tuple[Any, ...], Sequence[str]]] = [(("stats", "wargear"), stats.get("wargear") or [])]
+        lists: list[tuple[tuple[Union[str, int], ...], Sequence[str]]] = [(("stats", "wargear"), stats.get("wargear") or [])]
         lists += [(("stats", "models", m, "wargear"), ms.get("wargear") or []) for m, ms in (stats.get("models") or {}).items()]
-        out = []
+        out: list[tuple[tuple[Union[str, int], ...], str]] = []
         for path, names in lists:
             for i, n in enumerate(names):
                 if not self.known_weapon(n, mine):
@@ -68,11 +68,11 @@ class ContactSystem(RuleSystem):
         return chain_coherency(state.figures_of(unit), CHAIN_LINK)
 
     def charge_reach(self, state: GameState, unit: str, targets: Sequence[str], leader: Optional[str] = None,
-                     modifier: int = 0) -> tuple[Any, dict[str, Any]]:
+                     modifier: int = 0) -> tuple[ContactCharge, dict[str, Any]]:
         rc = self.reach(state, unit, list(targets), leader, modifier)
         return rc, contact_reach(self.name, unit, rc)
 
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> Any:
+    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
         """The system's charge reach (its ``charge.reach``)."""
         raise NotImplementedError
 

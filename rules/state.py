@@ -11,15 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional, Protocol, TypeVar
 
 from tapeline.board.table import Figure, Table
 
 from .errors import UnknownId
 
 
-def frozen_map(d: Mapping) -> Mapping:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen_map(d: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(d))
+
+
+class RoundRecord(Protocol):
+    """Where a round stands, as a system keeps it (StarCraft's ``activation.RoundState``)."""
+
+    def as_json(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -37,8 +47,8 @@ class UnitState:
     models: tuple[str, ...]
     profile: Optional[str] = None
     size: int = 0
-    tags: frozenset = frozenset()
-    status: frozenset = frozenset()
+    tags: frozenset[str] = frozenset()
+    status: frozenset[str] = frozenset()
     leader: Optional[str] = None
     stats: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
     damage: int = 0
@@ -68,7 +78,7 @@ class GameState:
     turn: Mapping[str, Any] = field(default_factory=lambda: frozen_map({}))
     #: Where the round stands when the file plays it phase by phase (a system's own value,
     #: e.g. StarCraft's ``activation.RoundState``); ``None``: actions resolve freely.
-    round: Any = None
+    round: Optional[RoundRecord] = None
 
     @cached_property
     def _unit_index(self) -> dict[str, UnitState]:
@@ -93,7 +103,7 @@ class GameState:
             raise UnknownId("model", model_id) from None
 
     @cached_property
-    def _on_table(self) -> frozenset:
+    def _on_table(self) -> frozenset[str]:
         return frozenset(m for u in self.units for m in u.models)
 
     def on_table(self, model_id: str) -> bool:
@@ -151,9 +161,9 @@ class GameState:
         u = self.unit(unit_id)
         return self.with_unit(replace(u, wounds_lost=frozen_map({m: int(w) for m, w in lost.items() if w})))
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """A JSON-ready picture of the state (the replay's ``final``)."""
-        out = {
+        out: dict[str, Any] = {
             "units": [
                 {
                     "id": u.id,

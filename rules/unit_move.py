@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
-import shapely
+from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap, region_gap
@@ -98,7 +98,7 @@ class Goal:
     the end rules saying where it may not end)."""
 
     figures: tuple[Figure, ...] = ()
-    shapes: tuple[shapely.Geometry, ...] = ()
+    shapes: tuple[BaseGeometry, ...] = ()
     standoff: float = 0.0
 
     @property
@@ -197,7 +197,7 @@ def _move_one(state: GameState, fig: Figure, rules: MoveRules, space: Space, b: 
                          lambda x, y: check_end(state.table, fig.moved(x, y, None), rules.end_figures, rules.end_pieces, rules.keep_away))
         if not chk.legal or path.length > b + TOUCH:
             return None
-        return ModelMove(fig.id, fig.at, tuple(end), tuple(pts), path.length, how, chk, goal.gap(moved), linked)
+        return ModelMove(fig.id, fig.at, (end[0], end[1]), tuple(pts), path.length, how, chk, goal.gap(moved), linked)
 
     # (a) / the initial model: along its own shortest route to the goal, cut at the budget
     route = reach.to_region(end_region(state, fig, rules, [goal.group(r, 0.0)] if not goal.empty else []))

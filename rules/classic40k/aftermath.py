@@ -34,22 +34,25 @@ the path validator (:mod:`tapeline.rules.unit_move`, :mod:`tapeline.rules.classi
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import shapely
 
 from tapeline.board.coherency import chain_coherency
 from tapeline.board.measure import gap, gap_matrix
+from tapeline.board.paths import Path, Reach
+from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
+from ..charge_geometry import MoveRules, end_region, near_group, radius
 from ..contact_charge import contact_rules
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.loadout import model_line
 from ..state import GameState
 from ..table_edges import edge_line, home_edge
-from ..unit_move import CHAIN_LINK, Goal, explicit_moves, move_models
-from .assault import _models, difficult_pieces, place_contacts, plan_contacts, touches_difficult
+from ..unit_move import CHAIN_LINK, CONTACT_SLACK, Goal, ModelMove, explicit_moves, move_models
+from .assault import _Model, _models, difficult_pieces, place_contacts, plan_contacts, touches_difficult
 from .resolution import CombatResult, morale_target
 from .rounds import RESULTS_KEY, last_result
 
@@ -62,11 +65,11 @@ DRAWN_MOVE = 6.0
 CONTACT = 10 * TOUCH
 
 
-def _setting(state: GameState, name: str, default):
+def _setting(state: GameState, name: str, default: Any) -> Any:
     return state.settings.get(name, default) if state.settings else default
 
 
-def _update(state: GameState, res: CombatResult, **changes) -> GameState:
+def _update(state: GameState, res: CombatResult, **changes: object) -> GameState:
     """Keep extra bookkeeping on the combat's recorded result (its JSON)."""
     d = res.as_json()
     table = dict(state.turn.get(RESULTS_KEY) or {})
@@ -77,7 +80,7 @@ def _update(state: GameState, res: CombatResult, **changes) -> GameState:
     return state.with_turn(RESULTS_KEY, table)
 
 
-def _recorded(state: GameState, unit_id: str) -> dict:
+def _recorded(state: GameState, unit_id: str) -> dict[str, Any]:
     return dict((state.turn.get(RESULTS_KEY) or {}).get(unit_id) or {})
 
 
@@ -100,7 +103,7 @@ def unit_initiative(state: GameState, unit_id: str) -> int:
 # --- morale and fall back ------------------------------------------------------------------------
 
 
-def morale(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list]:
+def morale(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
     """The losing unit's Leadership test, and its fall back (or destruction) on a failure."""
     res = last_result(state, unit_id, RULE_MORALE)
     side = state.unit(unit_id).side
@@ -118,7 +121,7 @@ def morale(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list]
     passed = sum(rolls) <= tn
     events = dice.take_events()
     events.append({"type": "morale", "unit": unit_id, "leadership": ld, "target": tn, "rolls": rolls, "passed": passed})
-    entry = {"leadership": ld, "target": tn, "rolls": rolls, "passed": passed}
+    entry: dict[str, Any] = {"leadership": ld, "target": tn, "rolls": rolls, "passed": passed}
     if passed:
         events.append({"type": "note", "unit": unit_id, "note": "the test is passed: the combat is drawn and goes on next turn"})
         done = {**done, unit_id: entry}
@@ -141,13 +144,13 @@ def morale(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list]
     return _update(new, res, morale=done), events
 
 
-def _initiative_sweep(state: GameState, res: CombatResult, unit_id: str, dice: Dice) -> tuple[GameState, list, bool]:
+def _initiative_sweep(state: GameState, res: CombatResult, unit_id: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]], bool]:
     """Trial rules / 4th edition: D6 + I each; the loser is destroyed if a winning unit's total
     is equal or higher (§B.9 (ii)/(iii); derived case 9)."""
     winners = [u for u in res.units if state.has_unit(u) and state.unit(u).side == res.winner and state.unit(u).models]
     li = unit_initiative(state, unit_id)
     lr = dice.roll(1, f"sweeping advance: {unit_id} D6 + I{li}")[0]
-    best = None
+    best: Optional[int] = None
     for w in winners:
         wi = unit_initiative(state, w)
         wr = dice.roll(1, f"sweeping advance: {w} D6 + I{wi}")[0]
@@ -162,7 +165,7 @@ def _initiative_sweep(state: GameState, res: CombatResult, unit_id: str, dice: D
     return state, events, destroyed
 
 
-def fall_back_move(state: GameState, unit_id: str, distance: float) -> tuple[GameState, list, str]:
+def fall_back_move(state: GameState, unit_id: str, distance: float) -> tuple[GameState, list[ModelMove], str]:
     """Each model moves ``distance`` by its shortest route towards its own table edge (nearest
     the edge first), round impassable terrain and other models, not ending touching an enemy;
     difficult terrain does not slow it (tapeline's reading: the rules give no penalty)."""
@@ -170,7 +173,7 @@ def fall_back_move(state: GameState, unit_id: str, distance: float) -> tuple[Gam
     line = edge_line(state, edge)
     enemies = [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         r = contact_rules(st, unit_id, f, ())
         return replace(r, keep_away=tuple((e, 0.0) for e in enemies))
 
@@ -197,7 +200,7 @@ def _may_move_on(state: GameState, unit_id: str, rule: str) -> tuple[CombatResul
     rec = _recorded(state, unit_id)
     if unit_id in (rec.get("moved_on") or []):
         raise IllegalAction(rule, f"{unit_id} has already advanced or consolidated after this combat")
-    fled = []
+    fled: list[str] = []
     for u in _opponents(state, res, unit_id):
         us = state.unit(u)
         if not us.models:
@@ -214,7 +217,8 @@ def _mark_moved_on(state: GameState, res: CombatResult, unit_id: str) -> GameSta
     return _update(state, res, moved_on=list(rec.get("moved_on") or []) + [unit_id])
 
 
-def advance(state: GameState, unit_id: str, dice: Dice, toward: Optional[Sequence[float]] = None) -> tuple[GameState, list]:
+def advance(state: GameState, unit_id: str, dice: Dice,
+            toward: Optional[Sequence[float]] = None) -> tuple[GameState, list[dict[str, Any]]]:
     """Advance 2D6" after the fleeing enemy (see the module notes)."""
     if _setting(state, "c40k_sweeping_advance", "pursuit") != "pursuit":
         raise IllegalAction(RULE_ADVANCE, "with setting c40k_sweeping_advance: initiative the sweeping advance is the D6 + Initiative "
@@ -227,7 +231,9 @@ def advance(state: GameState, unit_id: str, dice: Dice, toward: Optional[Sequenc
     roll = float(sum(rolls))
     goal = [f for u in fled for f in state.figures_of(u)]
     models = _models(state, unit_id, fled, allowance=roll)
-    caught, allowance, rules = [], {}, {}
+    caught: list[str] = []
+    allowance: dict[str, float] = {}
+    rules: dict[str, MoveRules] = {}
     for m in models:
         allowance[m.fig.id], rules[m.fig.id], reached = _pursuit(state, m, goal, roll)
         if reached:
@@ -266,13 +272,10 @@ def advance(state: GameState, unit_id: str, dice: Dice, toward: Optional[Sequenc
     return _mark_moved_on(new, res, unit_id), events
 
 
-def _pursuit(state: GameState, m, goal: Sequence, roll: float):
+def _pursuit(state: GameState, m: _Model, goal: Sequence[Figure], roll: float) -> tuple[float, MoveRules, bool]:
     """(allowance, move rules, reaches contact) for one advancing model: the full roll by a
     route round difficult terrain, or half of it by a route that touches difficult terrain."""
-    from ..charge_geometry import end_region, near_group, radius
-    from ..unit_move import CONTACT_SLACK
-
-    def route(reach, rules):
+    def route(reach: Optional[Reach], rules: MoveRules) -> Optional[Path]:
         if reach is None or not goal:
             return None
         return reach.to_region(end_region(state, m.fig, rules, [near_group(radius(m.fig), goal, CONTACT_SLACK)]))
@@ -280,7 +283,7 @@ def _pursuit(state: GameState, m, goal: Sequence, roll: float):
     clear = route(m.clear, m.clear_rules)
     through = route(m.through, m.through_rules)
     half = roll / 2.0
-    options = []
+    options: list[tuple[float, float, MoveRules, bool]] = []
     if clear is not None:
         options.append((max(0.0, clear.length - roll), roll, m.clear_rules, clear.length <= roll + TOUCH))
     if through is not None:
@@ -294,12 +297,12 @@ def _pursuit(state: GameState, m, goal: Sequence, roll: float):
 
 
 def consolidate(state: GameState, unit_id: str, moves: Optional[Mapping[str, Sequence[float]]] = None,
-                toward: Optional[Sequence[float]] = None) -> tuple[GameState, list]:
+                toward: Optional[Sequence[float]] = None) -> tuple[GameState, list[dict[str, Any]]]:
     """Consolidate up to 3" in any direction, ignoring difficult terrain (see the module notes)."""
     res, _fled = _may_move_on(state, unit_id, RULE_CONSOLIDATE)
     enemies = [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         return replace(contact_rules(st, unit_id, f, ()), keep_away=tuple((e, 0.0) for e in enemies))
 
     if moves:
@@ -314,14 +317,14 @@ def consolidate(state: GameState, unit_id: str, moves: Optional[Mapping[str, Seq
         new, out = move_models(state, unit_id, [f.id for f in order], CONSOLIDATE_MOVE, rules_of, target, link=CHAIN_LINK)
     else:
         new, out = state, []
-    events = [{"type": "consolidate", "unit": unit_id, "moves": [m.as_json() for m in out]}]
+    events: list[dict[str, Any]] = [{"type": "consolidate", "unit": unit_id, "moves": [m.as_json() for m in out]}]
     return _mark_moved_on(new, res, unit_id), events
 
 
 # --- drawn combats -------------------------------------------------------------------------------
 
 
-def drawn_combat_move(state: GameState, unit_id: str) -> tuple[GameState, list]:
+def drawn_combat_move(state: GameState, unit_id: str) -> tuple[GameState, list[dict[str, Any]]]:
     """Drawn combat: the unit's models not in base contact move up to 6" into base contact (see
     the module notes)."""
     res = last_result(state, unit_id, RULE_DRAWN)
@@ -341,7 +344,7 @@ def drawn_combat_move(state: GameState, unit_id: str) -> tuple[GameState, list]:
     # enemy models already in base contact with anyone of the other side
     side = state.unit(unit_id).side
     allies = [f for u in state.units if u.side == side for f in state.figures_of(u.id)]
-    engaged = set()
+    engaged: set[str] = set()
     if allies:
         g = gap_matrix(goal, allies)
         engaged = {goal[i].id for i in range(len(goal)) if g[i].min() <= CONTACT}
@@ -349,8 +352,8 @@ def drawn_combat_move(state: GameState, unit_id: str) -> tuple[GameState, list]:
     models = _models(state, unit_id, foes, allowance=DRAWN_MOVE, models=todo, avoid_difficult=False)
     by_id = {m.fig.id: m for m in models}
     stationary = [f for f in mine if f.id not in todo]
-    placed: list = list(stationary)
-    moves: list = []
+    placed: list[Figure] = list(stationary)
+    moves: list[ModelMove] = []
     if fresh:
         first = plan_contacts(state, unit_id, foes, None, tuple(f.id for f in stationary), models, goal=fresh)
         more, placed = place_contacts(state, by_id, first.spots, None, placed, goal)

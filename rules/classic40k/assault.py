@@ -28,19 +28,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence, TypedDict
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap, gap_matrix, region_gap
-from tapeline.board.pathcheck import check_end, check_path
+from tapeline.board.pathcheck import Violation, check_end, check_path
 from tapeline.board.paths import Leg, Path, Reach
+from tapeline.board.space import Space
 from tapeline.board.table import Figure
+from tapeline.board.terrain import Piece
 from tapeline.board.units import TOUCH
 
 from ..charge_geometry import MoveRules, end_region, near_group, radius, space_for
-from ..contact_search import Blocker, Mover, most_contacts
+from ..contact_search import Blocker, Mover, SearchResult, Spot, most_contacts
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -59,17 +62,22 @@ NO_ASSAULT = {
 }
 
 
-def difficult_pieces(state: GameState) -> tuple:
+#: A model's way to a spot: its path, the allowance it is measured against and the move rules
+#: of the space it runs in (round difficult terrain, or through it).
+Way = tuple[Path, float, MoveRules]
+
+
+def difficult_pieces(state: GameState) -> tuple[Piece, ...]:
     return tuple(p for p in state.table.pieces if p.has("difficult"))
 
 
-def touches_difficult(state: GameState, fig: Figure, points: Sequence) -> list[str]:
+def touches_difficult(state: GameState, fig: Figure, points: Sequence[Sequence[float]]) -> list[str]:
     """The difficult pieces a base touches moving along ``points`` (its centre's polyline),
     starting and ending spots included: into, out of or through (seed "Terrain Effects")."""
     pieces = difficult_pieces(state)
     if not pieces:
         return []
-    line = shapely.LineString(points) if len(points) > 1 else shapely.Point(points[0])
+    line: BaseGeometry = shapely.LineString(points) if len(points) > 1 else shapely.Point(points[0])
     r = radius(fig)
     return [p.id for p in pieces if float(shapely.distance(line, p.footprint)) < r - TOUCH]
 
@@ -116,15 +124,15 @@ class _Model:
     clear: Optional[Reach]
     through: Optional[Reach]
     allowance: float = ASSAULT_MOVE
-    cache: dict = field(default_factory=dict)
+    cache: dict[tuple[float, float, Optional[int]], Optional[Way]] = field(default_factory=dict)
 
-    def path_to(self, x: float, y: float, roll: Optional[int]) -> Optional[tuple]:
+    def path_to(self, x: float, y: float, roll: Optional[int]) -> Optional[Way]:
         """(path, allowance, space rules) of the model's best legal path to ``(x, y)`` within
         its allowance, or ``None``."""
         key = (round(x, 12), round(y, 12), roll)
         if key in self.cache:
             return self.cache[key]
-        out = None
+        out: Optional[Way] = None
         d = math.hypot(x - self.fig.x, y - self.fig.y)
         if self.clear is not None and d <= self.allowance + 1e-9:
             p = _path(self.clear, x, y)
@@ -146,7 +154,7 @@ def _path(reach: Reach, x: float, y: float) -> Optional[Path]:
     return reach.to_point((x, y))
 
 
-def _rules(state: GameState, unit_id: str, fig: Figure, targets: Sequence[str], avoid: Sequence) -> MoveRules:
+def _rules(state: GameState, unit_id: str, fig: Figure, targets: Sequence[str], avoid: Sequence[Piece]) -> MoveRules:
     rho = radius(fig)
     own = {p.id for p in state.table.stack(fig.on)}
     blocked = tuple(p for p in state.table.pieces if p.id not in own and (p.has("impassable") or p in avoid))
@@ -162,13 +170,13 @@ def _models(state: GameState, unit_id: str, targets: Sequence[str], allowance: f
     """Each model's spaces: round difficult terrain (``allowance``) and through it (the roll).
     ``avoid_difficult`` false: difficult terrain is no obstacle at all (one space)."""
     diff = difficult_pieces(state) if avoid_difficult else ()
-    spaces: dict = {}
-    out = []
+    spaces: dict[tuple[float, float, tuple[Piece, ...], tuple[Figure, ...]], Space] = {}
+    out: list[_Model] = []
     for f in state.figures_of(unit_id):
         if models is not None and f.id not in models:
             continue
         cr, tr = _rules(state, unit_id, f, targets, diff), _rules(state, unit_id, f, targets, ())
-        reaches = []
+        reaches: list[Optional[Reach]] = []
         for rules in (cr, tr):
             key = (rules.rho, rules.edge, rules.path_pieces, rules.path_figures)
             sp = spaces.get(key)
@@ -191,7 +199,7 @@ def _contact_route(state: GameState, m: _Model, targets: Sequence[str], through:
     return reach.to_region(end_region(state, m.fig, rules, [near_group(radius(m.fig), goal, CONTACT_SLACK)]))
 
 
-def needs_roll(state: GameState, unit_id: str, targets: Sequence[str], models: Optional[list] = None) -> bool:
+def needs_roll(state: GameState, unit_id: str, targets: Sequence[str], models: Optional[list[_Model]] = None) -> bool:
     """Does a model need difficult terrain to reach base contact (the roll is then made)?"""
     if not difficult_pieces(state):
         return False
@@ -207,7 +215,7 @@ def needs_roll(state: GameState, unit_id: str, targets: Sequence[str], models: O
 
 def _blockers(state: GameState, unit_id: str, targets: Sequence[str]) -> list[Blocker]:
     side = state.unit(unit_id).side
-    out = []
+    out: list[Blocker] = []
     for f in state.all_figures():
         if f.unit == unit_id:
             continue
@@ -219,7 +227,7 @@ def _blockers(state: GameState, unit_id: str, targets: Sequence[str]) -> list[Bl
     return out
 
 
-def _legal_end(state: GameState, unit_id: str):
+def _legal_end(state: GameState, unit_id: str) -> Callable[[Mover, float, float], bool]:
     polys = [p for p in state.table.pieces if p.has("impassable") and p.circle is None]
 
     def legal(mover: Mover, x: float, y: float) -> bool:
@@ -229,30 +237,39 @@ def _legal_end(state: GameState, unit_id: str):
     return legal
 
 
+class SearchSummary(TypedDict):
+    """What the search for the most models in base contact found."""
+
+    contacts_possible: int
+    nodes: int
+    exhaustive: bool
+
+
 @dataclass
 class AssaultMove:
     """What the assault move did."""
 
     roll: Optional[int]
-    rolls: list
-    contacts: list
-    moves: list
-    search: dict
+    rolls: list[int]
+    contacts: list[str]
+    moves: list[ModelMove]
+    search: SearchSummary
     success: bool
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"roll": self.roll, "rolls": list(self.rolls), "success": self.success, "in_contact": list(self.contacts),
                 "moves": [m.as_json() for m in self.moves], "search": dict(self.search)}
 
 
-def _validated(state: GameState, m: _Model, path: Path, allowance: float, rules: MoveRules, placed: list, how: str, goal) -> Optional[ModelMove]:
+def _validated(state: GameState, m: _Model, path: Path, allowance: float, rules: MoveRules, placed: Sequence[Figure], how: str,
+               goal: Sequence[Figure]) -> Optional[ModelMove]:
     pts = path.points()
     poly_len = sum(math.dist(pts[i], pts[i + 1]) for i in range(len(pts) - 1))
     space = space_for(state, rules)
     own = [p for p in placed if p.id != m.fig.id]
     end = path.end
 
-    def end_check(x, y):
+    def end_check(x: float, y: float) -> Optional[Violation]:
         return check_end(state.table, m.fig.moved(x, y, None), tuple(rules.end_figures) + tuple(own), rules.end_pieces, rules.keep_away)
 
     chk = check_path(space, pts, allowance + max(0.0, poly_len - path.length), end_check)
@@ -261,22 +278,22 @@ def _validated(state: GameState, m: _Model, path: Path, allowance: float, rules:
     moved = m.fig.moved(end[0], end[1], None)
     g = min((gap(moved, t) for t in goal), default=0.0)
     linked = not own or min(gap(moved, o) for o in own) <= CHAIN_LINK + TOUCH
-    return ModelMove(m.fig.id, m.fig.at, tuple(end), tuple(pts), path.length, how, chk, max(0.0, g), linked)
+    return ModelMove(m.fig.id, m.fig.at, (end[0], end[1]), tuple(pts), path.length, how, chk, max(0.0, g), linked)
 
 
 def plan_contacts(state: GameState, unit_id: str, targets: Sequence[str], roll: Optional[int], fixed: Sequence[str] = (),
-                  models: Optional[list] = None, goal: Optional[Sequence[Figure]] = None):
+                  models: Optional[list[_Model]] = None, goal: Optional[Sequence[Figure]] = None) -> SearchResult:
     """The search for the most models in base contact with ``goal`` (default: every model of
     ``targets``); ``fixed``: models already placed."""
     models = models if models is not None else _models(state, unit_id, targets)
     goal = list(goal) if goal is not None else [f for t in targets for f in state.figures_of(t)]
-    movers = []
+    movers: list[Mover] = []
     for m in models:
         if m.fig.id in fixed:
             continue
         mm = m
 
-        def reach(x, y, mm=mm):
+        def reach(x: float, y: float, mm: _Model = mm) -> bool:
             return mm.path_to(x, y, roll) is not None
 
         movers.append(Mover(m.fig, max(m.allowance, float(roll or 0)), reach))
@@ -288,24 +305,26 @@ def plan_contacts(state: GameState, unit_id: str, targets: Sequence[str], roll: 
     return most_contacts(movers, goal, blockers, (0.0, 0.0, W, H), _legal_end(state, unit_id))
 
 
-def place_contacts(state: GameState, by_id: dict, spots: dict, roll: Optional[int], placed: list, goal) -> tuple[list, list]:
+def place_contacts(state: GameState, by_id: Mapping[str, _Model], spots: Mapping[str, Spot], roll: Optional[int],
+                   placed: Sequence[Figure], goal: Sequence[Figure]) -> tuple[list[ModelMove], list[Figure]]:
     """Move the models the search put in base contact to their spots, nearest first, each path
     checked by the validator (a model whose path fails stays for the followers' pass)."""
-    moves = []
-    placed = list(placed)
+    moves: list[ModelMove] = []
+    out = list(placed)
     for mid, (x, y, _tid) in sorted(spots.items(), key=lambda kv: math.hypot(kv[1][0] - by_id[kv[0]].fig.x, kv[1][1] - by_id[kv[0]].fig.y)):
         m = by_id[mid]
         found = m.path_to(x, y, roll)
-        mv = _validated(state, m, found[0], found[1], found[2], placed, "contact", goal) if found else None
+        mv = _validated(state, m, found[0], found[1], found[2], out, "contact", goal) if found else None
         if mv is None:
             continue
         moves.append(mv)
-        placed.append(m.fig.moved(mv.end[0], mv.end[1], None))
-    return moves, placed
+        out.append(m.fig.moved(mv.end[0], mv.end[1], None))
+    return moves, out
 
 
 def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: Optional[Dice] = None,
-                 given: Optional[Mapping[str, Sequence]] = None, roll: Optional[int] = None) -> tuple[GameState, AssaultMove]:
+                 given: Optional[Mapping[str, Sequence[Sequence[float]]]] = None,
+                 roll: Optional[int] = None) -> tuple[GameState, AssaultMove]:
     """Move ``unit_id`` into an assault on ``targets`` (see the module notes); ``given``: model
     → its centre's path (points after its start) as the file gives it; ``roll``: the highest
     of the 2D6 when known (else rolled with ``dice`` if a model needs it)."""
@@ -313,7 +332,7 @@ def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: O
     check_eligible(state, unit_id, targets)
     models = _models(state, unit_id, targets)
     by_id = {m.fig.id: m for m in models}
-    rolls: list = [] if roll is None else [roll]
+    rolls: list[int] = [] if roll is None else [roll]
     if roll is None and needs_roll(state, unit_id, targets, models):
         if dice is None:
             raise IllegalAction(RULE, "a model must cross difficult terrain: give the roll (the highest of 2D6)")
@@ -333,12 +352,12 @@ def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: O
     best = plan_contacts(state, unit_id, targets, roll, (), models)
     if given:
         done = sum(1 for mv in moves if mv.contact)
-        rest = plan_contacts(state.with_figures(placed), unit_id, targets, roll, tuple(given), models=[m for m in models if m.fig.id not in given])
-        if done + len(rest.spots) < len(best.spots):
+        others = plan_contacts(state.with_figures(placed), unit_id, targets, roll, tuple(given), models=[m for m in models if m.fig.id not in given])
+        if done + len(others.spots) < len(best.spots):
             raise IllegalAction("40k 3rd Who Can Fight", f"the assaulting player must move as many models into contact as possible: "
-                                                         f"{len(best.spots)} can reach base contact, these moves allow {done + len(rest.spots)}")
-        best = rest
-    search = {"contacts_possible": len(best.spots), "nodes": best.nodes, "exhaustive": best.exhaustive}
+                                                         f"{len(best.spots)} can reach base contact, these moves allow {done + len(others.spots)}")
+        best = others
+    search: SearchSummary = {"contacts_possible": len(best.spots), "nodes": best.nodes, "exhaustive": best.exhaustive}
     more, placed = place_contacts(state, by_id, best.spots, roll, placed, goal)
     moves += more
     new = state.with_figures(placed)
@@ -354,47 +373,51 @@ def assault_move(state: GameState, unit_id: str, targets: Sequence[str], dice: O
     return new, AssaultMove(roll, rolls, contacts, moves, search, bool(contacts))
 
 
-def _follower_rules(state, unit_id, targets, rest, roll):
-    budget, rules_of = {}, {}
+def _follower_rules(state: GameState, unit_id: str, targets: Sequence[str], rest: Sequence[_Model],
+                    roll: Optional[int]) -> tuple[dict[str, float], dict[str, MoveRules]]:
+    budget: dict[str, float] = {}
+    rules_of: dict[str, MoveRules] = {}
     for m in rest:
         use_through = m.clear is None
         if not use_through and roll is not None:
             c = _contact_route(state, m, targets, False)
             t = _contact_route(state, m, targets, True)
-            use_through = t is not None and (c is None or (t.length < c.length and touches_difficult(state, m.fig, t.points())))
+            use_through = t is not None and (c is None or (t.length < c.length and bool(touches_difficult(state, m.fig, t.points()))))
         if use_through and roll is None:
             budget[m.fig.id], rules_of[m.fig.id] = 0.0, m.clear_rules
-        elif use_through:
+        elif use_through and roll is not None:
             budget[m.fig.id], rules_of[m.fig.id] = float(roll), m.through_rules
         else:
             budget[m.fig.id], rules_of[m.fig.id] = ASSAULT_MOVE, m.clear_rules
     return budget, rules_of
 
 
-def _given_move(state: GameState, m: _Model, pts: Sequence, roll: Optional[int], placed: list, goal) -> ModelMove:
+def _given_move(state: GameState, m: _Model, pts: Sequence[Sequence[float]], roll: Optional[int], placed: Sequence[Figure],
+                goal: Sequence[Figure]) -> ModelMove:
     """A model's path as the file gives it, checked: 6" clear of difficult terrain, or the
     roll when it touches difficult terrain."""
-    points = [m.fig.at] + [tuple(map(float, p)) for p in pts]
+    points = [m.fig.at] + [(float(p[0]), float(p[1])) for p in pts]
     hits = touches_difficult(state, m.fig, points)
     if hits and roll is None:
         raise IllegalAction(RULE, f"{m.fig.id}'s path touches difficult terrain ({', '.join(hits)}) but no model of the unit needs it to reach the enemy")
-    allowance = float(roll) if hits else ASSAULT_MOVE
+    allowance = float(roll) if hits and roll is not None else ASSAULT_MOVE
     rules = m.through_rules if hits else m.clear_rules
     space = space_for(state, rules)
     own = list(placed)
 
-    def end_check(x, y):
+    def end_check(x: float, y: float) -> Optional[Violation]:
         return check_end(state.table, m.fig.moved(x, y, None), tuple(rules.end_figures) + tuple(own), rules.end_pieces, rules.keep_away)
 
     chk = check_path(space, points, allowance, end_check)
     if not chk.legal:
         v = chk.violation
+        assert v is not None  # an illegal path names its violation
         raise IllegalAction(RULE, f"{m.fig.id}'s assault path is illegal: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
     end = points[-1]
     moved = m.fig.moved(end[0], end[1], None)
     g = min((gap(moved, t) for t in goal), default=0.0)
     linked = not own or min(gap(moved, o) for o in own) <= CHAIN_LINK + TOUCH
-    return ModelMove(m.fig.id, m.fig.at, tuple(end), tuple(points), chk.length, "given", chk, max(0.0, g), linked)
+    return ModelMove(m.fig.id, m.fig.at, end, tuple(points), chk.length, "given", chk, max(0.0, g), linked)
 
 
 def mark_charged(state: GameState, unit_id: str) -> GameState:
@@ -404,7 +427,7 @@ def mark_charged(state: GameState, unit_id: str) -> GameState:
 
 
 def assault(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice,
-            moves: Mapping[str, Sequence[Sequence[float]]]) -> tuple[GameState, list, dict]:
+            moves: Mapping[str, Sequence[Sequence[float]]]) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``assault`` action: :func:`assault_move` (paths given for some models in ``moves``),
     the unit marked as having charged when it makes contact. Returns the new state, the dice
     events and the assault event (also the action's summary)."""
@@ -413,7 +436,7 @@ def assault(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice,
     events = dice.take_events()
     if am.success:
         new = mark_charged(new, unit_id)
-    ev = {"type": "assault", "unit": unit_id, "targets": list(targets), **am.as_json()}
+    ev: dict[str, Any] = {"type": "assault", "unit": unit_id, "targets": list(targets), **am.as_json()}
     if not am.success:
         ev["note"] = "the assault falls short: the models moved, but no combat follows"
     return new, events + [ev], ev

@@ -13,13 +13,14 @@ possible into base contact.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, plan_contact
+from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from .assault import ASSAULT_MOVE, RULE, AssaultMove, assault_move, check_eligible, mark_charged, touches_difficult
@@ -34,17 +35,20 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         if not all(state.has_unit(t) and state.unit(t).models for t in targets) or not targets:
             raise
         allowed, reason = False, e.message
+    if not state.unit(unit_id).models:  # nothing to measure a charge from
+        raise IllegalAction(RULE, f"unit {unit_id} has no models on the table")
     difficult = {p.id for p in state.table.pieces if p.has("difficult")}
     clear = plan_contact(state, unit_id, targets, leader, extra_pieces=difficult)
     through = plan_contact(state, unit_id, targets, leader)
+    assert clear is not None and through is not None  # the unit has models to move
     gapv = float(min(gap_matrix(state.figures_of(unit_id), state.figures_of(t)).min() for t in targets))
-    details = {"assault_move": ASSAULT_MOVE, "nearest_gap": gapv, "clear_route": clear.distance, "difficult_crossed": []}
+    details: dict[str, Any] = {"assault_move": ASSAULT_MOVE, "nearest_gap": gapv, "clear_route": clear.distance, "difficult_crossed": []}
     if not allowed:
         plan = through if through.distance is not None else clear
         return ContactCharge(unit_id, targets, plan.leader, plan, charge_odds(None, ASSAULT_MOVE, NO_ROLL), False, reason, details)
     if clear.distance is not None and clear.distance <= ASSAULT_MOVE + TOUCH:
         return ContactCharge(unit_id, targets, clear.leader, clear, charge_odds(clear.distance, ASSAULT_MOVE, NO_ROLL), True, "", details)
-    crossed = []
+    crossed: list[str] = []
     if through.path is not None:
         crossed = touches_difficult(state, state.figure(through.leader), through.path.points())
     details["difficult_crossed"] = crossed
@@ -57,7 +61,7 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     return ContactCharge(unit_id, targets, plan.leader, plan, odds, True, "" if plan.distance is not None else "no route into base contact", details)
 
 
-def _answer(cc: ContactCharge, am: AssaultMove) -> dict:
+def _answer(cc: ContactCharge, am: AssaultMove) -> dict[str, Any]:
     moves = {m.model: m for m in am.moves}
     lead = moves.get(cc.plan.leader) if cc.plan is not None else None
     out = {"success": am.success, "roll": am.roll, "rolls": list(am.rolls), "charge": cc,
@@ -70,8 +74,8 @@ def _answer(cc: ContactCharge, am: AssaultMove) -> dict:
     return out
 
 
-def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader: Optional[str] = None,
-           modifier: int = 0) -> tuple[GameState, dict, list]:
+def charge(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+           modifier: int = 0) -> tuple[GameState, dict[str, Any], list[dict[str, Any]]]:
     """The whole assault with the file's dice: (new state, outcome, events)."""
     cc = reach(state, unit_id, targets, leader, modifier)
     if not cc.allowed:
@@ -85,7 +89,7 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
-            modifier: int = 0, target_models=None):
+            modifier: int = 0, target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
     """The assault with a known roll (``--roll N``: the highest of the 2D6, used only when a
     model needs difficult terrain)."""
     cc = reach(state, unit_id, targets, leader, modifier)

@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from tapeline.board.arrays import Floats
 from tapeline.board.measure import Verdict, gap_matrix, within
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
@@ -56,7 +57,7 @@ def _enemy_figures(state: GameState, unit_id: str, among: Iterable[str] | None) 
     return [f for u in units if u.side != side for f in state.figures_of(u.id)]
 
 
-def enemy_gaps(state: GameState, unit_id: str, among: Iterable[str] | None = None) -> tuple[list[Figure], list[Figure], np.ndarray]:
+def enemy_gaps(state: GameState, unit_id: str, among: Iterable[str] | None = None) -> tuple[list[Figure], list[Figure], Floats]:
     """(the unit's models, the enemy models, their gap matrix); ``among``: only these units."""
     mine = state.figures_of(unit_id)
     foes = _enemy_figures(state, unit_id, among)

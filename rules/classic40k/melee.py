@@ -36,11 +36,12 @@ melee engine (:mod:`tapeline.rules.melee`) as a :class:`~tapeline.rules.melee.co
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import shapely
 
 from tapeline.board.measure import gap_matrix, region_gap
+from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
 from ..errors import IllegalAction
@@ -91,11 +92,11 @@ class Fighter:
     strength: int
     initiative: int
     attacks: int
-    bonuses: tuple
+    bonuses: tuple[str, ...]
     slot: str
     cover: Optional[str]
-    targets: tuple          # ((unit, attacks), ...)
-    within: tuple           # the enemy units within 2" of it, nearest first (fresh opponents)
+    targets: tuple[tuple[str, int], ...]    # ((unit, attacks), ...)
+    within: tuple[str, ...]                 # the enemy units within 2" of it, nearest first (fresh opponents)
     ignores_armour: bool
 
 
@@ -105,14 +106,14 @@ class Round:
 
     combat: Combat
     unit: str
-    units: tuple
-    sides: tuple
-    fighters: tuple
-    charged: tuple
-    readings: dict
+    units: tuple[str, ...]
+    sides: tuple[str, ...]
+    fighters: tuple[Fighter, ...]
+    charged: tuple[str, ...]
+    readings: dict[str, Any]   # the settings the round was built under, by name
 
 
-def _setting(state: GameState, name: str, default):
+def _setting(state: GameState, name: str, default: Any) -> Any:
     return state.settings.get(name, default) if state.settings else default
 
 
@@ -136,7 +137,7 @@ def combat_units(state: GameState, unit_id: str) -> list[str]:
     return [u.id for u in state.units if u.id in seen]
 
 
-def _stat(state: GameState, unit_id: str, line: dict, name: str, model: str) -> int:
+def _stat(state: GameState, unit_id: str, line: Mapping[str, Any], name: str, model: str) -> int:
     v = line.get(name)
     if v is None:
         raise IllegalAction(RULE, f"{model} of {unit_id} needs stats.{name} to fight")
@@ -198,7 +199,7 @@ def has_frag_grenades(state: GameState, unit_id: str, model: str) -> bool:
     return "frag-grenades" in wargear(state.unit(unit_id), model)
 
 
-def _cover_of(state: GameState, fig, chargers: list) -> Optional[str]:
+def _cover_of(state: GameState, fig: Figure, chargers: Sequence[Figure]) -> Optional[str]:
     """The cover piece a defending model is in, or behind as seen from the assaulting models
     within 2" of it (``None``: not in cover)."""
     if "in_cover" in state.unit(fig.unit).status:
@@ -241,7 +242,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
         units = [u for u in units if state.unit(u).side == side or u in choices.enemies]
     if len(units) < 2:
         raise IllegalAction(RULE, f"{unit_id} is not in a close combat: no model within 2\" of an enemy model")
-    sides = []
+    sides: list[str] = []
     for u in units:
         if state.unit(u).side not in sides:
             sides.append(state.unit(u).side)
@@ -260,13 +261,14 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
     fighting = {u: [f for i, f in enumerate(figs[u]) if any(gaps[(u, e)][i].min() <= FIGHT_DISTANCE + TOUCH for e in enemies_of[u])]
                 for u in units}
     # the target units' majority WS and T among their fighting models
-    ws_of, t_of = {}, {}
+    ws_of: dict[str, int] = {}
+    t_of: dict[str, int] = {}
     for u in units:
         rows = [model_line(state.unit(u), f.id) for f in (fighting[u] or figs[u])]
         ws_of[u] = majority([_stat(state, u, r, "weapon_skill", f.id) for r, f in zip(rows, fighting[u] or figs[u])])
         t_of[u] = majority([_stat(state, u, r, "toughness", f.id) for r, f in zip(rows, fighting[u] or figs[u])])
 
-    fighters = []
+    fighters: list[Fighter] = []
     for u in units:
         us = state.unit(u)
         for f in fighting[u]:
@@ -279,7 +281,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
             s = w.strength.apply(_stat(state, u, line, "strength", f.id), cap=CHARTS.max_characteristic)
             ini = w.initiative.apply(_stat(state, u, line, "initiative", f.id), cap=CHARTS.max_characteristic)
             a = w.attacks.apply(_stat(state, u, line, "attacks", f.id), cap=None)
-            bonuses = []
+            bonuses: list[str] = []
             if u in charged:
                 bonuses.append("charged")
             if two_weapon_bonus(state, u, f.id, w):
@@ -287,8 +289,9 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
             a += len(bonuses)
             targets = _targets(f.id, within, a, choices.targets.get(f.id), strict)
             # strike slot
-            slot, cover = INITIATIVE, None
-            chargers_near = []
+            slot: str = INITIATIVE
+            cover: Optional[str] = None
+            chargers_near: list[Figure] = []
             if u not in charged:
                 for e in enemies_of[u]:
                     if e in charged:
@@ -321,7 +324,8 @@ def _reslot(fi: Fighter, slot: str) -> Fighter:
     return replace(fi, slot=slot)
 
 
-def _targets(model: str, within: list, attacks: int, chosen, strict: bool) -> tuple:
+def _targets(model: str, within: Sequence[str], attacks: int, chosen: Union[str, Mapping[str, int], None],
+             strict: bool) -> tuple[tuple[str, int], ...]:
     """((unit, attacks), ...) for one model (seed "Allocating Attacks")."""
     if chosen is None:
         if strict and len(within) > 1:
@@ -337,7 +341,7 @@ def _targets(model: str, within: list, attacks: int, chosen, strict: bool) -> tu
 
 
 def casualty_order(state: GameState, unit_id: str, units: Sequence[str], chosen: Optional[Sequence[str]] = None,
-                   strict: bool = False) -> tuple:
+                   strict: bool = False) -> tuple[Defender, ...]:
     """The unit's models as :class:`Defender` in the order casualties are taken: the defender's
     ``chosen`` models first, then the default order (base contact, within 2", the rest, each in
     file order, a model wounded in an earlier round first in its tier). The whole order must
@@ -366,7 +370,7 @@ def casualty_order(state: GameState, unit_id: str, units: Sequence[str], chosen:
             lower = ("in base contact", "within 2\"", "beyond 2\"")
             raise IllegalAction(RULE_CAS, f"{order[k - 1]} ({lower[tiers[k - 1]]}) cannot be removed before {order[k]} ({lower[tiers[k]]}): "
                                            "casualties come from models in base contact first, then those within 2\"")
-    out = []
+    out: list[Defender] = []
     for m in order:
         line = model_line(u, m)
         save = line.get("save")
@@ -381,33 +385,34 @@ def _kind(fi: Fighter) -> WoundKind:
     return WoundKind(ap=w.ap, damage=w.damage, ignores_armour=fi.ignores_armour, label="" if not fi.ignores_armour else "ignores armour")
 
 
-def against(fi: Fighter, target: str, ws_of: dict, t_of: dict) -> Against:
+def against(fi: Fighter, target: str, ws_of: Mapping[str, int], t_of: Mapping[str, int]) -> Against:
     h = CHARTS.hit_on(fi.ws, ws_of[target])
     wd = CHARTS.wound_on(fi.strength, t_of[target])
     return Against(target, faces_at_least(h), faces_at_least(wd, yes=wound_category(0)), (_kind(fi),), h, wd)
 
 
-def _steps(state: GameState, fighters: list, ws_of: dict, t_of: dict, cunits: tuple) -> tuple:
+def _steps(state: GameState, fighters: Sequence[Fighter], ws_of: Mapping[str, int], t_of: Mapping[str, int],
+           cunits: tuple[CombatUnit, ...]) -> tuple[InitiativeStep, ...]:
     """Initiative steps: first (in cover), then Initiative high to low, then last (power fists)."""
-    def key(fi: Fighter):
+    def key(fi: Fighter) -> tuple[int, int]:
         return (0 if fi.slot == FIRST else (2 if fi.slot == LAST else 1), -fi.initiative if fi.slot == INITIATIVE else 0)
 
-    steps = []
+    steps: list[InitiativeStep] = []
     order_of = {u.id: u for u in cunits}
     for k in sorted({key(fi) for fi in fighters}):
         members = [fi for fi in fighters if key(fi) == k]
-        groups: dict = {}
+        groups: dict[tuple[str, str, tuple[Against, ...]], list[tuple[str, int]]] = {}
         for fi in members:
             for t, n in fi.targets:
                 opts = (against(fi, t, ws_of, t_of),) + tuple(against(fi, e, ws_of, t_of) for e in fi.within if e != t)
                 groups.setdefault((fi.unit, fi.weapon.name, opts), []).append((fi.model, int(n)))
-        out = []
+        out: list[StrikeGroup] = []
         for (u, wname, opts), dice in groups.items():
             first = opts[0]
             m0 = next(fi for fi in members if fi.model == dice[0][0])
             tgt = order_of[first.target]
             save_on = tgt.order[0].save_on(first.kinds[0]) if tgt.order else None
-            info = {"weapon": wname, "initiative": m0.initiative, "strikes": m0.slot, "cover": m0.cover,
+            info: dict[str, object] = {"weapon": wname, "initiative": m0.initiative, "strikes": m0.slot, "cover": m0.cover,
                     "save_on": save_on, "ws": m0.ws, "strength": m0.strength}
             label = f"{u} {wname}"
             out.append(StrikeGroup(u, label, tuple(dice), opts, info))
@@ -417,8 +422,8 @@ def _steps(state: GameState, fighters: list, ws_of: dict, t_of: dict, cunits: tu
     return tuple(steps)
 
 
-def fighters_by_unit(rnd: Round) -> dict:
-    out: dict = {u: [] for u in rnd.units}
+def fighters_by_unit(rnd: Round) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {u: [] for u in rnd.units}
     for fi in rnd.fighters:
         out[fi.unit].append(fi.model)
     return {u: ms for u, ms in out.items() if ms}

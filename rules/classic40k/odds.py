@@ -8,15 +8,17 @@ and reads the casualties, the wounds and the result off it
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..melee.combat import round_odds
 from ..state import GameState
 from .melee import Choices, Round, build_round, fighters_by_unit
 from .resolution import falls_back_odds, result_odds
 
 
-def steps_json(rnd: Round) -> list[dict]:
+def steps_json(rnd: Round) -> list[dict[str, Any]]:
     """One entry per Strike Group, in striking order (the full-strength attacks)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for k, step in enumerate(rnd.combat.steps):
         for g in step.groups:
             a = g.against[0]
@@ -30,7 +32,7 @@ def steps_json(rnd: Round) -> list[dict]:
     return out
 
 
-def fight_answer(state: GameState, unit_id: str, choices: Choices = Choices()) -> dict:
+def fight_answer(state: GameState, unit_id: str, choices: Choices = Choices()) -> dict[str, Any]:
     rnd = build_round(state, unit_id, choices)
     odds = round_odds(rnd.combat)
     res = result_odds(odds, rnd.sides)

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Optional, Sequence
+from typing import Any, Iterator, Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
-from ..melee.combat import Combat, RoundOdds
+from ..melee.combat import Combat, RoundOdds, State
 from ..melee.loadout import model_line
 from ..melee.wounds import wounds_lost
 from ..state import GameState
@@ -54,14 +54,14 @@ class Outcome:
     the verdict before any roll-off: ``winner`` (a side), ``None`` with ``tie`` (roll off) or
     ``None`` without (drawn: both wiped out)."""
 
-    wounds: dict
-    destroyed: tuple
+    wounds: dict[str, int]
+    destroyed: tuple[str, ...]
     winner: Optional[str]
     tie: bool
     outright: bool = False
 
 
-def outcome(combat: Combat, sides: Sequence[str], state: tuple) -> Outcome:
+def outcome(combat: Combat, sides: Sequence[str], state: State) -> Outcome:
     """The verdict for one final state of the round."""
     lost = {s: 0 for s in sides}
     alive = {s: False for s in sides}
@@ -80,7 +80,7 @@ def outcome(combat: Combat, sides: Sequence[str], state: tuple) -> Outcome:
     return Outcome(inflicted, destroyed, None, True)
 
 
-def result_odds(odds: RoundOdds, sides: Sequence[str]) -> dict:
+def result_odds(odds: RoundOdds, sides: Sequence[str]) -> dict[str, float]:
     """{side: P(wins the combat), "draw": P}, roll-off included."""
     a, b = sides
     out = {a: 0.0, b: 0.0, "draw": 0.0}
@@ -100,8 +100,8 @@ def result_odds(odds: RoundOdds, sides: Sequence[str]) -> dict:
 def unit_leadership(state: GameState, unit_id: str) -> int:
     """The Leadership a unit tests on: its highest (a leader's) among its models left."""
     u = state.unit(unit_id)
-    vals = [model_line(u, m).get("leadership") for m in u.models]
-    vals = [int(v) for v in vals if v is not None]
+    given = [model_line(u, m).get("leadership") for m in u.models]
+    vals = [int(v) for v in given if v is not None]
     if not vals:
         raise IllegalAction(RULE_MORALE, f"unit {unit_id} needs stats.leadership for its morale test")
     return max(vals)
@@ -115,10 +115,10 @@ def morale_target(state: GameState, unit_id: str, margin: int) -> tuple[int, int
     return ld, ld - (int(margin) if mode == "per_wound" else 0)
 
 
-def falls_back_odds(odds: RoundOdds, sides: Sequence[str], state: GameState) -> dict:
+def falls_back_odds(odds: RoundOdds, sides: Sequence[str], state: GameState) -> dict[str, Optional[float]]:
     """{unit: P(its side loses the combat and it fails its Leadership test)} (``None`` for a
     unit without a Leadership value)."""
-    out: dict = {u.id: 0.0 for u in odds.combat.units}
+    out: dict[str, Optional[float]] = {u.id: 0.0 for u in odds.combat.units}
     for u in odds.combat.units:
         if not any(model_line(state.unit(u.id), m).get("leadership") is not None for m in state.unit(u.id).models):
             out[u.id] = None
@@ -128,13 +128,14 @@ def falls_back_odds(odds: RoundOdds, sides: Sequence[str], state: GameState) -> 
         for loser, chance in _losers(o, a, b):
             margin = o.wounds[a if loser == b else b] - o.wounds[loser]
             for u, losses in zip(odds.combat.units, st):
-                if u.side == loser and u.has_models(losses) and out[u.id] is not None:
+                so_far = out[u.id]
+                if u.side == loser and u.has_models(losses) and so_far is not None:
                     _, tn = morale_target(state, u.id, max(0, margin))
-                    out[u.id] += p * chance * (1 - leadership_pass(tn))
+                    out[u.id] = so_far + p * chance * (1 - leadership_pass(tn))
     return out
 
 
-def _losers(o: Outcome, a: str, b: str):
+def _losers(o: Outcome, a: str, b: str) -> Iterator[tuple[str, float]]:
     if o.winner is not None:
         if not o.destroyed:
             yield (b if o.winner == a else a), 1.0
@@ -147,33 +148,33 @@ def _losers(o: Outcome, a: str, b: str):
 class CombatResult:
     """The result of one fought round (what the replay keeps for morale and the moves after)."""
 
-    units: tuple
-    sides: tuple
-    wounds: dict
+    units: tuple[str, ...]
+    sides: tuple[str, ...]
+    wounds: dict[str, int]
     winner: Optional[str]
     loser: Optional[str]
     margin: int
     tiebreak: bool
     outright: bool
-    destroyed: tuple
-    rolls: dict = field(default_factory=dict)
+    destroyed: tuple[str, ...]
+    rolls: dict[str, int] = field(default_factory=dict)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"units": list(self.units), "sides": list(self.sides), "wounds": dict(self.wounds), "winner": self.winner,
                 "loser": self.loser, "margin": self.margin, "tiebreak": self.tiebreak, "outright": self.outright,
                 "destroyed": list(self.destroyed), "rolls": dict(self.rolls)}
 
     @staticmethod
-    def from_json(d: dict) -> "CombatResult":
+    def from_json(d: Mapping[str, Any]) -> "CombatResult":
         return CombatResult(tuple(d["units"]), tuple(d["sides"]), dict(d["wounds"]), d["winner"], d["loser"], int(d["margin"]),
                             bool(d["tiebreak"]), bool(d["outright"]), tuple(d["destroyed"]), dict(d.get("rolls") or {}))
 
 
-def decide(combat: Combat, units: Sequence[str], sides: Sequence[str], state: tuple, dice: Dice) -> CombatResult:
+def decide(combat: Combat, units: Sequence[str], sides: Sequence[str], state: State, dice: Dice) -> CombatResult:
     """The result of a round fought with dice (a roll-off when the wounds are equal)."""
     o = outcome(combat, sides, state)
     a, b = sides
-    rolls: dict = {}
+    rolls: dict[str, int] = {}
     winner, tiebreak = o.winner, False
     if o.tie:
         ra = dice.roll(1, f"tiebreaker roll-off ({a})")[0]
@@ -182,5 +183,5 @@ def decide(combat: Combat, units: Sequence[str], sides: Sequence[str], state: tu
         if ra != rb:
             winner, tiebreak = (a if ra > rb else b), True
     loser = None if winner is None else (b if winner == a else a)
-    margin = 0 if winner is None else o.wounds[winner] - o.wounds[loser]
+    margin = 0 if winner is None or loser is None else o.wounds[winner] - o.wounds[loser]
     return CombatResult(tuple(units), tuple(sides), o.wounds, winner, loser, max(0, margin), tiebreak, o.outright, o.destroyed, rolls)

@@ -10,11 +10,12 @@ for the loser's morale test and the winner's advance or consolidation.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.combat import resolve_round
+from ..melee.strike import RollLog
 from ..state import GameState
 from .melee import RULE, Choices, build_round, fighters_by_unit
 from .resolution import CombatResult, decide
@@ -22,7 +23,8 @@ from .resolution import CombatResult, decide
 RESULTS_KEY = "c40k_combats"
 
 
-def fight_round(state: GameState, unit_id: str, dice: Dice, choices: Choices = Choices()) -> tuple[GameState, list, dict]:
+def fight_round(state: GameState, unit_id: str, dice: Dice,
+                choices: Choices = Choices()) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """(new state, events, summary) of one round of the combat ``unit_id`` is in. A combat is
     fought once an Assault phase: a unit of it that has fought this turn (until ``end_turn``)
     makes a second round an illegal action."""
@@ -32,13 +34,13 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, choices: Choices = C
         raise IllegalAction(RULE, f"{', '.join(done)} already fought this turn: a combat is fought once an Assault phase "
                                   "(end_turn first)")
     log = resolve_round(rnd.combat, dice, collect_events=True)
-    events: list = [{"type": "combat", "units": list(rnd.units), "charged": list(rnd.charged), "fighters": fighters_by_unit(rnd),
+    events: list[dict[str, Any]] = [{"type": "combat", "units": list(rnd.units), "charged": list(rnd.charged), "fighters": fighters_by_unit(rnd),
                      "readings": dict(rnd.readings)}]
     new = state
     for step, srec in zip(rnd.combat.steps, log.steps):
         events.append({"type": "initiative_step", "step": srec["step"]})
         for g in srec["groups"]:
-            ev = {"type": "strike", "unit": g["unit"], "group": g["group"], "models": g["models"], "attacks": g["attacks"],
+            ev: dict[str, Any] = {"type": "strike", "unit": g["unit"], "group": g["group"], "models": g["models"], "attacks": g["attacks"],
                   "target": g["target"]}
             if "note" in g:
                 ev["note"] = g["note"]
@@ -67,7 +69,7 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, choices: Choices = C
     return new, events, summary
 
 
-def _count(rolls: list, step: int, category: int) -> int:
+def _count(rolls: Sequence[RollLog], step: int, category: int) -> int:
     return rolls[step]["counts"][category] if len(rolls) > step and len(rolls[step]["counts"]) > category else 0
 
 
@@ -81,13 +83,13 @@ def record(state: GameState, result: CombatResult) -> GameState:
 
 def last_result(state: GameState, unit_id: str, rule: str) -> CombatResult:
     """The result of the last round ``unit_id`` fought (an error naming ``rule`` if none)."""
-    d: Optional[dict] = (state.turn.get(RESULTS_KEY) or {}).get(unit_id)
+    d: Optional[dict[str, Any]] = (state.turn.get(RESULTS_KEY) or {}).get(unit_id)
     if d is None:
         raise IllegalAction(rule, f"{unit_id} has fought no close combat whose result could be used")
     return CombatResult.from_json(d)
 
 
-def combat_record(state: GameState, unit_id: str) -> dict | str:
+def combat_record(state: GameState, unit_id: str) -> dict[str, Any] | str:
     """What the last round of ``unit_id``'s combat decided (or why there is none): the winner,
     the wounds each side inflicted (``points``), Massacre (an enemy destroyed outright), the
     tiebreak and the losing unit's morale test (``passed``, ``failed``, ``none``)."""

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from ..charge_answer import contact_outcome
+from ..contact_charge import ContactCharge
 from ..contact_system import ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
@@ -39,7 +40,7 @@ class Classic40k(ContactSystem):
 
     # --- charges ----------------------------------------------------------------------------
 
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> Any:
+    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
         return charge.reach(state, unit, targets, leader, modifier)
 
     def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Iterable, Mapping
 
 from ..melee.weapons import MeleeWeapon, Modifier
 
@@ -42,11 +43,11 @@ BARE_HANDS = MeleeWeapon("close combat attack", two_weapons="none")
 MONSTROUS = ("monstrous_creature", "monstrous-creature", "monstrous")
 
 
-def weapons(fist_reading: str = "any_weapon") -> MappingProxyType:
+def weapons(fist_reading: str = "any_weapon") -> Mapping[str, MeleeWeapon]:
     """The armoury under a reading of setting ``c40k_fist_extra_attack``: ``any_weapon`` (a fist
     and any other close combat weapon give +1 Attack) or ``second_fist`` (only two fists)."""
     return _SECOND_FIST if fist_reading == "second_fist" else WEAPONS
 
 
-def known(name: str, file_weapons=()) -> bool:
+def known(name: str, file_weapons: Iterable[str] = ()) -> bool:
     return name in WEAPONS or name in KIT or name in file_weapons

@@ -19,19 +19,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
+from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
-from .checks import take_check
+from ..unit_move import ModelMove
+from .checks import model_stat, take_check
 from .combat import locked_with
 from .movement import (check_consolidate, check_pile_in, consolidate, disengage, fall_back_move, is_cavalry, pile_in,
                     pursue_move)
 from .resolution import OPTIONS, Resolution, allowed_options, declaration_order
+from .shooting import shoot
 from .statuses import gain_status, lose_status
 
 RULE = "HH3 §A.10 Aftermath"
 
 
-def default_option(opts: list) -> str:
+def default_option(opts: Sequence[str]) -> str:
     """tapeline's choice for a unit the file does not name: a Routed unit Falls Back (its only
     option), a winner Consolidates when it may, anyone else Holds. Fall Back is open to every
     unit but never chosen for one that may Hold: it makes the unit Routed."""
@@ -41,8 +44,9 @@ def default_option(opts: list) -> str:
     return opts[0]
 
 
-def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dice, active_side: Optional[str] = None,
-              targets: Optional[Mapping[str, str]] = None, moves: Optional[Mapping[str, Mapping]] = None) -> tuple[GameState, list, dict]:
+def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dice: Dice, active_side: Optional[str] = None,
+              targets: Optional[Mapping[str, str]] = None, moves: Optional[Mapping[str, Mapping[str, Sequence[float]]]] = None
+              ) -> tuple[GameState, list[dict[str, Any]], dict[str, str]]:
     """Declare and carry out every unit's option. ``targets``: for Gun Down, the fleeing unit
     each unit shoots at (default the first); ``moves``: {unit: {model: (x, y)}} spots the file
     gives for a Hold's pile-in or a Consolidation (checked). Returns the state, events and
@@ -51,7 +55,7 @@ def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dic
     for u in choices:
         if u not in order:
             raise IllegalAction(RULE, f"{u} is not a unit of this combat (units: {', '.join(order)})")
-    chosen: dict = {}
+    chosen: dict[str, str] = {}
     for u in order:
         opts = allowed_options(state, u, res, chosen)
         want = choices.get(u)
@@ -64,7 +68,7 @@ def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dic
         if want not in opts:
             raise IllegalAction(RULE, f"{u} may not {want.replace('_', ' ')}: its options are {', '.join(opts)}")
         chosen[u] = want
-    events: list = [{"type": "aftermath", "choices": dict(chosen)}]
+    events: list[dict[str, Any]] = [{"type": "aftermath", "choices": dict(chosen)}]
     for u in (moves or {}):
         if chosen.get(u) not in ("hold", "consolidate"):
             raise IllegalAction(RULE, f"moves for {u} are for a Hold or a Consolidation, and it chose {chosen.get(u)}")
@@ -74,12 +78,14 @@ def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dic
     return state, events, chosen
 
 
-def _moves_event(kind: str, unit: str, moves: list, **extra) -> dict:
+def _moves_event(kind: str, unit: str, moves: Sequence[ModelMove], **extra: object) -> dict[str, Any]:
     return {"type": kind, "unit": unit, **extra, "moves": [m.as_json() for m in moves]}
 
 
-def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: dict, dice, target: Optional[str], spots=None):
-    events: list = []
+def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: Mapping[str, str], dice: Dice,
+               target: Optional[str], spots: Optional[Mapping[str, Sequence[float]]] = None
+               ) -> tuple[GameState, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
     if option == "hold":
         # setting hh_hold_pile_in: "staying" (default) piles in towards the enemies that stay in
         # the combat, not a unit that Fell Back (Pursue chases it) or Disengaged (it has left);
@@ -99,8 +105,6 @@ def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: d
         state, ev = fall_back(state, u, dice)
         events += ev
     elif option == "gun_down":
-        from .shooting import shoot
-
         fled = [e for e in res.combat if chosen.get(e) == "fall_back" and state.unit(e).models]
         if target is not None and target not in fled:
             raise IllegalAction(RULE, f"Gun Down must target a unit that fell back from this combat ({', '.join(fled) or 'none'})")
@@ -124,7 +128,7 @@ def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: d
     return state, events
 
 
-def fall_back(state: GameState, u: str, dice) -> tuple[GameState, list]:
+def fall_back(state: GameState, u: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
     """The unit gains Routed and falls back Initiative + D6 (Cavalry 2D6) towards its own edge
     (§A.5); if a model reached the edge, the Leadership Check follows."""
     state, events = gain_status(state, u, "routed", "falls back (§A.10)")
@@ -132,8 +136,6 @@ def fall_back(state: GameState, u: str, dice) -> tuple[GameState, list]:
     dice.take_events()
     rolls = dice.roll(n, f"Fall Back ({u}, {n}D6)")
     events += dice.take_events()
-    from .checks import model_stat
-
     roll = sum(rolls)
     state, moves, edge = fall_back_move(state, u, lambda f: int(model_stat(state, f.id, "initiative") or 0) + roll)
     at_edge = [m.model for m in moves if m.gap <= 1e-5]
@@ -153,8 +155,8 @@ def fall_back(state: GameState, u: str, dice) -> tuple[GameState, list]:
     return state, events
 
 
-def after_resolution(state: GameState, unit_id: str, dice, choices: Mapping[str, str], gun_down: Mapping[str, str],
-                     moves: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[GameState, list, Any]:
+def after_resolution(state: GameState, unit_id: str, dice: Dice, choices: Mapping[str, str], gun_down: Mapping[str, str],
+                     moves: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[GameState, list[dict[str, Any]], dict[str, str]]:
     """The ``aftermath`` action: the options of the combat the last ``resolution`` of
     ``unit_id``'s combat resolved (:func:`aftermath`)."""
     got = (state.turn.get("resolutions") or {}).get(unit_id)

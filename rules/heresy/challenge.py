@@ -47,11 +47,18 @@ from typing import Any, Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 
+from ..dice import Dice
 from ..errors import IllegalAction
+from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round
+from ..melee.strike import StrikeGroup
 from ..state import GameState
 from .checks import model_stat, model_subtypes
 from .combat import CONTACT, active_side, combat_of, is_vehicle, locked_with
+from .melee import against, defender, engaged_models, fighter
+from .movement import pile_in
+from .reactions import spend_reaction
 from .statuses import STATUSES, gain_status
+from .wounds import wounds_of
 
 RULE = "HH3 §A.6 Challenge"
 GAMBITS = ("seize_the_initiative", "flurry_of_blows", "test_the_foe", "guard_up", "taunt_and_bait", "grandstand",
@@ -89,8 +96,6 @@ def outside_support(state: GameState, duellist: str, opponent: str) -> int:
     if mine and not theirs:
         n = sum(_support_weight(state, m) for _, m in mine)
         return 2 * math.ceil(n / 5)
-    from .melee import engaged_models
-
     n = 0
     for u, m in mine:
         if set(state.unit(u).status) & set(STATUSES):
@@ -104,11 +109,12 @@ def _support_weight(state: GameState, model_id: str) -> int:
     return 5 if (model_stat(state, model_id, "unit_type") or "").lower() == "walker" else 1
 
 
-def focus_modifiers(state: GameState, model_id: str, opponent: str, gambit: Optional[str], weapon_traits: Mapping) -> dict:
+def focus_modifiers(state: GameState, model_id: str, opponent: str, gambit: Optional[str],
+                    weapon_traits: Mapping[str, Any]) -> dict[str, int]:
     """The Focus roll's modifiers for ``model_id`` (§A.6), by name."""
     subs = model_subtypes(state, model_id)
     lost = int(state.unit_of(model_id).wounds_lost.get(model_id, 0))
-    mods = {}
+    mods: dict[str, int] = {}
     if "heavy" in subs or (model_stat(state, model_id, "unit_type") or "").lower() == "heavy":
         mods["heavy"] = -1
     if "light" in subs:
@@ -135,7 +141,7 @@ def focus_dice(gambit: Optional[str]) -> tuple[int, str]:
 
 
 def glory(state_before: GameState, state_after: GameState, a: str, b: str, dealt: Mapping[str, int],
-          gambits: Mapping[str, list]) -> dict:
+          gambits: Mapping[str, list[str]]) -> dict[str, int]:
     """Challenge Resolution Points per side from the duel's outcome (§A.6 Glory)."""
     side = {m: state_before.unit_of(m).side for m in (a, b)}
     alive = {m: m in state_after.unit_of(m).models for m in (a, b)}
@@ -167,18 +173,18 @@ class Duel:
     challenger: str
     acceptor: Optional[str]
     disgraced: Optional[str] = None
-    rounds: list = field(default_factory=list)
-    glory: dict = field(default_factory=dict)
-    dealt: dict = field(default_factory=dict)
-    slain: list = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    glory: dict[str, int] = field(default_factory=dict)
+    dealt: dict[str, int] = field(default_factory=dict)
+    slain: list[str] = field(default_factory=list)
 
 
-def _combat_key(state: GameState, model_id: str) -> tuple:
+def _combat_key(state: GameState, model_id: str) -> tuple[str, ...]:
     return tuple(sorted(combat_of(state, state.unit_of(model_id).id)))
 
 
 def declare(state: GameState, challenger: str, acceptor: Optional[str], disgrace: Optional[str] = None,
-            heroic: bool = False, active: Optional[str] = None) -> tuple[GameState, list, Duel]:
+            heroic: bool = False, active: Optional[str] = None) -> tuple[GameState, list[dict[str, Any]], Duel]:
     """§A.6 Declare: check the challenger, then acceptance (``acceptor``) or refusal (``None``:
     the challenger's player Disgraces ``disgrace``, default the first eligible enemy model).
 
@@ -204,10 +210,8 @@ def declare(state: GameState, challenger: str, acceptor: Optional[str], disgrace
     eligible = eligible_models(state, enemy_units)
     if not eligible:
         raise IllegalAction(RULE, f"no enemy model in {challenger}'s combat may accept a challenge")
-    events: list = []
+    events: list[dict[str, Any]] = []
     if heroic:
-        from .reactions import spend_reaction
-
         state, ev = spend_reaction(state, state.unit_of(challenger).id, "Heroic Intervention", in_combat=True)
         events += ev
     state = state.with_turn("challenged", tuple(state.turn.get("challenged") or ()) + (key,))
@@ -237,7 +241,7 @@ def _contact_left(state: GameState, units: Sequence[str], out: Sequence[str]) ->
     return False
 
 
-def face_off(gambits: Mapping[str, Optional[str]], first: str, second: str, round_no: int) -> dict:
+def face_off(gambits: Mapping[str, Optional[str]], first: str, second: str, round_no: int) -> dict[str, Optional[str]]:
     """Check the two players' Gambits (§A.6 Face-Off); returns {model: gambit or None}."""
     g1, g2 = gambits.get(first), gambits.get(second)
     for m, g in ((first, g1), (second, g2)):
@@ -250,15 +254,14 @@ def face_off(gambits: Mapping[str, Optional[str]], first: str, second: str, roun
     return {first: g1, second: g2}
 
 
-def run(state: GameState, challenger: str, acceptor: Optional[str], dice, options: Optional[dict] = None) -> tuple[GameState, list, Duel]:
+def run(state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
+        options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, list[dict[str, Any]], Duel]:
     """The whole challenge (§A.6): Declare, then per round Face-Off, Focus and Strike; Glory.
 
     ``options``: ``disgrace`` (refused: the model Disgraced), ``gambits`` ({model: [gambit per
     round]}), ``weapons`` ({model: weapon}), ``rounds`` (how many rounds at most, default 1; the
     player with Advantage goes on only while both live), ``banned`` ({model: gambit} named by
     Feint and Riposte), ``heroic_intervention``, ``active`` (the active side, :func:`declare`)."""
-    from .melee import fighter
-
     opts = dict(options or {})
     state, events, duel = declare(state, challenger, acceptor, opts.get("disgrace"), bool(opts.get("heroic_intervention")),
                                   opts.get("active"))
@@ -267,8 +270,6 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
     units = combat_of(state, state.unit_of(challenger).id)
     a, b = challenger, acceptor
     if not _contact_left(state, units, (a, b)):
-        from .movement import pile_in
-
         active = state.unit_of(a).side
         for u in sorted(units, key=lambda u: state.unit(u).side != active):
             others = [m for m in state.unit(u).models if m not in (a, b)]
@@ -277,7 +278,7 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
                 events.append({"type": "pile_in", "unit": u, "why": "the duellists left the combat", "moves": [m.as_json() for m in moves]})
     weapons = opts.get("weapons") or {}
     gambit_plan = {m: list(v) for m, v in (opts.get("gambits") or {}).items()}
-    chosen_all: dict = {a: [], b: []}
+    chosen_all: dict[str, list[str]] = {a: [], b: []}
     advantage: Optional[str] = None
     dealt = {a: 0, b: 0}
     auto_adv: Optional[str] = None
@@ -291,18 +292,19 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
         if g[first] == "feint_and_riposte" and banned.get(first) and g[second] == banned.get(first):
             raise IllegalAction(RULE, f"{banned[first]} was named by Feint and Riposte: {second} cannot choose it")
         for m in (a, b):
-            if g[m]:
-                chosen_all[m].append(g[m])
+            gm = g[m]
+            if gm:
+                chosen_all[m].append(gm)
         fa, fb = fighter(state, a, weapons.get(a)), fighter(state, b, weapons.get(b))
         # Focus
-        rnd_ev = {"type": "challenge_round", "round": rno, "gambits": dict(g)}
+        rnd_ev: dict[str, Any] = {"type": "challenge_round", "round": rno, "gambits": dict(g)}
         if auto_adv is not None:
             advantage = auto_adv
             rnd_ev["advantage"] = advantage
             rnd_ev["why"] = "Test the Foe"
             auto_adv = None
         else:
-            totals = {}
+            totals: dict[str, dict[str, Any]] = {}
             dice.take_events()
             for _ in range(100):
                 for m, f, o in ((a, fa, b), (b, fb, a)):
@@ -343,8 +345,10 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice, option
     return _glory(state, events, duel, chosen_all)
 
 
-def _glory(state: GameState, events: list, duel: Duel, gambits: dict) -> tuple[GameState, list, Duel]:
+def _glory(state: GameState, events: list[dict[str, Any]], duel: Duel,
+           gambits: Mapping[str, list[str]]) -> tuple[GameState, list[dict[str, Any]], Duel]:
     a, b = duel.challenger, duel.acceptor
+    assert b is not None  # Glory follows an accepted challenge
     out = glory(state, state, a, b, duel.dealt, gambits)
     duel.glory = out
     duel.slain = [m for m in (a, b) if m not in state.unit_of(m).models]
@@ -357,20 +361,15 @@ def _glory(state: GameState, events: list, duel: Duel, gambits: dict) -> tuple[G
 
 
 def strike(state: GameState, m: str, o: str, gambit: Optional[str], their_gambit: Optional[str], advantage: bool,
-           weapon: Optional[str], dice) -> tuple[GameState, list, int, int]:
+           weapon: Optional[str], dice: Dice) -> tuple[GameState, list[dict[str, Any]], int, int]:
     """One duellist's Strike (§A.6): a single Strike Group at the other model, hit on its own
     WS and wounding on its own T (the shared engine, one step). Returns the state (a slain
     opponent removed), events, the wounds dealt and the misses."""
-    from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round
-    from ..melee.strike import StrikeGroup
-    from .melee import against, defender, fighter
-    from .wounds import wounds_of
-
     f = fighter(state, m, weapon)
     fo = fighter(state, o, None)
     attacks, ws, s = f.attacks, f.ws, f.strength
     extra_damage, flurry = 0, 0
-    events: list = []
+    events: list[dict[str, Any]] = []
     if gambit in ("guard_up", "withdraw"):
         attacks = 1
         ws += 1 if gambit == "guard_up" else 0
@@ -420,7 +419,7 @@ def strike(state: GameState, m: str, o: str, gambit: Optional[str], their_gambit
     return state, events, dealt, misses
 
 
-def end_duel(state: GameState) -> tuple[GameState, list]:
+def end_duel(state: GameState) -> tuple[GameState, list[dict[str, Any]]]:
     """Resolution step 1: the duellists return to their units (they stand where they stood)."""
     d = state.turn.get("duel")
     if not d:
@@ -428,7 +427,8 @@ def end_duel(state: GameState) -> tuple[GameState, list]:
     return state.with_turn("duel", ()), [{"type": "duellists_return", "models": [m for m in d if m in state.unit_of(m).models]}]
 
 
-def challenge(state: GameState, challenger: str, acceptor: Optional[str], dice, options: dict) -> tuple[GameState, list, dict[str, Any]]:
+def challenge(state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
+              options: Mapping[str, Any]) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``challenge`` action (:func:`run`) and what the duel scored: who fought, who was
     Disgraced, the Glory points, who was slain and the wounds each dealt."""
     dice.take_events()

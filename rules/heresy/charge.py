@@ -29,17 +29,24 @@ the charge move, and the Cool Check after a failure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
+from ..charge_geometry import Plan
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, move_unit, plan_contact
+from ..dice import Dice
 from ..errors import IllegalAction
-from ..state import GameState
+from ..state import GameState, UnitState
 from ..truelos import visibility_matrix
+from ..unit_move import ModelMove
+from .checks import model_subtypes, take_check
 from .combat import is_locked, is_vehicle, locked_with
+from .movement import evade_move
+from .reactions import spend_reaction
+from .shooting import shoot
 from .statuses import gain_status
 
 RULE = "HH3 §A.3 Charge"
@@ -49,6 +56,9 @@ SETUP_TABLE = ((20, 6), (14, 5), (12, 4), (10, 3), (7, 2), (1, 1))
 NO_CHARGE = ("pinned", "routed")
 #: Statuses and states that make a charge Disordered (§A.3).
 DISORDERING = ("stunned", "suppressed", "disgraced", "disembarked", "disordered")
+#: The charge's events between the Set-up Move and the roll (Volleys, Overwatch, Evade): the
+#: state, why the charge ended ("" if it goes on) and the events.
+Volleys = Callable[[GameState], tuple[GameState, str, list[dict[str, Any]]]]
 
 
 def setup_move(movement: int, initiative: int, heavy: bool = False) -> int:
@@ -60,14 +70,14 @@ def setup_move(movement: int, initiative: int, heavy: bool = False) -> int:
     return 0
 
 
-def _stat(u, name: str) -> int:
+def _stat(u: UnitState, name: str) -> int:
     v = u.stats.get(name)
     if v is None:
         raise IllegalAction(RULE, f"unit {u.id} needs stats.{name} for a Horus Heresy charge")
     return int(v)
 
 
-def is_heavy(u) -> bool:
+def is_heavy(u: UnitState) -> bool:
     return "heavy" in u.tags or (u.stats.get("unit_type") or "").lower() == "heavy" or any(
         "heavy" in (m.get("subtypes") or ()) for m in (u.stats.get("models") or {}).values())
 
@@ -97,7 +107,7 @@ def check_eligible(state: GameState, unit_id: str, targets: Sequence[str]) -> No
         raise IllegalAction(RULE, f"{unit_id} is locked in combat with {', '.join(locked_with(state, unit_id))} and cannot charge")
 
 
-def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Optional[float], Optional[tuple]]:
+def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Optional[float], Optional[tuple[str, str]]]:
     """The closest base-to-base distance between a charger and a target model that see each
     other (``None`` when no pair does), and that pair."""
     fa, fb = state.figures_of(unit_id), state.figures_of(target)
@@ -112,7 +122,7 @@ def sight_and_range(state: GameState, unit_id: str, target: str) -> tuple[Option
 
 
 def roll_against(state: GameState) -> str:
-    return state.settings.get("charge_roll_against", "route")
+    return str(state.settings.get("charge_roll_against", "route"))
 
 
 def setup_distance(state: GameState, unit_id: str) -> tuple[int, bool]:
@@ -132,9 +142,9 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         raise IllegalAction(RULE, f"{leader!r} is not a model of {unit_id}")
     setup, disordered = setup_distance(state, unit_id)
     los, pair = sight_and_range(state, unit_id, targets[0])
-    plan = plan_contact(state, unit_id, targets, leader)
+    plan = _plan(state, unit_id, targets, leader)
     mode = roll_against(state)
-    details = {"setup_move": setup, "disordered": disordered, "closest_los_distance": los, "closest_los_pair": pair,
+    details: dict[str, Any] = {"setup_move": setup, "disordered": disordered, "closest_los_distance": los, "closest_los_pair": pair,
                "charge_roll": "2D6, discard the lower", "roll_against": mode}
     reason, allowed = "", True
     if los is None:
@@ -158,9 +168,18 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     return ContactCharge(unit_id, targets, plan.leader, plan, odds, allowed, reason, details)
 
 
-def _after_setup(state, unit_id, targets, first, setup) -> Optional[float]:
+def _plan(state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str]) -> Plan:
+    """The best initial charger's route (:func:`~tapeline.rules.contact_charge.plan_contact`)
+    for a unit with models on the table (an :class:`IllegalAction` for one without)."""
+    plan = plan_contact(state, unit_id, targets, leader)
+    if plan is None:
+        raise IllegalAction(RULE, f"unit {unit_id} has no models on the table")
+    return plan
+
+
+def _after_setup(state: GameState, unit_id: str, targets: Sequence[str], first: str, setup: int) -> Optional[float]:
     """The closest line-of-sight distance once the Set-up Move is made (``closest_los``)."""
-    new, _moves = move_unit(state, unit_id, first, targets, setup) if setup else (state, [])
+    new = move_unit(state, unit_id, first, targets, setup)[0] if setup else state
     return sight_and_range(new, unit_id, targets[0])[0]
 
 
@@ -170,17 +189,17 @@ class ChargeOutcome:
 
     success: bool
     roll: Optional[int]
-    rolls: list
-    setup: list = field(default_factory=list)          # ModelMove per model
-    moves: list = field(default_factory=list)          # ModelMove per model (charge move)
+    rolls: list[int]
+    setup: list[ModelMove] = field(default_factory=list)   # per model
+    moves: list[ModelMove] = field(default_factory=list)   # per model (charge move)
     at_once: bool = False                               # the Set-up Move reached base contact
     compared_with: Optional[float] = None               # the distance the roll was compared with
     note: str = ""
-    events: list = field(default_factory=list)          # Volley / Overwatch events
+    events: list[dict[str, Any]] = field(default_factory=list)   # Volley / Overwatch events
     ended: bool = False                                 # a unit was wiped out by a Volley
 
 
-def make_setup_move(state: GameState, cc: ContactCharge) -> tuple[GameState, list]:
+def make_setup_move(state: GameState, cc: ContactCharge) -> tuple[GameState, list[ModelMove]]:
     """§A.3 step 3: every model moves the Set-up distance or until base contact (none when
     Disordered)."""
     setup = cc.details["setup_move"]
@@ -189,10 +208,11 @@ def make_setup_move(state: GameState, cc: ContactCharge) -> tuple[GameState, lis
     return move_unit(state, cc.unit, cc.plan.leader, cc.targets, setup)
 
 
-def charge_move(state: GameState, cc: ContactCharge, allowance: float, leader: Optional[str]) -> tuple[GameState, list, Optional[str]]:
+def charge_move(state: GameState, cc: ContactCharge, allowance: float,
+                leader: Optional[str]) -> tuple[GameState, list[ModelMove], Optional[str]]:
     """§A.3 step 5: the initial charger (shortest route now) moves up to ``allowance`` towards
     the nearest target model, the others follow."""
-    plan = plan_contact(state, cc.unit, cc.targets, leader)
+    plan = _plan(state, cc.unit, cc.targets, leader)
     if plan.path is None:
         return state, [], None
     new, moves = move_unit(state, cc.unit, plan.leader, cc.targets, allowance)
@@ -200,7 +220,7 @@ def charge_move(state: GameState, cc: ContactCharge, allowance: float, leader: O
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
-            modifier: int = 0, target_models=None):
+            modifier: int = 0, target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
     """Resolve the charge with the charge dice ``rolls`` (both dice, or the kept die): the new
     state (the Set-up Move is kept even when the charge fails) and a dictionary of what
     happened. The Cool Check after a failure is :func:`cool_check` (it needs dice)."""
@@ -211,7 +231,8 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     return out[0], _info(cc, out[1])
 
 
-def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier, volleys=None) -> tuple[GameState, ChargeOutcome]:
+def _resolve(state: GameState, cc: ContactCharge, roll_dice: Callable[[], Sequence[int]], leader: Optional[str], modifier: int,
+             volleys: Optional[Volleys] = None) -> tuple[GameState, ChargeOutcome]:
     new, setup = make_setup_move(state, cc)
     if any(m.contact for m in setup):
         return new, ChargeOutcome(True, None, [], setup, [], True, None,
@@ -227,7 +248,7 @@ def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier, v
     rolls = roll_dice()
     result = BEST_OF_2D6.result(rolls) if len(rolls) > 1 else int(rolls[0])
     allowance = result + modifier
-    after = plan_contact(new, cc.unit, cc.targets, leader)
+    after = _plan(new, cc.unit, cc.targets, leader)
     route = after.distance
     mode = roll_against(state)
     if mode == "closest_los":
@@ -243,9 +264,9 @@ def _resolve(state: GameState, cc: ContactCharge, roll_dice, leader, modifier, v
     return moved, ChargeOutcome(ok, result, list(rolls), setup, moves, False, compared, note, vev)
 
 
-def _info(cc: ContactCharge, res: ChargeOutcome) -> dict:
+def _info(cc: ContactCharge, res: ChargeOutcome) -> dict[str, Any]:
     first = res.moves[0] if res.moves else (res.setup[0] if res.at_once and res.setup else None)
-    info = {"roll": res.roll, "rolls": res.rolls, "success": res.success, "charge": cc, "at_once": res.at_once,
+    info: dict[str, Any] = {"roll": res.roll, "rolls": res.rolls, "success": res.success, "charge": cc, "at_once": res.at_once,
             "setup": [m.as_json() for m in res.setup], "moves": [m.as_json() for m in res.moves],
             "compared_with": res.compared_with, "ended": res.ended}
     if res.success and first is not None:
@@ -260,8 +281,8 @@ def _info(cc: ContactCharge, res: ChargeOutcome) -> dict:
     return info
 
 
-def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader: Optional[str] = None,
-           modifier: int = 0, options: Optional[dict] = None) -> tuple[GameState, dict, list]:
+def charge(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
+           modifier: int = 0, options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], list[dict[str, Any]]]:
     """The whole Charge with dice (§A.3): Set-up Move, Volleys (and Overwatch), roll, charge
     move or Cool Check.
 
@@ -277,10 +298,10 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice, leader:
     cc = reach(state, unit_id, targets, leader, modifier)
     if not cc.allowed:
         raise IllegalAction(RULE, cc.reason)
-    events: list = []
+    events: list[dict[str, Any]] = []
     dice.take_events()
 
-    def roll_dice():
+    def roll_dice() -> list[int]:
         return dice.roll(2, f"charge roll ({unit_id}, 2D6 discard the lower)")
 
     opts.setdefault("modifier", modifier)
@@ -312,15 +333,13 @@ def record_charge(state: GameState, unit_id: str, target: str, success: bool, di
     return state
 
 
-def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[GameState, str, list]:
+def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
+                opts: Mapping[str, Any]) -> tuple[GameState, str, list[dict[str, Any]]]:
     """§A.3 step 4: the charger's Volley (none when Disordered), then the target's Volley or
     Overwatch (§A.4); none at all when the target is already locked in combat with another
     unit. Returns the state, why the charge ended ("" if it goes on) and the events."""
-    from .reactions import spend_reaction
-    from .shooting import shoot
-
     unit_id, target = cc.unit, cc.targets[0]
-    events: list = []
+    events: list[dict[str, Any]] = []
     if is_locked(state, target):
         events.append({"type": "volleys", "skipped": f"{target} is already locked in combat: no Volleys, no Overwatch (§A.3)"})
         if opts.get("overwatch"):
@@ -348,14 +367,11 @@ def volley_step(state: GameState, cc: ContactCharge, dice, opts: dict) -> tuple[
     return state, "", events
 
 
-def evade(state: GameState, cc: ContactCharge, events: list, opts: dict) -> tuple[GameState, str, list]:
+def evade(state: GameState, cc: ContactCharge, events: list[dict[str, Any]],
+          opts: Mapping[str, Any]) -> tuple[GameState, str, list[dict[str, Any]]]:
     """The Evade Reaction (§A.4), at the end of step 4: a target entirely Light or Cavalry moves
     each model up to its Initiative away from the charger; if the charger's best roll (6, with
     its modifier) can then no longer cover the route, the charge fails."""
-    from .checks import model_subtypes
-    from .movement import evade_move
-    from .reactions import spend_reaction
-
     target = cc.targets[0]
     ok = all(model_subtypes(state, m) & {"light", "cavalry"} or (state.unit(target).stats.get("unit_type") or "").lower() == "cavalry"
              for m in state.unit(target).models)
@@ -365,7 +381,7 @@ def evade(state: GameState, cc: ContactCharge, events: list, opts: dict) -> tupl
     events += ev
     state, moves = evade_move(state, target, cc.unit)
     events.append({"type": "evade", "unit": target, "moves": [m.as_json() for m in moves]})
-    after = plan_contact(state, cc.unit, cc.targets, None).distance
+    after = _plan(state, cc.unit, cc.targets, None).distance
     best = 6 + int(opts.get("modifier", 0))
     if after is None or after > best + TOUCH:
         why = f"{target} evaded out of reach" if after is None else f"{target} evaded: the route is now {after:.6g}\", beyond the best roll {best}\""
@@ -373,10 +389,8 @@ def evade(state: GameState, cc: ContactCharge, events: list, opts: dict) -> tupl
     return state, "", events
 
 
-def cool_check(state: GameState, unit_id: str, dice) -> tuple[GameState, list, dict]:
+def cool_check(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """§A.3 "Failed charge": a Cool Check; on a failure every model of the unit becomes Stunned."""
-    from .checks import take_check
-
     dice.take_events()
     res = take_check(state, unit_id, "cool", dice, "failed charge")
     events = dice.take_events() + [res.as_event("failed charge")]

@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..dice import Dice
+from ..errors import IllegalAction
 from ..state import GameState
 
 RULE = "HH3 §A.2 Checks"
@@ -71,13 +72,13 @@ class CheckResult:
     value: int
     modifier: int
     target: int
-    rolls: tuple
+    rolls: tuple[int, ...]
     passed: bool
     model: Optional[str] = None
     why: str = ""
 
-    def as_event(self, purpose: str) -> dict:
-        ev = {"type": "check", "purpose": purpose, "unit": self.unit, "characteristic": self.characteristic,
+    def as_event(self, purpose: str) -> dict[str, Any]:
+        ev: dict[str, Any] = {"type": "check", "purpose": purpose, "unit": self.unit, "characteristic": self.characteristic,
               "value": self.value, "modifier": self.modifier, "target": self.target, "rolls": list(self.rolls),
               "passed": self.passed}
         if self.model:
@@ -87,14 +88,15 @@ class CheckResult:
         return ev
 
 
-def model_stat(state: GameState, model_id: str, name: str):
-    """A model's characteristic: its own override in ``stats.models`` if any, else the unit's."""
+def model_stat(state: GameState, model_id: str, name: str) -> Any:
+    """A model's characteristic: its own override in ``stats.models`` if any, else the unit's
+    (as the file gives it: a number, a name, a list)."""
     u = state.unit_of(model_id)
     own = (u.stats.get("models") or {}).get(model_id) or {}
     return own.get(name, u.stats.get(name))
 
 
-def model_subtypes(state: GameState, model_id: str) -> frozenset:
+def model_subtypes(state: GameState, model_id: str) -> frozenset[str]:
     """A model's sub-types: the unit's tags plus its own ``subtypes`` override."""
     u = state.unit_of(model_id)
     own = (u.stats.get("models") or {}).get(model_id) or {}
@@ -106,14 +108,12 @@ def unit_characteristic(state: GameState, unit_id: str, name: str) -> tuple[int,
     Sergeant, Command or Paragon model's if the unit has one (the highest such), else the
     lowest among its models."""
     u = state.unit(unit_id)
-    vals = []
+    vals: list[tuple[int, str]] = []
     for m in u.models:
         v = model_stat(state, m, name)
         if v is not None:
             vals.append((int(v), m))
     if not vals:
-        from ..errors import IllegalAction
-
         raise IllegalAction(RULE, f"unit {unit_id} needs stats.{name} for a {NAMES.get(name, name)} Check")
     leaders = [(v, m) for v, m in vals if model_subtypes(state, m) & set(LEADING_SUBTYPES)]
     if leaders:

@@ -37,12 +37,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Collection, Mapping, Optional, Sequence, TypedDict
 
 from tapeline.board.measure import gap_matrix
 
+from ..dice import Dice
 from ..errors import IllegalAction
-from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round, round_odds
+from ..melee.combat import Combat, CombatUnit, InitiativeStep, State, resolve_round, round_odds
 from ..melee.strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
 from ..melee.weapons import MeleeWeapon
 from ..melee.wounds import Defender
@@ -51,6 +52,7 @@ from .checks import model_stat, model_subtypes
 from .combat import CONTACT, combat_of, is_vehicle
 from .statuses import STATUSES
 from .charts import melee_hit_tn, penetration, wound_tn
+from .movement import pile_in
 from .weapons import choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
@@ -100,7 +102,7 @@ def fighter(state: GameState, model_id: str, weapon: Optional[str] = None) -> Fi
 # --- Engaged -------------------------------------------------------------------------------------
 
 
-def engaged_models(state: GameState, unit_id: str, exclude=(), target: Optional[str] = None) -> list[str]:
+def engaged_models(state: GameState, unit_id: str, exclude: Collection[str] = (), target: Optional[str] = None) -> list[str]:
     """Models of ``unit_id`` that are Engaged (§A.1), with the enemy ``target`` unit if given;
     ``exclude``: models taken out of the combat (duellists)."""
     mine = [f for f in state.figures_of(unit_id) if f.id not in exclude]
@@ -140,7 +142,7 @@ def against(state: GameState, f: Fighter, target: str, models: Sequence[str]) ->
 
 
 def tables_against(state: GameState, target: str, models: Sequence[str], hit_on: Optional[int], crit: Optional[int], auto: bool,
-                   strength: int, ap: Optional[int], dmg: int, traits: Mapping) -> Against:
+                   strength: int, ap: Optional[int], dmg: int, traits: Mapping[str, Any]) -> Against:
     """The hit and wound face tables of one group (melee or ranged) against ``target``: hits on
     ``hit_on``+ (``None``: never; ``auto``: always, as a natural 6), a Critical Hit on ``crit``+ or
     by the ``critical_hit`` trait (wounds automatically, +1 Damage), Rending (X) (wounds
@@ -156,7 +158,7 @@ def tables_against(state: GameState, target: str, models: Sequence[str], hit_on:
     rend = traits.get("rending")
     crits = [c for c in (crit, traits.get("critical_hit")) if c is not None]
     crit_on = min(int(c) for c in crits) if crits else None
-    hit_faces = []
+    hit_faces: list[int] = []
     for v in range(1, 7):
         if auto:
             v = 6
@@ -168,7 +170,8 @@ def tables_against(state: GameState, target: str, models: Sequence[str], hit_on:
             hit_faces.append(cat(WoundKind(ap, dmg, False, "rending")))
         else:
             hit_faces.append(HIT)
-    wound_faces = []
+    wound_faces: list[int] = []
+    wound_on: Optional[int]
     if vehicle:
         av = majority(state, models, "armour_rear")
         if not av:
@@ -183,7 +186,8 @@ def tables_against(state: GameState, target: str, models: Sequence[str], hit_on:
             if wound_on is None or v == 1 or v < wound_on:
                 wound_faces.append(MISS)
                 continue
-            a, d, why = ap, dmg, []
+            a, d = ap, dmg
+            why: list[str] = []
             if brc is not None and v >= int(brc):
                 a = 2 if a is None else min(a, 2)
                 why.append("breaching")
@@ -202,7 +206,7 @@ def defender(state: GameState, model_id: str) -> Defender:
     return Defender(model_id, wounds, save, model_stat(state, model_id, "invulnerable"))
 
 
-def casualty_order(state: GameState, unit_id: str, exclude=(), picks: Sequence[str] = ()) -> tuple:
+def casualty_order(state: GameState, unit_id: str, exclude: Collection[str] = (), picks: Sequence[str] = ()) -> tuple[str, ...]:
     """The defender's order (§A.7 step 7): the file's picks first (checked), then a model already
     wounded (Command models excepted), then file order."""
     u = state.unit(unit_id)
@@ -224,13 +228,13 @@ def casualty_order(state: GameState, unit_id: str, exclude=(), picks: Sequence[s
 class Round:
     """One combat's round: its units, fighters, steps and the choices made for it."""
 
-    units: list
-    fighters: dict                  # model -> Fighter
-    initiatives: list               # step values, highest first
-    targets: dict                   # model -> chosen target unit
-    exclude: tuple                  # duellists
+    units: list[str]
+    fighters: dict[str, Fighter]    # model -> Fighter
+    initiatives: list[int]          # step values, highest first
+    targets: dict[str, str]         # model -> chosen target unit
+    exclude: tuple[str, ...]        # duellists
     active_side: Optional[str]
-    picks: dict                     # unit -> casualty order picks
+    picks: dict[str, list[str]]     # unit -> casualty order picks
 
 
 def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, str]] = None,
@@ -261,16 +265,16 @@ def _side_first(state: GameState, rnd: Round) -> list[str]:
     return sorted(rnd.units, key=lambda u: (state.unit(u).side != rnd.active_side, rnd.units.index(u)))
 
 
-def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tuple:
+def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tuple[StrikeGroup, ...]:
     """The Strike Groups of step ``ini`` (§A.7 steps 3–4) on ``board`` (the positions after this
     step's pile-ins), the active side's first; tables read against the units as in ``state``."""
-    out = []
+    out: list[StrikeGroup] = []
     for u in _side_first(state, rnd):
         if is_vehicle(state, u) or not board.unit(u).models:
             continue
         foes = [e for e in rnd.units if state.unit(e).side != state.unit(u).side and board.unit(e).models]
         eng = {e: set(engaged_models(board, u, rnd.exclude, e)) for e in foes}
-        buckets: dict = {}
+        buckets: dict[tuple[str, int, int, tuple[str, ...]], list[Fighter]] = {}
         for m in board.unit(u).models:
             f = rnd.fighters.get(m)
             if f is None or f.ci != ini:
@@ -285,7 +289,7 @@ def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tup
             buckets.setdefault((f.key, f.ws, f.strength, prefs), []).append(f)
         for (key, ws, s, prefs), fs in buckets.items():
             opts = tuple(against(state, fs[0], t, [m for m in state.unit(t).models if m not in rnd.exclude]) for t in prefs)
-            info = {"initiative": ini, "weapon": key, "ws": ws, "strength": s}
+            info: dict[str, object] = {"initiative": ini, "weapon": key, "ws": ws, "strength": s}
             out.append(StrikeGroup(u, f"{u} {key}", tuple((f.model, f.attacks) for f in fs), opts, info))
     return tuple(out)
 
@@ -300,17 +304,16 @@ def combat_unit(state: GameState, rnd: Round, unit_id: str) -> CombatUnit:
 
 def pile_in_boards(state: GameState, rnd: Round) -> list[GameState]:
     """The board at each step after that step's combatants pile in, as if nobody fell."""
-    out, st = [], state
+    out: list[GameState] = []
+    st = state
     for ini in rnd.initiatives:
         st, _ = _step_pile_in(st, rnd, ini)
         out.append(st)
     return out
 
 
-def _step_pile_in(st: GameState, rnd: Round, ini: int) -> tuple[GameState, list]:
-    from .movement import pile_in
-
-    events = []
+def _step_pile_in(st: GameState, rnd: Round, ini: int) -> tuple[GameState, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
     for u in _side_first(st, rnd):
         movers = [m for m in st.unit(u).models if m in rnd.fighters and rnd.fighters[m].ci == ini]
         if movers:
@@ -337,7 +340,14 @@ def models_counted(state: GameState, alive: Sequence[str]) -> int:
     return n
 
 
-def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[tuple, float]) -> dict:
+class SidesOdds(TypedDict):
+    """The chance each side wins a round, and of a draw."""
+
+    win: dict[str, float]
+    draw: float
+
+
+def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[State, float]) -> SidesOdds:
     """The chance each side wins (CRP of §A.10: this round's casualties, +1 for the most models,
     the challenge's Glory; a side wiped out loses: Massacre) and of a draw."""
     sides = list(dict.fromkeys(state.unit(u).side for u in rnd.units))
@@ -346,7 +356,8 @@ def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[tuple, f
     win = {s: 0.0 for s in sides}
     draw = 0.0
     for s, p in dist.items():
-        alive, lost = {}, {}
+        alive: dict[str, list[str]] = {}
+        lost: dict[str, int] = {}
         for i, cu in enumerate(c.units):
             alive[cu.id] = [d.id for d in cu.order[s[i].removed:]] + [m for m in rnd.exclude if m in state.unit(cu.id).models]
             lost[cu.id] = s[i].removed + int(earlier.get(cu.id, 0))
@@ -371,7 +382,7 @@ def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[tuple, f
 
 
 def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
-         charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None) -> dict:
+         charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None) -> dict[str, Any]:
     """One whole round of the combat ``unit_id`` is in, exactly (§A.7, §A.10): who strikes, the
     Initiative steps with their Strike Groups, the casualty distributions and the chance each
     side wins.
@@ -390,11 +401,14 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
             if m in rnd.targets or m not in rnd.fighters:
                 continue
             b = boards[rnd.initiatives.index(rnd.fighters[m].ci)]
-            rnd.targets[m] = next((t for t in targets if m in engaged_models(b, unit_id, rnd.exclude, t)), None) or rnd.targets.get(m)
+            found = next((t for t in targets if m in engaged_models(b, unit_id, rnd.exclude, t)), None)
+            if found:
+                rnd.targets[m] = found
         rnd.targets = {m: t for m, t in rnd.targets.items() if t}
     c = combat(state, rnd, boards)
     o = round_odds(c)
-    steps_out, fighters = [], {u: [] for u in rnd.units}
+    steps_out: list[dict[str, Any]] = []
+    fighters: dict[str, list[str]] = {u: [] for u in rnd.units}
     for step in c.steps:
         for g in step.groups:
             a = g.against[0]
@@ -426,22 +440,21 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
 # --- the round with dice ------------------------------------------------------------------------
 
 
-def fight_round(state: GameState, unit_id: str, dice, weapons=None, targets=None, casualties=None, active_side=None,
-                pile_ins: bool = True) -> tuple[GameState, list, dict]:
+def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Mapping[str, str]] = None,
+                targets: Optional[Mapping[str, str]] = None, casualties: Optional[Mapping[str, Sequence[str]]] = None,
+                active_side: Optional[str] = None, pile_ins: bool = True) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """One round of the combat ``unit_id`` is in, with dice (§A.7): for each Initiative step the
     pile-ins, the Strike Groups, saves, casualties removed at the step's end; then the final
     pile-in. ``casualties``: {unit: the defender's casualty order (first models)}. Returns the
     new state, the events and a summary."""
-    from .movement import pile_in
-
     rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
     done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]
     if done:
         raise IllegalAction(RULE, f"{', '.join(done)} fought already this phase: each unit attacks in one combat per Assault phase "
                                   "(an end_turn action starts the next)")
-    events: list = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
+    events: list[dict[str, Any]] = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
                      "active_side": rnd.active_side}]
-    removed: dict = {u: [] for u in rnd.units}
+    removed: dict[str, list[str]] = {u: [] for u in rnd.units}
     for ini in rnd.initiatives:
         if pile_ins:
             state, ev = _step_pile_in(state, rnd, ini)

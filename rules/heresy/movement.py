@@ -29,25 +29,32 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import shapely
 
+from tapeline.board.coherency import chain_coherency
+from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap, gap_matrix
-from tapeline.board.units import TOUCH
+from tapeline.board.paths import Reach
+from tapeline.board.table import Figure
 
-from ..charge_geometry import MoveRules
+from ..charge_geometry import MoveRules, end_region, space_for
 from ..contact_charge import contact_rules
 from ..errors import IllegalAction
 from ..state import GameState
 from ..table_edges import EDGES, edge_line, home_edge  # noqa: F401  (re-exported)
-from ..unit_move import CHAIN_LINK, Goal, explicit_moves, move_models
+from ..unit_move import CHAIN_LINK, Goal, ModelMove, as_goal, explicit_moves, move_models
 from .checks import model_stat, model_subtypes
 from .combat import CONTACT, combat_of, locked_with
 
 
 
-def _order(state: GameState, unit_id: str, toward: Sequence) -> list[str]:
+#: ``rules_of(state, fig)``: one model's path and end rules (:func:`rules.unit_move.move_models`).
+RulesOf = Callable[[GameState, Figure], MoveRules]
+
+
+def _order(state: GameState, unit_id: str, toward: Sequence[Figure]) -> list[str]:
     figs = state.figures_of(unit_id)
     if not toward:
         return [f.id for f in figs]
@@ -72,7 +79,7 @@ def eligible_enemies(state: GameState, unit_id: str) -> list[str]:
 
 
 def pile_in(state: GameState, unit_id: str, models: Optional[Sequence[str]] = None, enemies: Optional[Sequence[str]] = None,
-            budget_of=None) -> tuple[GameState, list]:
+            budget_of: Optional[Callable[[Figure], float]] = None) -> tuple[GameState, list[ModelMove]]:
     """Pile-in moves (§A.7) for ``models`` of the unit (default: every model not in base
     contact with an enemy). Returns the state and the :class:`rules.unit_move.ModelMove` list."""
     enemies = list(enemies) if enemies is not None else eligible_enemies(state, unit_id)
@@ -88,16 +95,16 @@ def pile_in(state: GameState, unit_id: str, models: Optional[Sequence[str]] = No
     return move_models(state, unit_id, todo, budget, lambda st, f: contact_rules(st, unit_id, f, enemies), goal, link=None)
 
 
-def _enemy_figs(state: GameState, unit_id: str) -> list:
+def _enemy_figs(state: GameState, unit_id: str) -> list[Figure]:
     return [f for e in state.enemies_of(unit_id) for f in state.figures_of(e.id)]
 
 
-def consolidate(state: GameState, unit_id: str) -> tuple[GameState, list]:
+def consolidate(state: GameState, unit_id: str) -> tuple[GameState, list[ModelMove]]:
     """Consolidate (§A.10): up to Initiative, towards the nearest enemy, ending in coherency and
     at least 2" from every enemy model."""
     enemies = _enemy_figs(state, unit_id)
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         r = contact_rules(st, unit_id, f, ())
         return replace(r, keep_away=tuple((e, 2.0) for e in enemies))
 
@@ -105,35 +112,29 @@ def consolidate(state: GameState, unit_id: str) -> tuple[GameState, list]:
     return move_models(state, unit_id, _order(state, unit_id, enemies), lambda f: _stat(state, f.id, "initiative"), rules_of, goal)
 
 
-def disengage(state: GameState, unit_id: str) -> tuple[GameState, list, bool]:
+def disengage(state: GameState, unit_id: str) -> tuple[GameState, list[ModelMove], bool]:
     """Disengage (§A.10): every model to the nearest spot more than 2" from the combat's enemies.
     Returns the state, the moves and whether the unit must become Routed (a model out of
     coherency or still in base contact)."""
     foes = [u for u in combat_of(state, unit_id) if state.unit(u).side != state.unit(unit_id).side]
     foe_figs = [f for u in foes for f in state.figures_of(u)]
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         r = contact_rules(st, unit_id, f, ())
         path_figs = tuple(x for x in r.path_figures if x.unit not in foes)
         return replace(r, path_figures=path_figs, keep_away=tuple(r.keep_away) + tuple((e, 2.0) for e in foe_figs))
 
-    def budget(f):
+    def budget(f: Figure) -> float:
         return max(_stat(state, f.id, "movement"), _escape_length(state, unit_id, f, rules_of))
 
     new, moves = move_models(state, unit_id, [m for m in _order(state, unit_id, foe_figs)][::-1], budget, rules_of, Goal(), link=None)
-    from tapeline.board.coherency import chain_coherency
-
     routed = not chain_coherency(new.figures_of(unit_id), CHAIN_LINK).ok or bool(locked_with(new, unit_id))
     return new, moves, routed
 
 
-def _escape_length(state, unit_id, fig, rules_of) -> float:
+def _escape_length(state: GameState, unit_id: str, fig: Figure, rules_of: RulesOf) -> float:
     """The length of the shortest move that takes ``fig`` out to a legal spot (Disengage:
     "extend it by the minimum amount needed")."""
-    from tapeline.board.paths import Reach
-    from tapeline.board.errors import GeometryError
-    from ..charge_geometry import end_region, space_for
-
     r = rules_of(state, fig)
     try:
         p = Reach(space_for(state, r), fig.at).to_region(end_region(state, fig, r, []))
@@ -142,14 +143,15 @@ def _escape_length(state, unit_id, fig, rules_of) -> float:
     return 0.0 if p is None else p.length
 
 
-def fall_back_move(state: GameState, unit_id: str, distance_of) -> tuple[GameState, list, str]:
+def fall_back_move(state: GameState, unit_id: str,
+                   distance_of: Callable[[Figure], float]) -> tuple[GameState, list[ModelMove], str]:
     """Each model moves ``distance_of(fig)`` towards its own table edge (§A.5), not ending within
     1" of an enemy; returns the state, the moves and the edge."""
     edge = home_edge(state, unit_id)
     line = edge_line(state, edge)
     enemies = _enemy_figs(state, unit_id)
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         r = contact_rules(st, unit_id, f, ())
         return MoveRules(r.rho, r.edge, r.path_pieces, r.path_figures, r.end_pieces, r.end_figures, tuple((e, 1.0) for e in enemies))
 
@@ -164,7 +166,7 @@ def is_cavalry(state: GameState, unit_id: str) -> bool:
         "cavalry" in model_subtypes(state, m) for m in u.models)
 
 
-def pursue_move(state: GameState, unit_id: str, fleeing: Sequence[str], roll: int) -> tuple[GameState, list]:
+def pursue_move(state: GameState, unit_id: str, fleeing: Sequence[str], roll: int) -> tuple[GameState, list[ModelMove]]:
     """Pursue (§A.10): each model moves its Initiative + ``roll`` towards the nearest model of
     the fleeing unit(s); base contact is a successful charge."""
     goal = [f for u in fleeing for f in state.figures_of(u)]
@@ -174,7 +176,7 @@ def pursue_move(state: GameState, unit_id: str, fleeing: Sequence[str], roll: in
                        lambda st, f: contact_rules(st, unit_id, f, list(fleeing)), goal, link=None)
 
 
-def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState, list]:
+def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState, list[ModelMove]]:
     """Evade (§A.4): each model up to its Initiative away from the charging unit — towards the
     point where the line from the charger's centre through the unit's centre meets the table's
     edge (1" in) — ending in coherency."""
@@ -196,19 +198,18 @@ def evade_move(state: GameState, unit_id: str, charger: str) -> tuple[GameState,
 
 
 
-def check_pile_in(state: GameState, unit_id: str, moves, enemies: Optional[Sequence[str]] = None) -> tuple[GameState, list]:
+def check_pile_in(state: GameState, unit_id: str, moves: Mapping[str, Sequence[float]],
+                  enemies: Optional[Sequence[str]] = None) -> tuple[GameState, list[ModelMove]]:
     """Pile-in moves given by the file (§A.7): each at most the model's Initiative along a legal
     path, ending in base contact with an eligible enemy whenever the model can reach one."""
-    from ..unit_move import as_goal
-
     rule = "HH3 §A.7 pile-in"
     enemies = list(enemies) if enemies is not None else eligible_enemies(state, unit_id)
     goal = [f for e in enemies for f in state.figures_of(e)]
-    could = {}
+    could: dict[str, bool] = {}
     for m in moves:
         if m in state.unit(unit_id).models:
-            _s, mv = move_models(state, unit_id, [m], _stat(state, m, "initiative"), lambda st, f: contact_rules(st, unit_id, f, enemies), goal, link=None)
-            could[m] = bool(mv) and mv[0].contact
+            _s, mvs = move_models(state, unit_id, [m], _stat(state, m, "initiative"), lambda st, f: contact_rules(st, unit_id, f, enemies), goal, link=None)
+            could[m] = bool(mvs) and mvs[0].contact
     new, out = explicit_moves(state, unit_id, moves, lambda f: _stat(state, f.id, "initiative"),
                               lambda st, f: contact_rules(st, unit_id, f, enemies), rule, "pile-in")
     g = as_goal(goal)
@@ -220,14 +221,13 @@ def check_pile_in(state: GameState, unit_id: str, moves, enemies: Optional[Seque
     return new, out
 
 
-def check_consolidate(state: GameState, unit_id: str, moves) -> tuple[GameState, list]:
+def check_consolidate(state: GameState, unit_id: str,
+                      moves: Mapping[str, Sequence[float]]) -> tuple[GameState, list[ModelMove]]:
     """Consolidation moves given by the file (§A.10): at most Initiative, ending at least 2" from
     every enemy model and in coherency."""
-    from tapeline.board.coherency import chain_coherency
-
     enemies = _enemy_figs(state, unit_id)
 
-    def rules_of(st, f):
+    def rules_of(st: GameState, f: Figure) -> MoveRules:
         return replace(contact_rules(st, unit_id, f, ()), keep_away=tuple((e, 2.0) for e in enemies))
 
     new, out = explicit_moves(state, unit_id, moves, lambda f: _stat(state, f.id, "initiative"), rules_of, "HH3 §A.10 Consolidate", "consolidate")
@@ -238,7 +238,7 @@ def check_consolidate(state: GameState, unit_id: str, moves) -> tuple[GameState,
 
 
 def pile_in_action(state: GameState, unit_id: str, models: Optional[Sequence[str]] = None,
-                   moves: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, list]:
+                   moves: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, list[dict[str, Any]]]:
     """The ``pile_in`` action: the unit's models not in base contact pile in (only ``models``
     when given), or move to the spots ``moves`` gives, each checked (§A.7)."""
     if moves:

@@ -15,6 +15,8 @@ passed on, :mod:`rules.heresy.challenge`).
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
 from ..errors import IllegalAction
 from ..state import GameState
 from .combat import is_locked
@@ -23,7 +25,7 @@ RULE = "HH3 §A.4 Reactions"
 NO_REACTIONS = ("stunned", "routed")
 
 
-def reaction_allotment(points_limit) -> int:
+def reaction_allotment(points_limit: Optional[float]) -> int:
     """Reaction points per turn for a battle of ``points_limit`` points (§A.4)."""
     if points_limit is None or points_limit <= 1500:
         return 1
@@ -52,7 +54,7 @@ def can_react(state: GameState, unit_id: str, in_combat: bool = False) -> str:
     return ""
 
 
-def spend_reaction(state: GameState, unit_id: str, name: str, in_combat: bool = False) -> tuple[GameState, list]:
+def spend_reaction(state: GameState, unit_id: str, name: str, in_combat: bool = False) -> tuple[GameState, list[dict[str, Any]]]:
     """``unit_id`` makes Reaction ``name``: refused with the rule, or the point is spent."""
     why = can_react(state, unit_id, in_combat)
     if why:

@@ -27,8 +27,9 @@ B 1: A wins by 3; B's Panic Check with LD 7 is against 4 (case 25).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
+from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from .challenge import end_duel
@@ -59,23 +60,23 @@ class Resolution:
     """The outcome of a combat's Resolution: points per side (with the breakdown), the winner
     and loser (``None`` for a draw), the difference, Massacre."""
 
-    combat: list
-    points: dict
-    breakdown: dict
+    combat: list[str]
+    points: dict[str, int]
+    breakdown: dict[str, dict[str, int]]
     winner: Optional[str]
     loser: Optional[str]
     difference: int
     massacre: bool = False
-    panic: Optional[dict] = None
-    events: list = field(default_factory=list)
+    panic: Optional[dict[str, Any]] = None
+    events: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"combat": self.combat, "points": self.points, "breakdown": self.breakdown, "winner": self.winner,
                 "loser": self.loser, "difference": self.difference, "massacre": self.massacre, "panic": self.panic}
 
 
 def sides_of(state: GameState, units: Sequence[str]) -> list[str]:
-    out = []
+    out: list[str] = []
     for u in units:
         s = state.unit(u).side
         if s not in out:
@@ -84,7 +85,7 @@ def sides_of(state: GameState, units: Sequence[str]) -> list[str]:
 
 
 def points(state: GameState, units: Sequence[str], casualties: Mapping[str, int], glory: Mapping[str, int],
-           bonus: Mapping[str, int]) -> tuple[dict, dict]:
+           bonus: Mapping[str, int]) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Combat Resolution Points per side (§A.10 step 1) and their breakdown.
 
     ``casualties``: models removed per unit in this Fight sub-phase; ``glory``: the challenge's
@@ -93,7 +94,8 @@ def points(state: GameState, units: Sequence[str], casualties: Mapping[str, int]
     counts = {s: sum(model_count(state, u) for u in units if state.unit(u).side == s) for s in sides}
     best = max(counts.values()) if counts else 0
     most = [s for s in sides if counts[s] == best]
-    pts, br = {}, {}
+    pts: dict[str, int] = {}
+    br: dict[str, dict[str, int]] = {}
     for s in sides:
         kills = sum(int(casualties.get(u, 0)) for u in units if state.unit(u).side != s)
         b = {"casualties": kills, "most_models": 1 if len(most) == 1 and most[0] == s else 0,
@@ -103,7 +105,7 @@ def points(state: GameState, units: Sequence[str], casualties: Mapping[str, int]
     return pts, br
 
 
-def resolve_combat(state: GameState, unit_id: str, dice, bonus: Optional[Mapping[str, int]] = None,
+def resolve_combat(state: GameState, unit_id: str, dice: Dice, bonus: Optional[Mapping[str, int]] = None,
                    panic_unit: Optional[str] = None, units: Optional[Sequence[str]] = None) -> tuple[GameState, Resolution]:
     """Steps 1–3 for the combat ``unit_id`` is in (or the units given): CRP, winner, Panic Check."""
     units = list(units) if units is not None else recorded_combat(state, unit_id)
@@ -142,7 +144,7 @@ def recorded_combat(state: GameState, unit_id: str) -> list[str]:
     return combat_of(state, unit_id)
 
 
-def panic_check(state: GameState, res: Resolution, dice, panic_unit: Optional[str] = None) -> GameState:
+def panic_check(state: GameState, res: Resolution, dice: Dice, panic_unit: Optional[str] = None) -> GameState:
     """§A.10 step 3: the loser's Leadership Check at −difference; failed → all its models Routed."""
     losing = [u for u in res.combat if state.unit(u).side == res.loser and state.unit(u).models]
     if not losing:
@@ -204,8 +206,8 @@ def declaration_order(state: GameState, res: Resolution, active_side: Optional[s
     return [u for u in units if state.unit(u).side == first] + [u for u in units if state.unit(u).side != first]
 
 
-def resolution(state: GameState, unit_id: str, dice, bonus: Optional[Mapping[str, int]] = None,
-               panic_unit: Optional[str] = None) -> tuple[GameState, list, dict]:
+def resolution(state: GameState, unit_id: str, dice: Dice, bonus: Optional[Mapping[str, int]] = None,
+               panic_unit: Optional[str] = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``resolution`` action: the duellists return to their units (:func:`~.challenge.end_duel`),
     then :func:`resolve_combat`; what it found is kept for every unit of the combat (the
     Aftermath and the ``combat_result`` expectation read it). Returns the new state, the events
@@ -220,7 +222,7 @@ def resolution(state: GameState, unit_id: str, dice, bonus: Optional[Mapping[str
     return new, events + res.events, res.as_json()
 
 
-def combat_record(state: GameState, unit_id: str) -> dict | str:
+def combat_record(state: GameState, unit_id: str) -> dict[str, Any] | str:
     """What the last resolution of ``unit_id``'s combat found (or why there is none): the
     winner, the points, Massacre and the Panic Check (``passed``, ``failed``, ``none``)."""
     got = (state.turn.get("resolutions") or {}).get(unit_id)

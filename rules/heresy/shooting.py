@@ -22,26 +22,55 @@ Casualties are removed at the end of the attack. Cover saves are not modelled fo
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, TypedDict
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
+from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.strike import roll_strike
+from ..melee.wounds import SaveLog
 from ..state import GameState
 from ..truelos import visibility_matrix
 from .checks import model_stat
 from .combat import is_vehicle
 from .melee import tables_against
 from .charts import ranged_hit
-from .weapons import choose, ranged_options
+from .weapons import RangedProfile, choose, ranged_options
 from .wounds import allocate
 
 RULE = "HH3 §A.3 Volley Attacks"
 
 
-def firing_models(state: GameState, unit_id: str, target: str, kind: str, weapons: Mapping[str, str]) -> list:
+class FireGroup(TypedDict):
+    """One fire group's shots: the weapon, BS, the models, hits, wounds, casualties, saves."""
+
+    weapon: str
+    bs: int
+    snap: bool
+    models: list[str]
+    shots: int
+    hit_on: Optional[int]
+    hits: int
+    wound_on: Optional[int]
+    wounds: int
+    casualties: list[str]
+    saves: list[SaveLog]
+
+
+class VolleySummary(TypedDict):
+    """What a Volley, Overwatch or Gun Down did: its fire groups and the casualties."""
+
+    unit: str
+    target: str
+    kind: str
+    groups: list[FireGroup]
+    casualties: list[str]
+
+
+def firing_models(state: GameState, unit_id: str, target: str, kind: str,
+                  weapons: Mapping[str, str]) -> list[tuple[str, RangedProfile]]:
     """[(model id, profile)] of the models that may fire (``kind``: ``volley`` Assault only,
     ``overwatch`` any ranged weapon), each seeing a target model within range."""
     u = state.unit(unit_id)
@@ -51,7 +80,7 @@ def firing_models(state: GameState, unit_id: str, target: str, kind: str, weapon
         return []
     vis = visibility_matrix(state, unit_id, target)
     g = gap_matrix(figs, tfigs)
-    out = []
+    out: list[tuple[str, RangedProfile]] = []
     for i, f in enumerate(figs):
         opts = [w for w in ranged_options(u, f.id) if kind != "volley" or w.assault]
         if not opts:
@@ -62,8 +91,9 @@ def firing_models(state: GameState, unit_id: str, target: str, kind: str, weapon
     return out
 
 
-def shoot(state: GameState, unit_id: str, target: str, dice, kind: str = "volley", weapons: Optional[Mapping[str, str]] = None,
-          casualties: Sequence[str] = ()) -> tuple[GameState, list, dict]:
+def shoot(state: GameState, unit_id: str, target: str, dice: Dice, kind: str = "volley",
+          weapons: Optional[Mapping[str, str]] = None,
+          casualties: Sequence[str] = ()) -> tuple[GameState, list[dict[str, Any]], VolleySummary]:
     """Resolve a Volley (``kind="volley"``: Assault weapons, Snap Shots) or Overwatch
     (``kind="overwatch"``: any ranged weapon, full BS) by ``unit_id`` at ``target``.
 
@@ -72,14 +102,14 @@ def shoot(state: GameState, unit_id: str, target: str, dice, kind: str = "volley
         raise IllegalAction(RULE, f"{target} is a Vehicle: Volleys at Vehicles are not modelled")
     firers = firing_models(state, unit_id, target, kind, weapons or {})
     snap = kind != "overwatch" or bool(set(state.unit(unit_id).status) & {"suppressed", "routed"})   # §A.5: Snap Shots only
-    groups: dict = {}
+    groups: dict[tuple[str, int], tuple[RangedProfile, list[str]]] = {}
     for m, w in firers:
         bs = int(model_stat(state, m, "ballistic_skill") or 0)
         groups.setdefault((w.label, bs), (w, []))[1].append(m)
-    events: list = []
-    summary = {"unit": unit_id, "target": target, "kind": kind, "groups": [], "casualties": []}
+    events: list[dict[str, Any]] = []
+    summary: VolleySummary = {"unit": unit_id, "target": target, "kind": kind, "groups": [], "casualties": []}
     attackers = [state.figure(m) for m, _ in firers]
-    dead: list = []
+    dead: list[str] = []
     for (label, bs), (w, models) in groups.items():
         tn, crit, auto = ranged_hit(bs, snap)
         alive = [m for m in state.unit(target).models if m not in dead]
@@ -92,7 +122,7 @@ def shoot(state: GameState, unit_id: str, target: str, dice, kind: str = "volley
         state, alloc = allocate(state, target, a.kinds, wounds, dice, casualties, attackers, f"save against {kind}")
         events += dice.take_events()
         hits = shots - (log[0]["counts"][0] if log and log[0]["dice"] else shots)
-        g = {"weapon": label, "bs": bs, "snap": snap, "models": models, "shots": shots, "hit_on": tn, "hits": hits,
+        g: FireGroup = {"weapon": label, "bs": bs, "snap": snap, "models": models, "shots": shots, "hit_on": tn, "hits": hits,
              "wound_on": a.wound_on, "wounds": int(sum(wounds)), "casualties": alloc.casualties, "saves": alloc.lines}
         summary["groups"].append(g)
         events.append({"type": kind, "unit": unit_id, "target": target, **g})

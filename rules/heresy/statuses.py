@@ -15,6 +15,7 @@ Besides statuses, a unit carries *states* the rules ask about: ``rushed`` (it Ru
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..state import GameState
 
@@ -28,18 +29,18 @@ def has_status(state: GameState, unit_id: str) -> bool:
     return bool(set(state.unit(unit_id).status) & set(STATUSES))
 
 
-def gain_status(state: GameState, unit_id: str, status: str, why: str = "") -> tuple[GameState, list]:
+def gain_status(state: GameState, unit_id: str, status: str, why: str = "") -> tuple[GameState, list[dict[str, Any]]]:
     """The unit gains ``status`` (§A.5): nothing new if it has it; Routed removes the others."""
     u = state.unit(unit_id)
     if status in u.status:
         return state, []
     now = set(u.status)
-    lost = []
+    lost: list[str] = []
     if status == "routed":
         lost = sorted(now & set(STATUSES))
         now -= set(STATUSES)
     now.add(status)
-    ev = {"type": "status", "unit": unit_id, "gained": status}
+    ev: dict[str, Any] = {"type": "status", "unit": unit_id, "gained": status}
     if lost:
         ev["lost"] = lost
     if why:
@@ -47,11 +48,11 @@ def gain_status(state: GameState, unit_id: str, status: str, why: str = "") -> t
     return state.with_unit(replace(u, status=frozenset(now))), [ev]
 
 
-def lose_status(state: GameState, unit_id: str, status: str, why: str = "") -> tuple[GameState, list]:
+def lose_status(state: GameState, unit_id: str, status: str, why: str = "") -> tuple[GameState, list[dict[str, Any]]]:
     u = state.unit(unit_id)
     if status not in u.status:
         return state, []
-    ev = {"type": "status", "unit": unit_id, "lost": [status]}
+    ev: dict[str, Any] = {"type": "status", "unit": unit_id, "lost": [status]}
     if why:
         ev["why"] = why
     return state.with_unit(replace(u, status=frozenset(set(u.status) - {status}))), [ev]

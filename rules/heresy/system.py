@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from ..charge_answer import contact_outcome
+from ..contact_charge import ContactCharge
 from ..contact_engagement import engaged
 from ..contact_system import ContactSystem
 from ..dice import Dice
@@ -38,7 +39,7 @@ class HorusHeresy(ContactSystem):
 
     # --- charges ----------------------------------------------------------------------------
 
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> Any:
+    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
         return charge.reach(state, unit, targets, leader, modifier)
 
     def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
@@ -81,7 +82,7 @@ class HorusHeresy(ContactSystem):
         return resolution.resolution(state, unit, dice, bonus, panic_unit)
 
     def aftermath(self, state: GameState, unit: str, dice: Dice, choices: Mapping[str, str],
-                  gun_down: Mapping[str, str], moves: Mapping[str, Mapping[str, XY]]) -> tuple[GameState, Events, Any]:
+                  gun_down: Mapping[str, str], moves: Mapping[str, Mapping[str, XY]]) -> tuple[GameState, Events, dict[str, str]]:
         return aftermath.after_resolution(state, unit, dice, choices, gun_down, moves)
 
     def combat_result(self, state: GameState, unit: str) -> dict[str, Any] | str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, TypeVar, Union
 
 from ..errors import IllegalAction
 from ..melee.loadout import model_line
@@ -34,7 +34,8 @@ from ..state import UnitState
 RULE = "HH3 §A.7 weapons"
 
 
-def _w(name, im=None, sm=None, ap=None, d=1, **traits) -> MeleeWeapon:
+def _w(name: str, im: Optional[str] = None, sm: Optional[str] = None, ap: Optional[int] = None, d: int = 1,
+       **traits: int) -> MeleeWeapon:
     return MeleeWeapon(name, strength=Modifier.parse(sm), initiative=Modifier.parse(im), ap=ap, damage=d,
                        traits=MappingProxyType(traits))
 
@@ -70,7 +71,7 @@ def _lookup(name: str, file: Mapping[str, Any]) -> Optional[str]:
 
 
 #: Wargear tapeline knows but that is not a weapon profile.
-KIT = frozenset()
+KIT: frozenset[str] = frozenset()
 
 
 def combat_initiative(initiative: int, im: Union[Modifier, str, int, None], has_status: bool = False) -> int:
@@ -109,10 +110,10 @@ def _names(unit: UnitState, model: str, key: str) -> list[str]:
 def melee_options(unit: UnitState, model: str) -> list[tuple[str, MeleeWeapon]]:
     """``(key, profile)`` of the melee weapons ``model`` carries; none → the basic weapon."""
     file = unit.stats.get("melee_weapons") or {}
-    out = []
+    out: list[tuple[str, MeleeWeapon]] = []
     for n in _names(unit, model, "melee_weapons"):
         k = _lookup(n, file)
-        if k in file:
+        if k is not None and k in file:
             out.append((k, MeleeWeapon.from_spec(k, file[k])))
         elif k is not None:
             out.append((k, ARMOURY[k]))
@@ -122,7 +123,7 @@ def melee_options(unit: UnitState, model: str) -> list[tuple[str, MeleeWeapon]]:
 def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
     """The ranged weapons ``model`` carries."""
     file = unit.stats.get("ranged_weapons") or {}
-    out = []
+    out: list[RangedProfile] = []
     for name in _names(unit, model, "ranged_weapons"):
         n = next((k for k in file if norm(k) == norm(name)), None)
         if n is not None:
@@ -132,13 +133,17 @@ def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
     return out
 
 
-def known(name: str, file_weapons=()) -> bool:
+def known(name: str, file_weapons: Iterable[str] = ()) -> bool:
     """Is ``name`` a weapon or kit the system or the file defines (wargear check)?"""
     n = norm(name)
     return n in _BY_NORM or n in {norm(k) for k in KIT} or n in {norm(f) for f in file_weapons} or n == norm(BASIC.name)
 
 
-def choose(options: list, wanted: Optional[str], model_id: str, what: str, strict: bool = False):
+#: A weapon option: a melee weapon's ``(key, profile)`` or a ranged profile.
+Option = TypeVar("Option", tuple[str, MeleeWeapon], RangedProfile)
+
+
+def choose(options: Sequence[Option], wanted: Optional[str], model_id: str, what: str, strict: bool = False) -> Option:
     """The option named ``wanted`` (a key or a label) among ``options`` (``(key, profile)`` pairs
     or profiles); none named → the first (strict mode: an error listing them)."""
     keys = [o[0] if isinstance(o, tuple) else o.label for o in options]

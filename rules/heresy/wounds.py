@@ -17,7 +17,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..melee.wounds import Losses, allocate_dice
+from tapeline.board.table import Figure
+
+from ..dice import Dice
+from ..melee.wounds import Kinds, Losses, SaveLog, allocate_dice
 from ..state import GameState
 from .checks import model_stat, model_subtypes
 from .melee import casualty_order, defender
@@ -36,12 +39,13 @@ def wounds_of(state: GameState, model_id: str) -> int:
 class Allocation:
     """What a batch of wounds did: the saves log, the casualties, wounds lost."""
 
-    lines: list = field(default_factory=list)
-    casualties: list = field(default_factory=list)
+    lines: list[SaveLog] = field(default_factory=list)
+    casualties: list[str] = field(default_factory=list)
     lost: int = 0
 
 
-def shooting_order(state: GameState, unit_id: str, choices: Sequence[str] = (), attackers: Sequence = ()) -> tuple:
+def shooting_order(state: GameState, unit_id: str, choices: Sequence[str] = (),
+                   attackers: Sequence[Figure] = ()) -> tuple[str, ...]:
     """The casualty order for a shooting attack (see the module notes)."""
     u = state.unit(unit_id)
     order = list(casualty_order(state, unit_id, (), list(choices)))
@@ -53,8 +57,8 @@ def shooting_order(state: GameState, unit_id: str, choices: Sequence[str] = (), 
     return tuple(head + rest)
 
 
-def allocate(state: GameState, unit_id: str, kinds: tuple, counts: tuple, dice, choices: Sequence[str] = (),
-             attackers: Sequence = (), label: str = "") -> tuple[GameState, Allocation]:
+def allocate(state: GameState, unit_id: str, kinds: Kinds, counts: Sequence[int], dice: Dice, choices: Sequence[str] = (),
+             attackers: Sequence[Figure] = (), label: str = "") -> tuple[GameState, Allocation]:
     """Take ``counts[k]`` wounds of ``kinds[k]`` on ``unit_id`` (kind order); casualties are
     reported, not yet removed from the table."""
     order = tuple(defender(state, m) for m in shooting_order(state, unit_id, choices, attackers))

@@ -28,11 +28,12 @@ for the phase, or passing with Engaged units left, is an :class:`IllegalAction` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import IllegalAction
 from ..state import GameState, frozen_map
 from .casualties import is_engaged
+from .impact import impact_of
 
 ASSAULT, COMBAT, OVER = "assault", "combat", "over"
 #: What each activation kind is, per phase.
@@ -55,12 +56,12 @@ class RoundState:
     turn: Optional[str]
     passed: tuple[str, ...] = ()
     markers: Mapping[str, str] = field(default_factory=lambda: frozen_map({}))
-    reserves: frozenset = frozenset()
+    reserves: frozenset[str] = frozenset()
     active: Optional[str] = None
     pending_impact: Optional[str] = None
     first_to_pass: Optional[str] = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"round": self.number, "phase": self.phase, "first_player": self.first_player, "turn": self.turn,
                 "passed": list(self.passed), "markers": dict(self.markers), "reserves": sorted(self.reserves),
                 "active": self.active}
@@ -71,7 +72,8 @@ def sides_of(state: GameState) -> tuple[str, ...]:
 
 
 def _round(state: GameState) -> Optional[RoundState]:
-    return getattr(state, "round", None)
+    rs = state.round
+    return rs if isinstance(rs, RoundState) else None
 
 
 def _with(state: GameState, rs: RoundState) -> GameState:
@@ -81,12 +83,13 @@ def _with(state: GameState, rs: RoundState) -> GameState:
 def must_fight(state: GameState, side: str) -> list[str]:
     """The side's units still to activate in Phase 3: a marker left and Engaged now."""
     rs = _round(state)
+    assert rs is not None  # asked only while a phase is in progress
     return [u.id for u in state.units if u.side == side and rs.markers.get(u.id) and u.models
             and not u.flying and is_engaged(state, u.id)]
 
 
 def start(state: GameState, phase: str, first_player: Optional[str] = None, starts: Optional[str] = None,
-          reserves: Sequence[str] = ()) -> tuple[GameState, list[dict]]:
+          reserves: Sequence[str] = ()) -> tuple[GameState, list[dict[str, Any]]]:
     """Begin Phase 2 (``assault``, a new round) or Phase 3 (``combat``, after Phase 2)."""
     sides = sides_of(state)
     if len(sides) != 2:
@@ -119,7 +122,7 @@ def start(state: GameState, phase: str, first_player: Optional[str] = None, star
     else:
         raise IllegalAction(R_ACT, f"unknown phase {phase!r}: assault or combat")
     state = _with(state, rs)
-    ev = {"type": "phase", "round": rs.number, "phase": rs.phase, "first_player": rs.first_player, "turn": rs.turn,
+    ev: dict[str, Any] = {"type": "phase", "round": rs.number, "phase": rs.phase, "first_player": rs.first_player, "turn": rs.turn,
           "activations": sorted(rs.markers)}
     if phase == COMBAT:
         ev["must_fight"] = {s: must_fight(state, s) for s in sides}
@@ -177,7 +180,7 @@ def before(state: GameState, unit_id: str, kind: str) -> GameState:
     return state
 
 
-def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tuple[GameState, list[dict]]:
+def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tuple[GameState, list[dict[str, Any]]]:
     """Record the activation (no-op outside a round): flip or remove the marker, pass the turn."""
     rs = _round(state)
     if rs is None:
@@ -188,7 +191,7 @@ def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tu
         return _with(state, replace(rs, active=unit_id)), []
     side = state.unit(unit_id).side
     markers = dict(rs.markers)
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     if rs.phase == ASSAULT:
         markers[unit_id] = "assault"
     else:
@@ -203,8 +206,6 @@ def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tu
     turn = other if other not in rs.passed else side
     pending = None
     if kind == "charge" and success:
-        from .impact import impact_of
-
         if impact_of(state, unit_id) is not None:
             pending = unit_id
     rs = replace(rs, markers=frozen_map(markers), turn=turn, active=None, pending_impact=pending)
@@ -212,7 +213,7 @@ def after(state: GameState, unit_id: str, kind: str, success: bool = True) -> tu
     return _with(state, rs), events
 
 
-def pass_turn(state: GameState, side: str) -> tuple[GameState, list[dict]]:
+def pass_turn(state: GameState, side: str) -> tuple[GameState, list[dict[str, Any]]]:
     """``side`` Passes (§8.2.1; Phase 3: only with no Engaged unit left to activate)."""
     rs = _round(state)
     if rs is None or rs.phase == OVER:
@@ -228,7 +229,7 @@ def pass_turn(state: GameState, side: str) -> tuple[GameState, list[dict]]:
     if side != rs.turn:
         raise IllegalAction(R_PASS, f"it is {rs.turn}'s turn, not {side}'s")
     markers = dict(rs.markers)
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     if rs.phase == ASSAULT:
         marked = [u for u, m in markers.items() if m == "movement" and state.unit(u).side == side]
         for u in marked:

@@ -245,7 +245,8 @@ def roll_pools(steps: list[Step], dice: Dice, start: Pools = Pools()) -> tuple[P
     return p, log
 
 
-def roll_logged(steps: list[Step], dice: Dice, start: Pools = Pools(), **tags) -> tuple[Pools, list[StepLog], list[dict]]:
+def roll_logged(steps: list[Step], dice: Dice, start: Pools = Pools(),
+                **tags: object) -> tuple[Pools, list[StepLog], list[dict[str, object]]]:
     """:func:`roll_pools`, and the dice's roll events of these steps, each with its step's
     ``outcome`` (and ``tags``, e.g. the target of a split Batch) — what the event log shows."""
     dice.take_events()

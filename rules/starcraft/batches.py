@@ -19,15 +19,15 @@ Defaults for choices the rules give the defender (documented in docs/attacks.md)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from tapeline.board.measure import gap_matrix
 
 from ..dice import Dice
 from ..state import GameState
 from .attack import BatchSpec, modified, roll_logged
-from .casualties import legal_casualties, priority_reading, remove
-from .catalogue import make_profile
+from .casualties import Option, legal_casualties, priority_reading, remove
+from .catalogue import Weapon, make_profile
 from .odds import BatchTarget
 from .targeting import Targeting
 
@@ -51,7 +51,16 @@ class Modifiers:
     grant_evade: bool = False
 
 
-def _setting(settings: Mapping[str, Any] | Any, name: str, default):
+#: The file's choices: the scenario's settings (read by attribute), the state's mapping, or
+#: ``None`` (every default).
+Settings = Union[Mapping[str, Any], object, None]
+#: An attack-die group of the pool: ``(dice, hit target, purpose)`` (:class:`BatchSpec`).
+DiceGroup = tuple[int, Optional[int], str]
+#: ``pick(state, options)``: the defender's default casualty among the legal options.
+DefaultPick = Callable[[GameState, Sequence[Option]], Option]
+
+
+def _setting(settings: Settings, name: str, default: Any) -> Any:
     if settings is None:
         return default
     if isinstance(settings, Mapping):
@@ -59,15 +68,15 @@ def _setting(settings: Mapping[str, Any] | Any, name: str, default):
     return getattr(settings, name, default)
 
 
-def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchSpec:
+def batch_spec(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings: Settings = None) -> BatchSpec:
     """The dice of one Batch (§8.7.4 step 1 onwards), from the board and the profiles."""
     w = tg.weapon
     return dice_spec(state, tg.unit, tg.target, w, w.roa * len(tg.in_range) + mods.extra_dice,
                      w.roa * len(tg.long_range), mods, settings, bool(tg.evade_reasons))
 
 
-def dice_spec(state: GameState, unit_id: str, target: str, w, near: int, far: int,
-              mods: Modifiers = Modifiers(), settings=None, evade: bool = False,
+def dice_spec(state: GameState, unit_id: str, target: str, w: Weapon, near: int, far: int,
+              mods: Modifiers = Modifiers(), settings: Settings = None, evade: bool = False,
               keywords: bool = True, surge_fixed: Optional[int] = None) -> BatchSpec:
     """A Batch's numbers given its attack dice: ``near`` at the weapon's Hit, ``far`` at LONG
     RANGE −1; ``evade``: the target is eligible for Evade. ``keywords`` false leaves out the
@@ -85,7 +94,7 @@ def dice_spec(state: GameState, unit_id: str, target: str, w, near: int, far: in
         elif far > 0:
             far -= 1
     hit = w.hit
-    groups = []
+    groups: list[DiceGroup] = []
     if near > 0:
         groups.append((near, modified(hit, mods.hit), "to hit"))
     if far > 0:
@@ -96,7 +105,7 @@ def dice_spec(state: GameState, unit_id: str, target: str, w, near: int, far: in
     return pool_spec(state, w, target, groups, surge_dice, evade, mods, precision, surge_fixed)
 
 
-def pool_spec(state: GameState, w, target: str, groups, surge_dice: Optional[str], evade_eligible: bool,
+def pool_spec(state: GameState, w: Weapon, target: str, groups: Sequence[DiceGroup], surge_dice: Optional[str], evade_eligible: bool,
               mods: Modifiers, precision: int, surge_fixed: Optional[int] = None) -> BatchSpec:
     """A Batch's numbers once its Attack Pool (``groups``) is known — Surge, Armour, DMG
     (PIERCE), Evade (when eligible or granted; ANTI-EVADE), CRITICAL HIT, DODGE, TOUGH
@@ -132,7 +141,7 @@ def concentrated_fire(tg: Targeting, mods: Modifiers) -> Optional[int]:
     return None if cf is None else int(cf)
 
 
-def default_pick(state: GameState, options, firing: Sequence[str], settings):
+def default_pick(state: GameState, options: Sequence[Option], firing: Sequence[str], settings: Settings) -> Option:
     if _setting(settings, "casualty_default", "file_order") == "farthest" and firing:
         figs = [state.figure(o.model) for o in options]
         g = gap_matrix(figs, [state.figure(m) for m in firing if m in state.figures]).min(axis=1)
@@ -140,16 +149,17 @@ def default_pick(state: GameState, options, firing: Sequence[str], settings):
     return options[0]
 
 
-def default_order(state: GameState, tg: Targeting, settings=None) -> tuple[str, ...]:
+def default_order(state: GameState, tg: Targeting, settings: Settings = None) -> tuple[str, ...]:
     """The order in which the documented default would remove the removable models."""
     return casualty_order(state, tg.target, tg.removable, tg.target_engaged, tg.firing, settings)
 
 
 def casualty_order(state: GameState, target: str, removable: Sequence[str], engaged: bool,
-                   attackers: Sequence[str], settings=None) -> tuple[str, ...]:
+                   attackers: Sequence[str], settings: Settings = None) -> tuple[str, ...]:
     """The order in which the documented default (setting ``casualty_default``) would remove
     ``target``'s removable models, one legal choice at a time (the exact odds' casualty order)."""
-    out, st = [], state
+    out: list[str] = []
+    st = state
     while True:
         opts = legal_casualties(st, target, removable, engaged)
         if not opts:
@@ -159,7 +169,7 @@ def casualty_order(state: GameState, target: str, removable: Sequence[str], enga
         st = st.without_models(target, [m])
 
 
-def batch_target(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings=None) -> BatchTarget:
+def batch_target(state: GameState, tg: Targeting, mods: Modifiers = Modifiers(), settings: Settings = None) -> BatchTarget:
     t = state.unit(tg.target)
     prof = make_profile(t.profile or t.id, t.stats)
     return BatchTarget(default_order(state, tg, settings), int(prof.hp or 1), int(prof.shield or 0), concentrated_fire(tg, mods))
@@ -171,7 +181,7 @@ class BatchResult:
 
     weapon: str
     target: str
-    firing: list
+    firing: list[str]
     attack_dice: int
     hits: int
     surge: Optional[int]
@@ -182,21 +192,21 @@ class BatchResult:
     damage: int
     total_damage: int
     kills: int
-    casualties: list
+    casualties: list[str]
     marker: int
     discarded: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
 def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Modifiers(),
-               choices: Optional[Sequence[str]] = None, settings=None,
-               spec: Optional[BatchSpec] = None) -> tuple[GameState, list[dict], BatchResult]:
+               choices: Optional[Sequence[str]] = None, settings: Settings = None,
+               spec: Optional[BatchSpec] = None) -> tuple[GameState, list[dict[str, Any]], BatchResult]:
     """Resolve one Batch with real dice; returns the new state, its events and the result.
     ``spec``: the Batch's numbers when already worked out (templates), else :func:`batch_spec`."""
     spec = spec or batch_spec(state, tg, mods, settings)
-    events: list[dict] = [{
+    events: list[dict[str, Any]] = [{
         "type": "batch", "unit": tg.unit, "weapon": tg.weapon.key, "target": tg.target,
         "firing": list(tg.in_range), "long_range": list(tg.long_range), "removable": list(tg.removable),
         "target_engaged": tg.target_engaged, "evade": list(tg.evade_reasons) if spec.evade is not None else [],

@@ -198,7 +198,8 @@ class Removal:
 
 
 def remove(state: GameState, unit_id: str, damage: int, removable: Sequence[str], target_engaged: bool,
-           choices: Optional[Sequence[str]] = None, default_pick: Optional[Callable] = None,
+           choices: Optional[Sequence[str]] = None,
+           default_pick: Optional[Callable[[GameState, Sequence[Option]], Option]] = None,
            strict: bool = False, cap: Optional[int] = None) -> Removal:
     """Apply ``damage`` (dice × DMG) to ``unit_id`` and remove casualties one at a time
     (§8.7.4 step 5, §8.7.5): Total Damage adds the Damage Marker; :func:`allocate` says how

@@ -14,9 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import yaml
+
+from ..errors import IllegalAction
+from ..state import GameState
 
 DICE_EXPR = ("D3", "D3+1", "D6")
 
@@ -44,7 +47,7 @@ class Weapon:
     key: str
     name: str
     phase: str
-    range: Any
+    range: Union[float, str]  # inches, or a template or special range (BT, FT, E, X)
     target: str
     roa: int
     hit: Optional[int]
@@ -70,10 +73,10 @@ class UnitProfile:
     hp: Optional[int]
     shield: int
     size: Optional[int]
-    tags: frozenset
-    base: Any
+    tags: frozenset[str]
+    base: Union[float, Sequence[float], None]  # mm: a round base's diameter, an oval's length and width
     supply: tuple[tuple[int, int, int], ...]
-    abilities: frozenset
+    abilities: frozenset[str]
     impact: Optional[tuple[int, int]]
     weapons: Mapping[str, Weapon]
 
@@ -138,11 +141,9 @@ def make_profile(k: str, d: Mapping[str, Any]) -> UnitProfile:
     )
 
 
-def unit_weapon(state, unit_id: str, weapon: str) -> Weapon:
+def unit_weapon(state: GameState, unit_id: str, weapon: str) -> Weapon:
     """The weapon ``weapon`` (printed name or key) of unit ``unit_id``'s profile (§5.1), or an
     :class:`IllegalAction` naming the weapons it has."""
-    from ..errors import IllegalAction
-
     u = state.unit(unit_id)
     prof = make_profile(u.profile or u.id, u.stats)
     w = prof.weapons.get(key(weapon))

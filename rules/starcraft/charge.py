@@ -30,20 +30,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap
 from tapeline.board.placement import place_around
+from tapeline.board.regions import Region
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
 from ..charge_answer import head, num, xy
-from ..charge_geometry import MoveRules, Plan, best_plan, closest_within, end_regions, radius
-from ..charge_odds import BEST_OF_2D6, D6, ChargeOdds, charge_odds
+from ..charge_geometry import Group, MoveRules, Plan, best_plan, closest_within, end_regions, radius
+from ..charge_odds import BEST_OF_2D6, D6, ChargeDice, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
-from .catalogue import make_profile
 from . import charge_goal as goal
 from .elevation import Level, level
 from .engagement import units_engaged
@@ -56,6 +56,9 @@ CONCUSSIVE_SHELLS = -2
 #: How many times a charge's goal search may be repeated after the full §7.2 check of its end
 #: spot adds a shadow (several pieces separating the bases together; charge_goal.verify).
 MAX_VERIFY_ROUNDS = 6
+#: What a goal depends on besides the move rules: the base's radius and the extra shadows
+#: (by target model: the shadows' ids).
+RegionsKey = tuple[float, tuple[tuple[str, tuple[int, ...]], ...]]
 
 
 @dataclass(frozen=True)
@@ -63,25 +66,25 @@ class ChargeReach:
     """Everything the ``charge`` query answers (the spec's JSON keys and more)."""
 
     unit: str
-    targets: tuple
+    targets: tuple[str, ...]
     leader: str
     speed: int
     modifier: int
     plan: Plan
     odds: ChargeOdds
-    grass: tuple = ()
-    notes: tuple = ()
+    grass: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def distance(self) -> Optional[float]:
         return self.plan.distance
 
     @property
-    def path(self) -> list:
+    def path(self) -> list[tuple[float, float]]:
         return [] if self.plan.path is None else self.plan.path.points()
 
     @property
-    def end(self):
+    def end(self) -> Optional[tuple[float, float]]:
         return None if self.plan.path is None else self.plan.path.end
 
 
@@ -93,22 +96,22 @@ class ChargeOutcome:
 
     reach: ChargeReach
     roll: int
-    rolls: tuple
+    rolls: tuple[int, ...]
     success: bool
-    end: Optional[tuple] = None
-    path: list = field(default_factory=list)
+    end: Optional[tuple[float, float]] = None
+    path: list[tuple[float, float]] = field(default_factory=list)
     target_model: Optional[str] = None
     contact: bool = False
     end_gap: Optional[float] = None
-    placed: dict = field(default_factory=dict)
-    removed: tuple = ()
-    out_of_coherency: tuple = ()
-    grass_removed: tuple = ()
-    target_models: dict = field(default_factory=dict)   # target unit -> nominated model
-    end_gaps: dict = field(default_factory=dict)        # nominated model -> Leading Model's gap to it
+    placed: dict[str, tuple[float, float]] = field(default_factory=dict)
+    removed: tuple[str, ...] = ()
+    out_of_coherency: tuple[str, ...] = ()
+    grass_removed: tuple[str, ...] = ()
+    target_models: dict[str, str] = field(default_factory=dict)   # target unit -> nominated model
+    end_gaps: dict[str, float] = field(default_factory=dict)      # nominated model -> Leading Model's gap to it
 
 
-def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on=goal.HERE) -> list[Figure]:
+def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on: goal.On = goal.HERE) -> list[Figure]:
     """The target unit's models a charger can engage from level ``on`` (a piece id, ``None``
     the ground; default: the level it stands on) (§7.2: High Ground and Ground Level never
     engage; Mid Ground and another level only beside a shared Access Point); without a
@@ -118,7 +121,7 @@ def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on
     return goal.engageable(state, mover, target, on)
 
 
-def end_levels(rules: MoveRules, start=goal.HERE) -> list:
+def end_levels(rules: MoveRules, start: goal.On = goal.HERE) -> list[Optional[str]]:
     """The levels a move under ``rules`` may end on: the ground, then every surface — with
     ``start`` (the level the mover stands on), only those its Access Points lead to (§8.5.3)."""
     if rules.levels is None:
@@ -129,7 +132,8 @@ def end_levels(rules: MoveRules, start=goal.HERE) -> list:
 
 
 def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Figure, rules: Optional[MoveRules] = None,
-                 extra: Optional[dict] = None, nominees: Sequence[Figure] = (), k: Optional[float] = None) -> list:
+                 extra: Optional[goal.Extra] = None, nominees: Sequence[Figure] = (),
+                 k: Optional[float] = None) -> list[tuple[Optional[str], Region]]:
     """``(level, region)``: where ``fig`` of ``unit_id`` may end a Charge at ``targets`` — for
     each level, its whole base on it, Engaged with a model of every target from there
     (:mod:`rules.starcraft.charge_goal`); with ``nominees``, also within ``k`` of each."""
@@ -137,17 +141,20 @@ def goal_regions(state: GameState, unit_id: str, targets: Sequence[str], fig: Fi
         undeclared = [e.id for e in state.enemies_of(unit_id) if e.id not in targets and not e.flying]
         rules = move_rules(state, unit_id, fig, keep_away_from=undeclared)
     extra = {} if extra is None else extra
-    memo: dict = {}  # the levels often see the same pieces round a target (charge_goal.shadows)
+    memo = goal.GoalMemo()  # the levels often see the same pieces round a target (charge_goal.shadows)
+    if nominees and k is None:
+        raise TypeError("goal_regions: nominees need the gap k")
+    near = (k or 0.0) + 1e-9
 
-    def goals(lv) -> list:
+    def goals(lv: Optional[str]) -> list[list[Group]]:
         groups = [goal.group(state, fig, t, extra, on=lv, memo=memo) for t in targets]
-        groups += [tuple(goal.members(state, fig, nf, k + 1e-9, extra.get(nf.id, ()), on=lv, memo=memo)) for nf in nominees]
+        groups += [tuple(goal.members(state, fig, nf, near, extra.get(nf.id, ()), on=lv, memo=memo)) for nf in nominees]
         return [groups] if all(groups) else []
 
     return end_regions(state, fig, rules, goals)
 
 
-def charge_dice(state: GameState, unit_id: str):
+def charge_dice(state: GameState, unit_id: str) -> ChargeDice:
     abilities = state.unit(unit_id).stats.get("abilities") or ()
     return BEST_OF_2D6 if any(a in abilities for a in BEST_OF_TWO) else D6
 
@@ -185,27 +192,27 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     if leader is not None and leader not in u.models:
         raise IllegalAction(RULE, f"{leader!r} is not a model of {unit_id}")
     undeclared = [e.id for e in state.enemies_of(unit_id) if e.id not in targets and not e.flying]
-    notes = []
+    notes: list[str] = []
     mod = int(modifier)
     if "concussed" in u.status:
         mod += CONCUSSIVE_SHELLS
         notes.append("Concussive Shells: DEBUFF Speed (2)")
     figs = state.figures_of(unit_id) if leader is None else [state.figure(leader)]
 
-    rules_cache: dict = {}
+    rules_cache: dict[str, MoveRules] = {}
 
-    def rules_of(f):
+    def rules_of(f: Figure) -> MoveRules:
         if f.id not in rules_cache:
             rules_cache[f.id] = move_rules(state, unit_id, f, keep_away_from=undeclared)
         return rules_cache[f.id]
 
-    extra: dict = {}
-    seen: list = []  # (base radius, extra shadows, rules, regions)
+    extra: goal.Extra = {}
+    seen: list[tuple[RegionsKey, MoveRules, list[Region]]] = []  # (base radius and extra shadows, rules, regions)
 
-    def regions_of(f):
+    def regions_of(f: Figure) -> list[Region]:
         # With every level named, the goal depends on the model only through its base's
         # radius and its move rules: models alike share one answer (and so one search graph).
-        key = (radius(f), tuple((k, tuple(map(id, v))) for k, v in extra.items()))
+        key: RegionsKey = (radius(f), tuple((k, tuple(map(id, v))) for k, v in extra.items()))
         rules = rules_of(f)
         hit = next((regs for k, r, regs in seen if k == key and r == rules), None)
         if hit is None:
@@ -217,16 +224,20 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     if plan.path is None:
         notes += _unreachable_notes(state, rules_of(figs[0]), targets)
     sp = speed(state, unit_id)
+    assert sp is not None  # _check refused Null Speed
     odds = charge_odds(plan.distance, sp + mod, charge_dice(state, unit_id))
     grass = tuple(grass_crossed(state, plan.path.points())) if plan.path is not None else ()
     return ChargeReach(unit_id, targets, plan.leader, sp, mod, plan, odds, grass, tuple(notes))
 
 
-def _engaging_plan(state, figs, targets, rules_of, regions_of, extra: dict) -> Plan:
+def _engaging_plan(state: GameState, figs: Sequence[Figure], targets: Sequence[str],
+                   rules_of: Callable[[Figure], MoveRules], regions_of: Callable[[Figure], list[Region]],
+                   extra: goal.Extra) -> Plan:
     """The shortest plan whose end spot the full §7.2 rule confirms Engaged with every target
     (:func:`rules.starcraft.charge_goal.verify` adds shadows and the search runs again)."""
     for _ in range(MAX_VERIFY_ROUNDS):
         plan = best_plan(state, figs, rules_of, None, regions_of)
+        assert plan is not None  # figs: the Leading Model, or the unit's models (_check: it has some)
         if plan.path is None or goal.verify(state, state.figure(plan.leader), plan.path.end, targets, extra, plan.level):
             return plan
     raise GeometryError(f"no end spot Engaged with {', '.join(targets)} settled after {MAX_VERIFY_ROUNDS} searches")
@@ -236,18 +247,19 @@ def _unreachable_notes(state: GameState, rules: MoveRules, targets: Sequence[str
     """Why no end spot may be the levels' doing: a target standing wholly on High Ground (or
     Mid Ground) is engaged only from its own level (or beside an Access Point), reached only
     through Access Points (§7.2, §8.5.3)."""
-    out = []
+    out: list[str] = []
     lv = rules.levels
+    doors = lv.doors if lv is not None else ()
     for t in targets:
         figs = state.figures_of(t)
         levels = {level(state.table, f) for f in figs}
         if Level.GROUND in levels:
             continue
         tops = sorted({p.id for f in figs for p in state.table.stack(f.on)[:1]})
-        open_ = [s for s in tops if lv is not None and any(s in (d.a, d.b) for d in lv.doors)]
+        open_ = [s for s in tops if lv is not None and any(s in (d.a, d.b) for d in doors)]
         where = ", ".join(tops) or "terrain"
         label = " and ".join(sorted(x.label for x in levels))
-        how = (f"reached only through an Access Point ({', '.join(sorted({d.via for d in lv.doors if {d.a, d.b} & set(open_)}))})"
+        how = (f"reached only through an Access Point ({', '.join(sorted({d.via for d in doors if {d.a, d.b} & set(open_)}))})"
                if open_ else f"and no Access Point leads onto {where}")
         out.append(f"{t} stands on {label} ({where}): a charger must end on that level or beside a shared Access Point "
                    f"to engage it (§7.2), {how}")
@@ -255,7 +267,7 @@ def _unreachable_notes(state: GameState, rules: MoveRules, targets: Sequence[str
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
-            modifier: int = 0, target_models: Optional[dict] = None) -> tuple[GameState, ChargeOutcome]:
+            modifier: int = 0, target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, ChargeOutcome]:
     """Resolve a Charge with the given dice: the new state (unchanged on failure) and what
     happened. ``target_models`` nominates one model per target unit (default: the model of the
     first target nearest the Leading Model's end spot)."""
@@ -273,21 +285,22 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
     if not ok:
         return state, ChargeOutcome(rc, result, tuple(rolls), False, target_models=dict(nominees))
     noms = [state.figure(m) for m in nominees.values()]
-    extra: dict = {}
-    path, k = rc.plan.path, None
+    extra: goal.Extra = {}
+    path, reach_ = rc.plan.path, rc.plan.reach
+    assert path is not None and reach_ is not None  # a charge that succeeds has a path
     try:
         for _ in range(MAX_VERIFY_ROUNDS):
-            def goal_at(k: float, extra=extra) -> list:
+            def goal_at(k: float, extra: goal.Extra = extra) -> list[Region]:
                 return [reg for _, reg in goal_regions(state, unit_id, rc.targets, lead, rules, extra, noms, k)]
 
-            p2, k = closest_within(rc.plan.reach, state, lead, rules, (), noms, budget, ENGAGEMENT_RANGE, goal_at=goal_at)
+            p2, _ = closest_within(reach_, state, lead, rules, (), noms, budget, ENGAGEMENT_RANGE, goal_at=goal_at)
             if p2.length > budget + TOUCH:
                 break
             if goal.verify(state, lead, p2.end, rc.targets, extra, rules.level_at(*p2.end)):
                 path = p2
                 break
     except GeometryError:  # the nominated models cannot be approached within budget: keep the shortest spot
-        k = None
+        pass
     end = path.end
     moved = lead.moved(end[0], end[1], rules.level_at(*end))
     new = state.with_figures([moved])
@@ -314,8 +327,9 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
                               dict(nominees), end_gaps)
 
 
-def nominated(state: GameState, targets: Sequence[str], end, target_models: Optional[dict] = None,
-              mover: Optional[Figure] = None, on=goal.HERE, levels: Sequence = ()) -> dict[str, str]:
+def nominated(state: GameState, targets: Sequence[str], end: Optional[Sequence[float]],
+              target_models: Optional[Mapping[str, str]] = None, mover: Optional[Figure] = None,
+              on: goal.On = goal.HERE, levels: Sequence[goal.On] = ()) -> dict[str, str]:
     """One nominated model per declared target unit (§8.7.7 step 2), each checked: a key that is
     not a declared target, a model not of that unit (or not on the table), or one the charger
     cannot engage from any of ``levels`` it may end on (default: only where it stands; High
@@ -325,7 +339,7 @@ def nominated(state: GameState, targets: Sequence[str], end, target_models: Opti
     for t in tm:
         if t not in targets:
             raise IllegalAction(RULE, f"a target model is nominated for {t!r}, which is not a declared target ({', '.join(targets)})")
-    out = {}
+    out: dict[str, str] = {}
     for t in targets:
         if t in tm:
             m = tm[t]

@@ -34,26 +34,56 @@ the shadow construction (the end spot is still checked with the full rule).
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal, Optional, Sequence, Union, cast
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.bases import RoundBase
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import within
+from tapeline.board.regions import Condition
 from tapeline.board.shadow import hidden_centres
 from tapeline.board.table import Figure
+from tapeline.board.terrain import Piece
 
-from ..charge_geometry import near_group, radius
+from ..charge_geometry import Group, near_group, radius
 from ..state import GameState
 from .elevation import Level, level, level_of_surface
 from .engagement import ENGAGEMENT_RANGE, engaged, separates, separating_terrain
 
-#: ``on`` left out: the level the mover stands on now.
-HERE = object()
+
+class _Here(Enum):
+    """``on`` left out: the level the mover stands on now."""
+
+    HERE = "here"
 
 
-def _standing(state: GameState, mover: Figure, on) -> tuple:
+HERE = _Here.HERE
+#: The level an end spot is on: a piece id, ``None`` the ground, or :data:`HERE`.
+On = Union[Optional[str], Literal[_Here.HERE]]
+#: A convex obstacle standing for terrain in the shadow construction: a polygon, or a circle
+#: ``(x, y, r)`` (:func:`board.shadow.hidden_centres`).
+Obstacle = Union[shapely.Polygon, tuple[float, float, float]]
+#: Extra shadows per target model id, added by :func:`verify`.
+Extra = dict[str, list[shapely.Polygon]]
+#: A goal member with conditions of its own: ``(core, R, conditions)`` (:mod:`board.regions`).
+Conditioned = tuple[BaseGeometry, float, tuple[Condition, ...]]
+
+
+@dataclass
+class GoalMemo:
+    """What one charge question remembers while it builds its goals (the levels often see the
+    same pieces round a target): the Size 2+ pieces near each target model, and the shadows of
+    each set of pieces. It lives as long as the question."""
+
+    near: dict[tuple[str, float], list[Piece]] = field(default_factory=dict)
+    shadows: dict[tuple[float, str, tuple[str, ...], tuple[int, ...]], tuple[Condition, ...]] = field(default_factory=dict)
+
+
+def _standing(state: GameState, mover: Figure, on: On) -> tuple[Level, set[str]]:
     """(the mover's level, the ids of the pieces it stands on) when it ends on ``on``."""
     if on is HERE:
         return level(state.table, mover), {p.id for p in state.table.stack(mover.on)}
@@ -64,12 +94,12 @@ def _light(f: Figure) -> tuple[tuple[float, float], float]:
     return (f.x, f.y), (f.base.radius if isinstance(f.base, RoundBase) else f.base.reach)
 
 
-def _convex_parts(piece, fig: Figure) -> list:
+def _convex_parts(piece: Piece, fig: Figure) -> list[Obstacle]:
     """The convex obstacles standing for ``piece`` when seen from ``fig``'s base."""
     if piece.circle is not None:
-        return [tuple(piece.circle)]
+        return [piece.circle]
     fp = piece.footprint
-    hull = shapely.convex_hull(fp)
+    hull = cast(shapely.Polygon, shapely.convex_hull(fp))  # the hull of a polygon is a polygon
     if hull.area - fp.area <= 1e-9 * max(1.0, hull.area):
         return [fp]
     (x, y), rt = _light(fig)
@@ -78,18 +108,19 @@ def _convex_parts(piece, fig: Figure) -> list:
     return list(shapely.get_parts(shapely.constrained_delaunay_triangles(fp)))
 
 
-def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HERE, memo: Optional[dict] = None) -> list:
+def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on: On = HERE,
+                memo: Optional[GoalMemo] = None) -> list[Piece]:
     """Size 2+ pieces that could stand between the two bases at any end spot within 1"
     (``memo``: see :func:`shadows`)."""
     (x, y), rt = _light(target)
     own = _standing(state, mover, on)[1] | {p.id for p in state.table.stack(target.on)}
-    key = ("near", target.id, r)
-    near = None if memo is None else memo.get(key)
+    key = (target.id, r)
+    near = None if memo is None else memo.near.get(key)
     if near is None:
         zone = shapely.Point(x, y).buffer(rt + ENGAGEMENT_RANGE + 2 * r + 1e-6)
         near = [p for p in state.table.pieces_hit(zone) if p.size >= 2]
         if memo is not None:
-            memo[key] = near
+            memo.near[key] = near
     return [p for p in near if p.id not in own]
 
 
@@ -101,7 +132,8 @@ def _walls_near(state: GameState, mover: Figure, target: Figure, r: float, on=HE
 KNIFE_EDGE = 2e-5
 
 
-def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (), on=HERE, memo: Optional[dict] = None) -> tuple:
+def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence[shapely.Polygon] = (), on: On = HERE,
+            memo: Optional[GoalMemo] = None) -> tuple[Condition, ...]:
     """The polygons the mover's centre must stay out of to engage ``target`` across no Size 2+
     terrain; ``extra``: more convex obstacles (from :func:`verify`). ``memo``: a dict kept by
     the caller for one question, where the answer for the same pieces is remembered (the
@@ -110,10 +142,10 @@ def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (
     (x, y), rt = _light(target)
     walls = _walls_near(state, mover, target, r, on, memo)
     key = (r, target.id, tuple(p.id for p in walls), tuple(map(id, extra)))
-    if memo is not None and key in memo:
-        return memo[key]
-    out = []
-    obstacles = [part for p in walls for part in _convex_parts(p, target)] + list(extra)
+    if memo is not None and key in memo.shadows:
+        return memo.shadows[key]
+    out: list[Condition] = []
+    obstacles: list[Obstacle] = [part for p in walls for part in _convex_parts(p, target)] + list(extra)
     # the disc of centres within 1" of the target, as a circumscribed 64-gon (never smaller)
     reach = shapely.Point(x, y).buffer((r + rt + ENGAGEMENT_RANGE + 1e-6) / math.cos(math.pi / 64), quad_segs=16)
     for ob in obstacles:
@@ -121,12 +153,12 @@ def shadows(state: GameState, mover: Figure, target: Figure, extra: Sequence = (
         if S is not None and shapely.intersects(S, reach):   # a shadow beyond 1" changes nothing
             out.append((S, 0.0, False))
     if memo is not None:
-        memo[key] = tuple(out)
+        memo.shadows[key] = tuple(out)
     return tuple(out)
 
 
 def members(state: GameState, mover: Figure, target: Figure, reach: float = ENGAGEMENT_RANGE,
-            extra: Sequence = (), on=HERE, memo: Optional[dict] = None) -> list[tuple]:
+            extra: Sequence[shapely.Polygon] = (), on: On = HERE, memo: Optional[GoalMemo] = None) -> list[Conditioned]:
     """The goal-region members for "within ``reach`` of ``target`` and Engaged with it" (§7.2)
     for the mover ending on level ``on`` (default: the level it stands on): none when the
     levels never engage. ``memo``: see :func:`shadows`."""
@@ -142,20 +174,20 @@ def members(state: GameState, mover: Figure, target: Figure, reach: float = ENGA
     return [(core, R, cond + ((p.footprint, r + ENGAGEMENT_RANGE, True),)) for p in aps]
 
 
-def engageable(state: GameState, mover: Figure, target_unit: str, on=HERE) -> list[Figure]:
+def engageable(state: GameState, mover: Figure, target_unit: str, on: On = HERE) -> list[Figure]:
     """The target unit's models the mover could engage from level ``on`` (§7.2)."""
     return [f for f in state.figures_of(target_unit) if members(state, mover, f, on=on)]
 
 
-def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[dict] = None, on=HERE,
-          memo: Optional[dict] = None) -> tuple:
+def group(state: GameState, mover: Figure, target_unit: str, extra: Optional[Extra] = None, on: On = HERE,
+          memo: Optional[GoalMemo] = None) -> Group:
     """One near group of the goal region: Engaged with some model of ``target_unit`` from
     level ``on`` (``memo``: see :func:`shadows`)."""
     extra = extra or {}
     return tuple(m for f in state.figures_of(target_unit) for m in members(state, mover, f, extra=extra.get(f.id, ()), on=on, memo=memo))
 
 
-def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: dict,
+def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Sequence[str], extra: Extra,
            on: Optional[str] = None) -> bool:
     """Check an end spot (the mover standing there on ``on``) with the full §7.2 rule; when a
     target unit is engaged by no model only because several pieces separate them together, add
@@ -191,7 +223,7 @@ def verify(state: GameState, mover: Figure, end: Sequence[float], targets: Seque
     return ok
 
 
-def _joint_shadows(state: GameState, moved: Figure, target: Figure, walls: Sequence[str]) -> list:
+def _joint_shadows(state: GameState, moved: Figure, target: Figure, walls: Sequence[str]) -> list[shapely.Polygon]:
     """Convex obstacles standing for pieces that separate the two bases only together, best
     first (each kept clear of the target's base). Such pieces touch one another (between
     pieces that do not, a free corridor joins the bases), so the connected group that cuts the
@@ -204,8 +236,11 @@ def _joint_shadows(state: GameState, moved: Figure, target: Figure, walls: Seque
     joined = [g for g in shapely.get_parts(union) if separates(between, g, moved.polygon, target.polygon)]
     (x, y), rt = _light(target)
     centre = shapely.Point(x, y)
-    out = []
-    for hull in [shapely.convex_hull(g) for g in joined] + [shapely.convex_hull(shapely.intersection(union, between))]:
+    out: list[shapely.Polygon] = []
+    # (each a hull of polygons with area: the parts that separate the bases, and their part
+    # inside the hull of the two bases)
+    hulls = [shapely.convex_hull(g) for g in joined] + [shapely.convex_hull(shapely.intersection(union, between))]
+    for hull in hulls:
         if shapely.distance(hull, centre) > rt:
-            out.append(hull)
+            out.append(cast(shapely.Polygon, hull))
     return out

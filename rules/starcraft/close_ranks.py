@@ -26,16 +26,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
-from tapeline.board.measure import gap, gap_matrix
+from tapeline.board.measure import gap_matrix
 from tapeline.board.pathcheck import check_end, check_path
 from tapeline.board.paths import Reach
 from tapeline.board.placement import place_around
+from tapeline.board.space import Space
+from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
-from ..charge_geometry import closest_within, radius, space_for
+from ..charge_geometry import MoveRules, closest_within, radius, space_for
 from ..errors import IllegalAction
 from ..state import GameState
 from .casualties import engaged_pairs
@@ -43,6 +45,7 @@ from .movement import coherency, coherency_radius, end_pieces_on, link_space, mo
 
 RULE = "§8.8.1 Close Ranks"
 DISTANCE = 3.0
+XY = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -52,14 +55,14 @@ class ClosedRanks:
 
     unit: str
     leader: str
-    path: list
+    path: list[tuple[float, ...]]
     length: float
     gap_before: float
     gap_after: float
     pinned: tuple[str, ...]
-    placed: dict = field(default_factory=dict)
-    tiers: dict = field(default_factory=dict)
-    removed: tuple = ()
+    placed: dict[str, XY] = field(default_factory=dict)
+    tiers: dict[str, str] = field(default_factory=dict)
+    removed: tuple[str, ...] = ()
     contacts_before: int = 0
     contacts_after: int = 0
     coherent: bool = True
@@ -79,13 +82,13 @@ def pinned(state: GameState, unit_id: str) -> list[str]:
     return [f.id for f, d in zip(own, g.tolist()) if d <= TOUCH]
 
 
-def _gap_to(state: GameState, fig, units) -> float:
+def _gap_to(state: GameState, fig: Figure, units: Iterable[str]) -> float:
     figs = [f for u in units for f in state.figures_of(u)]
     return float(gap_matrix([fig], figs).min())
 
 
-def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence] = None,
-                set_at: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, ClosedRanks]:
+def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence[XY]] = None,
+                set_at: Optional[Mapping[str, XY]] = None) -> tuple[GameState, ClosedRanks]:
     """Close Ranks for ``unit_id``; returns the new state and what happened, or raises
     :class:`IllegalAction` naming the rule (the state is then unchanged).
 
@@ -123,11 +126,12 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
     rules, space = ctx.rules(lead)
     g0 = _gap_to(state, lead, before)
     if path is not None:
-        pts = [lead.at] + [tuple(p) for p in path]
+        pts = [lead.at] + [(p[0], p[1]) for p in path]
         res = check_path(space, pts, DISTANCE, lambda x, y: check_end(state.table, lead.moved(x, y, rules.level_at(x, y)), rules.end_figures,
                                                                         rules.end_pieces_on(rules.level_at(x, y)), ()))
         if not res.legal:
             v = res.violation
+            assert v is not None  # an illegal path names its violation
             raise IllegalAction(RULE, f"{leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
         return ctx.finish(leader, pts, res.length, given)
     targets = [f for t in before for f in state.figures_of(t)]
@@ -153,7 +157,7 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
 
 
 
-def _try(ctx: "_Context", end, leaders: Sequence[str], given) -> Optional[tuple]:
+def _try(ctx: "_Context", end: XY, leaders: Sequence[str], given: Mapping[str, XY]) -> Optional[tuple[GameState, ClosedRanks]]:
     """Close Ranks with the Leading Model ending at ``end``: the first of ``leaders`` (nearest
     first) that can get there within 3" and ends closer; ``None`` when none can, or when the
     result breaks a rule."""
@@ -180,18 +184,18 @@ class _Context:
 
     state: GameState
     unit_id: str
-    before: set
-    pins: list
-    free: list
-    stay: list
-    others_enemy: list
+    before: set[str]
+    pins: list[str]
+    free: list[str]
+    stay: list[Figure]
+    others_enemy: list[str]
 
-    def rules(self, lead):
+    def rules(self, lead: Figure) -> tuple[MoveRules, Space]:
         rules = move_rules(self.state, self.unit_id, lead, keep_away_from=self.others_enemy)
         rules = replace(rules, end_figures=rules.end_figures + tuple(f for f in self.stay if f.id != lead.id))
         return rules, space_for(self.state, rules)
 
-    def stretch_ends(self, targets, lead, step: float = 1.0) -> list:
+    def stretch_ends(self, targets: Sequence[Figure], lead: Figure, step: float = 1.0) -> list[XY]:
         """Both ends of every free stretch of the contact rings round ``targets`` (spots where
         the Leading Model's base may end touching a target model), each end found to 1e-7
         of a degree by bisection; the stretches nearest the Leading Model first."""
@@ -199,15 +203,15 @@ class _Context:
         check = rules.end_check(self.state.table, lead)
         r = radius(lead)
 
-        def ok(t, a) -> bool:
+        def ok(t: Figure, a: float) -> bool:
             R = radius(t) + r + 1e-7
             return check(t.x + R * math.cos(a), t.y + R * math.sin(a)) is None
 
-        def spot(t, a):
+        def spot(t: Figure, a: float) -> XY:
             R = radius(t) + r + 1e-7
             return (t.x + R * math.cos(a), t.y + R * math.sin(a))
 
-        out = []
+        out: list[XY] = []
         n = int(round(360 / step))
         for t in targets:
             angles = [math.radians(i * step) for i in range(n)]
@@ -226,7 +230,8 @@ class _Context:
                 out.append(spot(t, good))
         return sorted(out, key=lambda e: math.dist(e, lead.at))
 
-    def finish(self, leader: str, pts, length: float, given) -> tuple:
+    def finish(self, leader: str, pts: Sequence[Sequence[float]], length: float,
+               given: Mapping[str, XY]) -> tuple[GameState, ClosedRanks]:
         """The Leading Model at the end of ``pts``, the rest reset; every rule checked."""
         state, unit_id, before, u = self.state, self.unit_id, self.before, self.state.unit(self.unit_id)
         lead = state.figure(leader)
@@ -244,7 +249,9 @@ class _Context:
         pieces = [p for p in state.table.pieces if not p.has("grass")]
         keep = [(f, 1.0) for e in self.others_enemy for f in state.figures_of(e)]
         tfigs = [f for t in before for f in state.figures_of(t)]
-        placed, tiers, removed = {}, {}, ()
+        placed: dict[str, XY] = {}
+        tiers: dict[str, str] = {}
+        removed: tuple[str, ...] = ()
         if given:
             figs = [state.figure(m).moved(*given[m], rules.level_at(*given[m])) for m in given]
             for f in figs:
@@ -279,8 +286,8 @@ class _Context:
         return new, out
 
 
-def resolve(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence] = None,
-            set_at: Optional[Mapping[str, Sequence[float]]] = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+def resolve(state: GameState, unit_id: str, leader: Optional[str] = None, path: Optional[Sequence[XY]] = None,
+            set_at: Optional[Mapping[str, XY]] = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``close_ranks`` action: :func:`close_ranks`, its events (the move, models removed
     with no legal linked spot, BURROWED lost) and its summary."""
     new, cr = close_ranks(state, unit_id, leader, path, set_at)

@@ -8,9 +8,11 @@ over the edge of the piece it stands on counts as the lowest level it touches (t
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Optional
 
 from tapeline.board.measure import far
 from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
 from tapeline.board.units import TOUCH
 
 from ..state import GameState, UnitState
@@ -32,13 +34,13 @@ def _level_of_size(size: int) -> Level:
     return Level.MID if size <= 2 else Level.HIGH
 
 
-def level_of_surface(table: Table, surface) -> Level:
+def level_of_surface(table: Table, surface: Optional[str]) -> Level:
     """The elevation of a centre standing on ``surface`` (a piece id; ``None`` the ground) with
     its whole base (§8.5.3): by the Effective Size of the stack under it."""
     return Level.GROUND if surface is None else _level_of_size(table.stack_size(surface))
 
 
-def standing_piece(table: Table, fig: Figure):
+def standing_piece(table: Table, fig: Figure) -> Optional[Piece]:
     """The piece the model stands on when its whole base is on it, else ``None``.
 
     Walks down the stack while the base is not wholly on the upper piece.

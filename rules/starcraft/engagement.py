@@ -15,6 +15,7 @@ except:
 from __future__ import annotations
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.measure import gap_matrix, within
 from tapeline.board.table import Figure
@@ -42,7 +43,7 @@ def separating_terrain(state: GameState, fa: Figure, fb: Figure) -> list[str]:
     return [p.id for p in walls] if separates(hull, shapely.union_all([p.footprint for p in walls]), pa, pb) else []
 
 
-def separates(hull, cut, pa, pb) -> bool:
+def separates(hull: BaseGeometry, cut: BaseGeometry, pa: BaseGeometry, pb: BaseGeometry) -> bool:
     """Does ``cut`` leave no part of ``hull`` (the convex hull of bases ``pa`` and ``pb``)
     that meets both bases?"""
     free = shapely.difference(hull, cut)

@@ -27,7 +27,7 @@ from .attack import BatchSpec, roll_logged
 from .casualties import priority_reading, remove
 from .catalogue import make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .batches import BatchResult, _setting, casualty_order, default_pick
+from .batches import BatchResult, Settings, _setting, casualty_order, default_pick
 from .ranks import Ranks, ranks
 
 RULE = "§11 IMPACT"
@@ -106,9 +106,9 @@ def spec(state: GameState, imp: Impact, target: str) -> BatchSpec:
     return BatchSpec(groups=((n, imp.y, "impact"),) if n else (), armour=prof.armour, damage=1)
 
 
-def odds(state: GameState, imp: Impact, settings=None) -> dict[str, AttackOdds]:
+def odds(state: GameState, imp: Impact, settings: Settings = None) -> dict[str, AttackOdds]:
     """Exact distributions of the IMPACT dice per charged unit."""
-    out = {}
+    out: dict[str, AttackOdds] = {}
     for t in imp.targets:
         tu = state.unit(t)
         prof = make_profile(tu.profile or tu.id, tu.stats)
@@ -119,22 +119,24 @@ def odds(state: GameState, imp: Impact, settings=None) -> dict[str, AttackOdds]:
 
 
 def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping[str, Sequence[str]]] = None,
-            settings=None) -> tuple[GameState, list[dict], list[BatchResult]]:
+            settings: Settings = None) -> tuple[GameState, list[dict[str, Any]], list[BatchResult]]:
     """Roll the IMPACT dice and remove casualties, charged unit by charged unit."""
     choices = dict(choices or {})
     for t in choices:
         if t not in imp.targets:
             raise IllegalAction(RULE, f"casualties are chosen for {t}, which takes no IMPACT dice")
-    events = [{"type": "impact", "unit": imp.unit, "x": imp.x, "y": imp.y, "dice": imp.dice(),
-               "split": {m: dict(v) for m, v in imp.split.items()}, "immune": list(imp.immune)}]
-    st, results = state, []
+    events: list[dict[str, Any]] = [{"type": "impact", "unit": imp.unit, "x": imp.x, "y": imp.y, "dice": imp.dice(),
+                                     "split": {m: dict(v) for m, v in imp.split.items()}, "immune": list(imp.immune)}]
+    st = state
+    results: list[BatchResult] = []
     strict = bool(_setting(settings, "strict_choices", False))
     for t in imp.targets:
         sp = spec(state, imp, t)
         pools, _, rolled = roll_logged(sp.steps(), dice, target=t)
         events += rolled
+        firing = imp.models_at(t)
         rm = remove(st, t, pools.damage, st.unit(t).models, True, choices.get(t),
-                    lambda s_, opts, t=t: default_pick(s_, opts, imp.models_at(t), settings), strict)
+                    lambda s_, opts: default_pick(s_, opts, firing, settings), strict)
         st = rm.state
         results.append(BatchResult("impact", t, imp.models_at(t), sp.dice, pools.hits, None, 0, pools.hits - pools.damage,
                                    None, pools.damage, pools.damage, rm.total, rm.alloc.kills, list(rm.taken),
@@ -147,7 +149,7 @@ def resolve(state: GameState, imp: Impact, dice: Dice, choices: Optional[Mapping
 
 def strike(state: GameState, unit_id: str, dice: Dice, charged: Sequence[str], targets: Optional[Sequence[str]] = None,
            split: Optional[Mapping[str, Mapping[str, int]]] = None, choices: Optional[Mapping[str, Sequence[str]]] = None,
-           settings: Any = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+           settings: Settings = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``impact`` action: IMPACT dice at ``targets`` (default: every unit ``charged``, the
     targets of the unit's successful charge just made), rolled, casualties removed. Returns the
     new state, the events and the summary (dice, each target's result)."""

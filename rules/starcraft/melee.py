@@ -43,9 +43,9 @@ from ..errors import IllegalAction
 from ..state import GameState
 from .attack import BatchSpec, Pools, modified, roll_logged, surge_die_step
 from .casualties import is_engaged, priority_reading, remove
-from .catalogue import Weapon, key, make_profile
+from .catalogue import UnitProfile, Weapon, key, make_profile
 from .odds import AttackOdds, BatchTarget, attack_odds
-from .batches import BatchResult, Modifiers, _setting, casualty_order, default_pick, pool_spec
+from .batches import BatchResult, DiceGroup, Modifiers, Settings, _setting, casualty_order, default_pick, pool_spec
 from . import impact as impact_rules
 from .ranks import Ranks, ranks
 
@@ -91,7 +91,7 @@ class CloseCombat:
     batches: tuple[MeleeBatch, ...]
     targets: tuple[str, ...]
     surge_to: Optional[str]
-    evade: Mapping[str, tuple] = field(default_factory=dict)   # target -> why it may Evade
+    evade: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # target -> why it may Evade
 
     def dice(self) -> dict[str, int]:
         out = {t: 0 for t in self.targets}
@@ -104,7 +104,7 @@ class CloseCombat:
         return [m for m in self.ranks.strikers if self.assign.get(m) == target]
 
 
-def _weapon(prof, name: str, model: str) -> Weapon:
+def _weapon(prof: UnitProfile, name: str, model: str) -> Weapon:
     w = prof.weapons.get(key(name))
     if w is None:
         raise IllegalAction("§5.1 weapon profiles", f"{model} has no weapon {name!r} (has: {', '.join(sorted(prof.weapons)) or 'none'})")
@@ -113,7 +113,7 @@ def _weapon(prof, name: str, model: str) -> Weapon:
     return w
 
 
-def default_weapon(prof) -> Optional[Weapon]:
+def default_weapon(prof: UnitProfile) -> Optional[Weapon]:
     """The profile's first Combat-phase weapon that is not an upgrade (SPECIALIST weapons only
     when named); ``None`` when it has none (a Medic, a Goliath: it activates but cannot strike)."""
     combat = [w for w in prof.weapons.values() if w.phase == "combat" and not w.kw("specialist")]
@@ -182,9 +182,9 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
     for m in armed:
         if m in chosen:
             continue
-        may = [t for t in order if t in rk.may_attack(m)]
-        if may:
-            chosen[m] = may[0]
+        open_to = [t for t in order if t in rk.may_attack(m)]
+        if open_to:
+            chosen[m] = open_to[0]
     chosen = {m: chosen[m] for m in rk.strikers if m in chosen}
     by_weapon: dict[str, list[str]] = {}
     wobj: dict[str, Weapon] = {}
@@ -192,6 +192,7 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         if m not in chosen:
             continue
         w = _weapon(prof, weapons[m], m) if m in weapons else fallback
+        assert w is not None  # a model names its weapon, or strikes with the default (``armed``)
         wobj[w.key] = w
         by_weapon.setdefault(w.key, []).append(m)
     for wk, ms in by_weapon.items():
@@ -209,7 +210,7 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
     elif surging and receiving:
         tags = set(surging[0].surge)
         surge_to = next((t for t in receiving if tags & set(state.unit(t).tags)), receiving[0])
-    batches = []
+    batches: list[MeleeBatch] = []
     for wk, ms in by_weapon.items():
         w = wobj[wk]
         total_precision = int(w.kw("precision") or 0) + mods.precision
@@ -228,7 +229,8 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
                        tuple(batches), tuple(receiving), surge_to, evade)
 
 
-def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str], given: Optional[Mapping[str, int]]) -> dict:
+def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str],
+                     given: Optional[Mapping[str, int]]) -> dict[str, int]:
     if not tgts or total <= 0:
         if given and any(given.values()):
             raise IllegalAction("§11 PRECISION", "PRECISION is assigned but the weapon has none")
@@ -240,13 +242,13 @@ def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str], g
         if sum(given.values()) != total:
             raise IllegalAction("§11 PRECISION", f"PRECISION ({total}) must be assigned in full: {sum(given.values())} assigned")
         return dict(given)
-    return {surge_to if surge_to in tgts else tgts[0]: total}
+    return {surge_to if surge_to is not None and surge_to in tgts else tgts[0]: total}
 
 
 def part_spec(state: GameState, cc: CloseCombat, b: MeleeBatch, p: Part, mods: Modifiers = Modifiers()) -> BatchSpec:
     """The numbers of one Batch's dice at one target (the same pools as a Ranged Attack)."""
     w = b.weapon
-    groups = ((p.dice, modified(w.hit, mods.hit), "to hit"),) if p.dice > 0 else ()
+    groups: tuple[DiceGroup, ...] = ((p.dice, modified(w.hit, mods.hit), "to hit"),) if p.dice > 0 else ()
     surge = w.surge_dice if b.surge_to == p.target else None
     return pool_spec(state, w, p.target, groups, surge, bool(cc.evade.get(p.target)), mods, p.precision)
 
@@ -262,10 +264,10 @@ def _cap(cc: CloseCombat, target: str, mods: Modifiers) -> Optional[int]:
 # --- exact odds -------------------------------------------------------------------------------
 
 
-def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), settings=None) -> dict[str, AttackOdds]:
+def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), settings: Settings = None) -> dict[str, AttackOdds]:
     """Exact distributions per target unit (its share of every Batch, in order; casualties by
     the Engaged priority in the documented default order)."""
-    out = {}
+    out: dict[str, AttackOdds] = {}
     for t in cc.targets:
         tu = state.unit(t)
         prof = make_profile(tu.profile or tu.id, tu.stats)
@@ -280,13 +282,14 @@ def odds(state: GameState, cc: CloseCombat, mods: Modifiers = Modifiers(), setti
 
 
 def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Modifiers(),
-            choices: Optional[Mapping[str, Sequence[str]]] = None, settings=None) -> tuple[GameState, list[dict], list[BatchResult]]:
+            choices: Optional[Mapping[str, Sequence[str]]] = None,
+            settings: Settings = None) -> tuple[GameState, list[dict[str, Any]], list[BatchResult]]:
     """Roll the declared Close Combat Attack and remove casualties (§8.8.1 steps 3–4)."""
     choices = dict(choices or {})
     for t in choices:
         if t not in cc.targets:
             raise IllegalAction("§8.8.1 casualties", f"casualties are chosen for {t}, which receives no attacks")
-    events: list[dict] = [{
+    events: list[dict[str, Any]] = [{
         "type": "close_combat", "unit": cc.unit, "fighting_rank": cc.ranks.fighting_rank,
         "supporting_rank": cc.ranks.supporting_rank, "assign": dict(cc.assign), "weapons": dict(cc.weapons),
         "dice": cc.dice(), "surge_to": cc.surge_to, "evade": {t: list(v) for t, v in cc.evade.items() if v},
@@ -325,8 +328,9 @@ def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Mod
     st = state
     strict = bool(_setting(settings, "strict_choices", False))
     for t in cc.targets:
+        firing = cc.models_at(t)
         rm = remove(st, t, damage_at[t], st.unit(t).models, True, choices.get(t),
-                    lambda s_, opts, t=t: default_pick(s_, opts, cc.models_at(t), settings), strict, _cap(cc, t, mods))
+                    lambda s_, opts: default_pick(s_, opts, firing, settings), strict, _cap(cc, t, mods))
         st = rm.state
         last = [r for r in results if r.target == t][-1]
         last.total_damage, last.kills, last.casualties = rm.total, rm.alloc.kills, list(rm.taken)
@@ -347,7 +351,7 @@ def close_combat(state: GameState, unit_id: str, dice: Dice, targets: Optional[S
                  assign: Optional[Mapping[str, str]] = None, weapons: Optional[Mapping[str, str]] = None,
                  surge_to: Optional[str | Sequence[str]] = None, precision: Optional[Mapping[str, int]] = None,
                  mods: Modifiers = Modifiers(), casualties: Optional[Mapping[str, Sequence[str]]] = None,
-                 settings: Any = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+                 settings: Settings = None) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """The ``close_combat`` action: declare and roll the Close Combat Attack, remove
     casualties, and free the units left with no model within 1" of an enemy (§8.8.1 step 5).
     Returns the new state, the events and the summary (dice, Surge, ranks, each part's result)."""

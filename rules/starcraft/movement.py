@@ -36,13 +36,16 @@ from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
+from tapeline.board.coherency import Coherency, leader_coherency
 from tapeline.board.levels import Levels, levels_of
 from tapeline.board.measure import region_gap
 from tapeline.board.pathcheck import check_end, check_path
 from tapeline.board.placement import place_around
 from tapeline.board.space import Space, figure_obstacle, piece_obstacle
-from tapeline.board.table import Figure
+from tapeline.board.table import Figure, Table
+from tapeline.board.terrain import Piece
 
 from ..charge_geometry import MoveRules, radius, space_for
 from ..errors import IllegalAction
@@ -90,7 +93,7 @@ def levels_for(state: GameState, fig: Optional[Figure] = None) -> Levels:
     return levels_of(state.table, own)
 
 
-def end_pieces_on(table, level: Optional[str], keep: frozenset = frozenset()) -> tuple:
+def end_pieces_on(table: Table, level: Optional[str], keep: frozenset[str] = frozenset()) -> tuple[Piece, ...]:
     """Footprints a base ending on ``level`` may not overlap (§8.5.3, §7.1 table): every piece
     as high as that level or higher (Effective Size) that it does not stand on, Grass
     excepted (ending on Grass removes it); ``keep``: more pieces it may overlap."""
@@ -124,9 +127,10 @@ def move_rules(state: GameState, unit_id: str, fig: Figure, keep_away_from: Opti
     return MoveRules(rho, edge, path_pieces, path_figs, end_pieces, end_figs, keep, levels=lv, end_pieces_by_level=by_level)
 
 
-def grass_crossed(state: GameState, points) -> list[str]:
+def grass_crossed(state: GameState, points: Sequence[Sequence[float]]) -> list[str]:
     """Grass pieces whose footprint the Leading Model's centre path enters (§7.1: they are
     removed); running along an edge does not count."""
+    line: BaseGeometry
     if len(points) < 2:
         line = shapely.Point(points[0])
     else:
@@ -152,7 +156,7 @@ def link_space(state: GameState, unit_id: str, passable_units: Sequence[str] = (
     return Space(table.width, table.height, rho, obs, edge=0.0)
 
 
-def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, passable_units: Sequence[str] = ()):
+def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, passable_units: Sequence[str] = ()) -> Coherency:
     """Is the unit in coherency (§4.4)? ``leader`` defaults to the unit's Leading Model, else
     its first model. Returns :class:`board.coherency.Coherency`."""
     unit = state.unit(unit_id)
@@ -163,8 +167,6 @@ def coherency(state: GameState, unit_id: str, leader: Optional[str] = None, pass
         if units_engaged(state, unit_id, e.id):
             engaged_with.add(e.id)
     space = link_space(state, unit_id, tuple(engaged_with))
-    from tapeline.board.coherency import leader_coherency  # (loaded by the questions that ask)
-
     return leader_coherency(figs, lead, coherency_radius(unit), space.clear_segments, state.settings.get("coherency_link_max"))
 
 
@@ -222,6 +224,7 @@ def run(state: GameState, unit_id: str, leader: str, path: Sequence[tuple[float,
     res = check_path(space_for(state, rules), pts, float(sp), rules.end_check(state.table, lead))
     if not res.legal:
         v = res.violation
+        assert v is not None  # an illegal path names its violation
         raise IllegalAction(RUN, f"{leader}'s path: {v.kind} at ({v.at[0]:.6g}, {v.at[1]:.6g}): {v.detail}")
     moved = lead.moved(pts[-1][0], pts[-1][1], rules.level_at(*pts[-1]))
     new = state.with_figures([moved])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..pmf import PMF
 from .attack import BatchSpec, Pools, Step
@@ -71,7 +71,7 @@ class AttackOdds:
     marker: PMF
     dice: int
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         return {
             "dice": self.dice,
             "mean_hits": self.hits.mean,

@@ -32,9 +32,9 @@ class Ranks:
     ``supporting`` model → the Fighting-Rank squadmates it is in base contact with."""
 
     unit: str
-    fighting: dict = field(default_factory=dict)
-    supporting: dict = field(default_factory=dict)
-    order: tuple = ()
+    fighting: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    supporting: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
 
     @property
     def fighting_rank(self) -> list[str]:
@@ -52,7 +52,7 @@ class Ranks:
         """The enemy units ``model`` may attack (none if it is in neither rank)."""
         if model in self.fighting:
             return self.fighting[model]
-        units: dict = {}
+        units: dict[str, None] = {}
         for mate in self.supporting.get(model, ()):
             units.update(dict.fromkeys(self.fighting[mate]))
         return tuple(units)
@@ -60,7 +60,7 @@ class Ranks:
     @property
     def engaged_with(self) -> tuple[str, ...]:
         """Every enemy unit some model is in the Fighting Rank against (first-seen order)."""
-        units: dict = {}
+        units: dict[str, None] = {}
         for m in self.fighting_rank:
             units.update(dict.fromkeys(self.fighting[m]))
         return tuple(units)
@@ -69,12 +69,12 @@ class Ranks:
 def ranks(state: GameState, unit_id: str) -> Ranks:
     """The Fighting and Supporting Rank of ``unit_id`` as the board stands (§8.8.1 step 2)."""
     u = state.unit(unit_id)
-    fighting: dict[str, dict] = {}
+    fighting: dict[str, dict[str, None]] = {}
     order_units = {e.id: i for i, e in enumerate(state.units)}
     for a, b, _ in engaged_pairs(state, unit_id):
         fighting.setdefault(a, {})[state.unit_of(b).id] = None
-    fighting_t = {m: tuple(sorted(v, key=order_units.get)) for m, v in fighting.items()}
-    supporting: dict[str, tuple] = {}
+    fighting_t = {m: tuple(sorted(v, key=order_units.__getitem__)) for m, v in fighting.items()}
+    supporting: dict[str, tuple[str, ...]] = {}
     rest = [m for m in u.models if m not in fighting_t]
     front = [m for m in u.models if m in fighting_t]
     if rest and front:

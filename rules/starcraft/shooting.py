@@ -21,7 +21,7 @@ from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from . import template_attack
-from .batches import Modifiers, batch_spec, batch_target, fire_batch
+from .batches import BatchResult, Modifiers, Settings, batch_spec, batch_target, fire_batch
 from .casualties import priority_reading
 from .catalogue import unit_weapon
 from .odds import attack_odds
@@ -59,7 +59,7 @@ class BatchOrder:
 
 
 def shoot(state: GameState, unit: str, orders: Sequence[BatchOrder | Mapping[str, Any]], dice: Dice,
-          settings: Any) -> tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]:
+          settings: Settings) -> tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]:
     """The Ranged Attack of ``unit``: its Batches resolved in order (each a :class:`BatchOrder`
     or its plain values). Returns the new state, the events (each tagged with its Batch's index)
     and each Batch's result."""
@@ -116,8 +116,8 @@ def _firing(state: GameState, unit: str, batches: Sequence[BatchOrder], b: Batch
     return models
 
 
-def _template(state: GameState, unit: str, b: BatchOrder, dice: Dice, settings: Any,
-              used: dict[str, str]) -> tuple[GameState, list[dict[str, Any]], list[Any]]:
+def _template(state: GameState, unit: str, b: BatchOrder, dice: Dice, settings: Settings,
+              used: dict[str, str]) -> tuple[GameState, list[dict[str, Any]], list[BatchResult]]:
     """A template weapon's Batches (§8.7.6): the primary, then each Spillover."""
     if b.models is not None:
         raise IllegalAction("§8.7.6 templates", "a template is placed by one firing model: name it with model, not models")

@@ -22,10 +22,13 @@ from ..state import GameState
 from ..systems import Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
 from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
                template_attack, terrain, visibility)
-from .batches import Modifiers
+from .batches import Modifiers, Settings
 from .catalogue import catalogue, key, make_profile, unit_weapon
+from .charge import ChargeReach
+from .melee import CloseCombat
 from .ranks import Ranks, ranks
 from .targeting import engaged_with
+from .template_attack import TemplatePlan
 
 
 class StarCraft(RuleSystem):
@@ -95,7 +98,7 @@ class StarCraft(RuleSystem):
     # --- charges ----------------------------------------------------------------------------
 
     def charge_reach(self, state: GameState, unit: str, targets: Sequence[str], leader: Optional[str] = None,
-                     modifier: int = 0) -> tuple[Any, dict[str, Any]]:
+                     modifier: int = 0) -> tuple[ChargeReach, dict[str, Any]]:
         rc = charge.reach(state, unit, list(targets), leader, modifier)
         return rc, charge.reach_answer(rc)
 
@@ -135,11 +138,11 @@ class StarCraft(RuleSystem):
         return template_attack.answer(state, unit, weapon, target, firer, at, on)
 
     def template_plan(self, state: GameState, unit: str, weapon: str, target: Optional[str], firer: Optional[str],
-                      at: Optional[XY], on: Optional[str], settings: Any = None) -> Any:
+                      at: Optional[XY], on: Optional[str], settings: Settings = None) -> TemplatePlan:
         return template_attack.plan(state, unit, weapon, target, firer, at, on, settings=settings)
 
     def shoot(self, state: GameState, unit: str, batches: Sequence[Mapping[str, Any]], dice: Dice,
-              settings: Any) -> tuple[GameState, Events, list[dict[str, Any]]]:
+              settings: Settings) -> tuple[GameState, Events, list[dict[str, Any]]]:
         return shooting.shoot(state, unit, batches, dice, settings)
 
     # --- moves ------------------------------------------------------------------------------
@@ -162,16 +165,16 @@ class StarCraft(RuleSystem):
     def close_combat(self, state: GameState, unit: str, dice: Dice, targets: Optional[Sequence[str]],
                      assign: Mapping[str, str], weapons: Mapping[str, str], surge_to: Optional[str | Sequence[str]],
                      precision: Mapping[str, int], modifiers: Mapping[str, Any], casualties: Mapping[str, Sequence[str]],
-                     settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+                     settings: Settings) -> tuple[GameState, Events, dict[str, Any]]:
         return melee.close_combat(state, unit, dice, targets, assign, weapons, surge_to, precision, Modifiers(**modifiers),
                                   casualties, settings)
 
     def impact(self, state: GameState, unit: str, dice: Dice, charged: Sequence[str], targets: Optional[Sequence[str]],
                split: Mapping[str, Mapping[str, int]], casualties: Mapping[str, Sequence[str]],
-               settings: Any) -> tuple[GameState, Events, dict[str, Any]]:
+               settings: Settings) -> tuple[GameState, Events, dict[str, Any]]:
         return impact.strike(state, unit, dice, charged, targets, split, casualties, settings)
 
-    def declare_close_combat(self, state: GameState, unit: str, assign: Optional[Mapping[str, str]] = None) -> melee.CloseCombat:
+    def declare_close_combat(self, state: GameState, unit: str, assign: Optional[Mapping[str, str]] = None) -> CloseCombat:
         return melee.declare(state, unit, assign=assign)
 
     def shielded(self, state: GameState, unit: str) -> bool:

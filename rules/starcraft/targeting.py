@@ -24,6 +24,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from tapeline.board.arrays import Bools
 from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
@@ -31,9 +32,10 @@ from ..errors import IllegalAction
 from ..state import GameState
 from .casualties import engaged_pairs
 from .catalogue import Weapon, unit_weapon
+from .visibility import high_ground_cover, sight_matrix
 
 HIDDEN_SIGHT = 4.0
-Sight = Callable[[GameState, Sequence[str], str], np.ndarray]
+Sight = Callable[[GameState, Sequence[str], str], Bools]
 
 
 @dataclass(frozen=True)
@@ -55,16 +57,12 @@ class Targeting:
         return self.in_range + self.long_range
 
 
-def board_sight(state: GameState, firing: Sequence[str], target: str) -> np.ndarray:
+def board_sight(state: GameState, firing: Sequence[str], target: str) -> Bools:
     """Visible (§7.1) for every firing model × target model, from the sight rules."""
-    from .visibility import sight_matrix
-
     return sight_matrix(state, [state.figure(m) for m in firing], state.figures_of(target)).visible
 
 
 def _high_ground(state: GameState, target: str, firing: Sequence[str]) -> bool:
-    from .visibility import high_ground_cover
-
     return bool(high_ground_cover(state, target, list(firing)))
 
 
@@ -112,8 +110,8 @@ def check_target(state: GameState, unit_id: str, weapon: str, target: str,
         ok_pair &= close
     rng = float(w.range)
     reach = float(w.kw("long_range") or rng)
-    near = (ok_pair & (g <= rng + TOUCH)).any(axis=1)
-    far = (ok_pair & (g <= max(reach, rng) + TOUCH)).any(axis=1) & ~near
+    near: Bools = np.any(ok_pair & (g <= rng + TOUCH), axis=1)
+    far: Bools = np.any(ok_pair & (g <= max(reach, rng) + TOUCH), axis=1) & ~near
     in_range = tuple(m for i, m in enumerate(firing_ids) if near[i])
     long_range = tuple(m for i, m in enumerate(firing_ids) if far[i])
     if not in_range and not long_range:

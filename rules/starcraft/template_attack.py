@@ -58,7 +58,7 @@ from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap_matrix
 from tapeline.board.sight import find_witnesses
 from tapeline.board.table import Figure
-from tapeline.board.templates import (Coverage, DiscDims, Template, TeardropDims, coverage, flush_teardrop, place,
+from tapeline.board.templates import (Coverage, Dims, DiscDims, Template, TeardropDims, coverage, flush_teardrop, place,
                                       shape_table)
 from tapeline.board.units import TOUCH
 
@@ -68,11 +68,11 @@ from ..sightcommon import blockers, own_stacks, relevant
 from ..state import GameState
 from .attack import BatchSpec
 from .casualties import is_engaged
-from .catalogue import Weapon
+from .catalogue import Weapon, unit_weapon
 from .elevation import Level, level
 from .odds import attack_odds
-from .batches import BatchResult, Modifiers, batch_target, dice_spec, fire_batch
-from .targeting import Targeting, check_engagement, check_target_type, evade_reasons, unit_weapon
+from .batches import BatchResult, Modifiers, Settings, _setting, batch_target, dice_spec, fire_batch
+from .targeting import Targeting, check_engagement, check_target_type, evade_reasons
 from .visibility import visible, visible_to_group
 
 RULE = "§8.7.6 templates"
@@ -83,7 +83,7 @@ CASUALTY_READINGS = ("visible", "affected")
 POINT_MM = 1e-6
 
 
-def shape(state: GameState, name: str):
+def shape(state: GameState, name: str) -> Dims:
     """The dimensions of template shape ``name`` in this file (defaults + ``settings.templates``)."""
     known = shape_table(state.settings.get("templates"))
     if name not in known:
@@ -101,7 +101,7 @@ class Excluded:
     detail: str
     terrain: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"model": self.model, "unit": self.unit, "reason": self.reason, "detail": self.detail} | (
             {"terrain": list(self.terrain)} if self.terrain else {})
 
@@ -132,13 +132,13 @@ class TemplatePlan:
     target_point: tuple[float, float]
     level: Optional[str]
     coverage: Coverage
-    covered: tuple[dict, ...]
+    covered: tuple[dict[str, object], ...]
     affected: Mapping[str, tuple[str, ...]]
     excluded: tuple[Excluded, ...]
     batches: tuple[TemplateBatch, ...]
     casualties: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "unit": self.unit, "weapon": self.weapon.key, "firing_model": self.firing_model,
             "target_model": self.target_model, "primary": self.primary,
@@ -184,7 +184,7 @@ def is_ability(w: Weapon) -> bool:
 
 def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str] = None,
          firing_model: Optional[str] = None, at: Optional[tuple[float, float]] = None,
-         on: Optional[str] = None, mods: Modifiers = Modifiers(), settings=None) -> TemplatePlan:
+         on: Optional[str] = None, mods: Modifiers = Modifiers(), settings: Settings = None) -> TemplatePlan:
     """Place the template of ``unit_id``'s ``weapon`` and work out what it does (§8.7.6).
 
     Raises :class:`IllegalAction` naming the rule for anything the rules do not allow."""
@@ -193,9 +193,10 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
     if not u.models:
         raise IllegalAction(RULE, f"{unit_id} has no models left")
     ability = is_ability(w)
-    dims = shape(state, SHAPE_OF_RANGE[w.range])
+    kind = SHAPE_OF_RANGE[str(w.range)]  # (template_weapon: RNG BT or FT)
+    dims = shape(state, kind)
     if w.range == "BT" and not isinstance(dims, DiscDims) or w.range == "FT" and not isinstance(dims, TeardropDims):
-        raise IllegalAction(RULE, f"settings.templates.{SHAPE_OF_RANGE[w.range]} must be a "
+        raise IllegalAction(RULE, f"settings.templates.{kind} must be a "
                                   f"{'disc' if w.range == 'BT' else 'teardrop'} for RNG {w.range} weapons")
     own = state.figures_of(unit_id)
     if firing_model is not None and firing_model not in u.models:
@@ -228,11 +229,13 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
         centre = tfig.at if at is None else (float(at[0]), float(at[1]))
         tpl = place(dims, centre, name="blast")
         if at is not None:
+            assert isinstance(dims, DiscDims)  # checked above: RNG BT is a disc
             _check_blast_alignment(dims, tfig, centre)
         source, point = tfig, centre
     else:
         if at is not None:
             raise IllegalAction(RULE, "at applies to a Blast; a Flamer's narrow end is flush with the firing model's base, aimed at the target")
+        assert isinstance(dims, TeardropDims)  # checked above: RNG FT is a teardrop
         tpl = flush_teardrop(dims, firer, tfig.at, name="flamer")
         source, point = firer, tfig.at
     cov = coverage(tpl, state.all_figures())
@@ -244,7 +247,7 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
         why = next(e for e in excluded if e.model == target_model)
         raise IllegalAction(RULE, f"the target model {target_model} itself would not be affected: {why.detail}")
     reading = _reading(state, settings)
-    batches = []
+    batches: list[TemplateBatch] = []
     for uid, ids in affected.items():
         is_primary = uid == primary
         bm = mods if is_primary else Modifiers()
@@ -261,8 +264,9 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
                         tuple(cov.rows()), affected, tuple(excluded), tuple(batches), reading)
 
 
-def _plan_ability(state, unit_id, w, dims, firing_model, at, on, settings) -> TemplatePlan:
-    at = (float(at[0]), float(at[1]))
+def _plan_ability(state: GameState, unit_id: str, w: Weapon, dims: Dims, firing_model: Optional[str],
+                  point: tuple[float, float], on: Optional[str], settings: Settings) -> TemplatePlan:
+    at = (float(point[0]), float(point[1]))
     if on is not None and on not in state.table.by_id:
         raise IllegalAction(RULE, f"no terrain piece {on!r} for the Target Point to stand on")
     pt = point_figure(*at, on)
@@ -272,6 +276,7 @@ def _plan_ability(state, unit_id, w, dims, firing_model, at, on, settings) -> Te
         if w.range == "BT":
             tpl, source = place(dims, at, name="blast"), pt
         else:
+            assert isinstance(dims, TeardropDims)  # checked by plan: RNG FT is a teardrop
             tpl, source = flush_teardrop(dims, firer, at, name="flamer"), firer
     except GeometryError as e:
         raise IllegalAction(RULE, str(e)) from None
@@ -279,7 +284,7 @@ def _plan_ability(state, unit_id, w, dims, firing_model, at, on, settings) -> Te
     target_level = level(state.table, pt)
     affected, excluded = _affected(state, w, cov, source, target_level, None, ability=True)
     reading = _reading(state, settings)
-    batches = []
+    batches: list[TemplateBatch] = []
     for uid, ids in affected.items():
         engaged = is_engaged(state, uid)
         reasons = evade_reasons(state, uid, [firer.id], engaged)
@@ -302,17 +307,15 @@ def default_target_model(state: GameState, unit_id: str, target_unit: str, firin
     return theirs[int(np.argmin(g))].id
 
 
-def _reading(state: GameState, settings) -> str:
-    r = None
-    if settings is not None:
-        r = settings.get("template_casualties") if isinstance(settings, Mapping) else getattr(settings, "template_casualties", None)
-    r = r or state.settings.get("template_casualties") or CASUALTY_READINGS[0]
+def _reading(state: GameState, settings: Settings) -> str:
+    r = _setting(settings, "template_casualties", None) or state.settings.get("template_casualties") or CASUALTY_READINGS[0]
     if r not in CASUALTY_READINGS:
         raise IllegalAction(RULE, f"unknown template_casualties reading {r!r}")
-    return r
+    return str(r)
 
 
-def _removable(state, uid, affected, firer, engaged, reading, every) -> tuple[str, ...]:
+def _removable(state: GameState, uid: str, affected: Sequence[str], firer: str, engaged: bool, reading: str,
+               every: bool) -> tuple[str, ...]:
     """Models a Batch may remove: every model when Engaged (§8.7.5 orders them) or INDIRECT
     FIRE; else the affected ones or those Visible to the firing model (the reading)."""
     models = state.unit(uid).models
@@ -324,7 +327,7 @@ def _removable(state, uid, affected, firer, engaged, reading, every) -> tuple[st
     return tuple(m for m in models if m in seen)
 
 
-def _check_blast_alignment(dims: DiscDims, tfig: Figure, centre) -> None:
+def _check_blast_alignment(dims: DiscDims, tfig: Figure, centre: tuple[float, float]) -> None:
     """``at`` must cover as much of the target's base as the centred Blast does."""
     R = dims.diameter / 2
     here = coverage(place(dims, centre), [tfig])
@@ -343,7 +346,7 @@ def _check_blast_alignment(dims: DiscDims, tfig: Figure, centre) -> None:
 
 
 def _affected(state: GameState, w: Weapon, cov: Coverage, source: Figure, target_level: Optional[Level],
-              primary: Optional[str], ability: bool):
+              primary: Optional[str], ability: bool) -> tuple[dict[str, tuple[str, ...]], list[Excluded]]:
     """Affected models by unit (primary first, then file order) and the excluded ones."""
     t = state.table
     ptags = state.unit(primary).tags if primary else frozenset()
@@ -380,7 +383,7 @@ def _affected(state: GameState, w: Weapon, cov: Coverage, source: Figure, target
         else:
             excluded.append(Excluded(f.id, f.unit, "terrain", f"every line from {source.id}'s base is blocked by Size 2+ terrain: {', '.join(b)}", tuple(b)))
     order = ([primary] if primary else []) + [u.id for u in state.units if u.id != primary]
-    affected = {}
+    affected: dict[str, tuple[str, ...]] = {}
     for uid in order:
         ids = tuple(m for m in state.unit(uid).models if m in ok)
         if ids:
@@ -389,7 +392,7 @@ def _affected(state: GameState, w: Weapon, cov: Coverage, source: Figure, target
     return affected, excluded
 
 
-def _lines(state: GameState, source: Figure, figs: Sequence[Figure]):
+def _lines(state: GameState, source: Figure, figs: Sequence[Figure]) -> tuple[list[bool], list[list[str]]]:
     """For each figure: is some straight line from ``source``'s base to its base clear of Size
     2+ terrain (pieces either stands on excepted)? And the blocking pieces when not."""
     n = len(figs)
@@ -405,7 +408,7 @@ def _lines(state: GameState, source: Figure, figs: Sequence[Figure]):
     live = np.array([f.id != source.id for f in figs], bool)
     if live.any():
         idx = np.nonzero(live)[0]
-        found, _ = find_witnesses([source] * len(idx), [figs[i] for i in idx], blockers(t), mask[idx])
+        found, _ = find_witnesses([source] * len(idx), [figs[int(i)] for i in idx], blockers(t), mask[idx])
         clear[idx] = found
     blocked = [[] if c else [t.pieces[j].id for j in relevant(source, f, t, mask[k])] for k, (f, c) in enumerate(zip(figs, clear))]
     return clear.tolist(), blocked
@@ -414,9 +417,9 @@ def _lines(state: GameState, source: Figure, figs: Sequence[Figure]):
 # --- odds and dice ------------------------------------------------------------------------------
 
 
-def batch_odds(state: GameState, p: TemplatePlan, settings=None) -> list[dict]:
+def batch_odds(state: GameState, p: TemplatePlan, settings: Settings = None) -> list[dict[str, Any]]:
     """Each Batch with its dice and exact odds (the exact engine of :mod:`odds`)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for b in p.batches:
         t = state.unit(b.unit)
         o = attack_odds([(b.spec, batch_target(state, b.targeting, b.mods, settings))], marker=t.damage,
@@ -431,11 +434,11 @@ def batch_odds(state: GameState, p: TemplatePlan, settings=None) -> list[dict]:
 
 
 def resolve(state: GameState, p: TemplatePlan, dice: Dice, choices: Sequence[str] = (),
-            settings=None) -> tuple[GameState, list[dict], list[BatchResult]]:
+            settings: Settings = None) -> tuple[GameState, list[dict[str, Any]], list[BatchResult]]:
     """Roll every Batch in order (primary first); ``choices`` are casualty choices, each used
     by the Batch of its unit. Returns the new state, the events and each Batch's result."""
-    events: list[dict] = [{"type": "template"} | p.as_dict()]
-    results = []
+    events: list[dict[str, Any]] = [{"type": "template"} | p.as_dict()]
+    results: list[BatchResult] = []
     units = {b.unit for b in p.batches}
     stray = [m for m in choices if m not in state.figures or state.figure(m).unit not in units]
     if stray:

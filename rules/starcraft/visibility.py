@@ -32,10 +32,11 @@ out reciprocal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
+from tapeline.board.arrays import Bools, Floats, Ints
 from tapeline.board.sight import Sight, find_witnesses
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
@@ -59,20 +60,24 @@ _PAIR_LIMITS = (CLOSE_QUARTERS_RANGE + TOUCH, HIDDEN_RANGE + TOUCH)
 class _Models:
     """Per-model facts for a list of figures (one pass over models, not pairs)."""
 
-    figs: list
-    es: np.ndarray
-    flying: np.ndarray
-    hidden: np.ndarray
-    level: np.ndarray
-    high_stack: list  # piece indices of the HIGH GROUND stack the model stands on
-    gaps: np.ndarray  # [model, piece]
-    own: np.ndarray  # [model, piece]
+    figs: list[Figure]
+    es: Floats
+    flying: Bools
+    hidden: Bools
+    level: Ints
+    high_stack: list[list[int]]  # piece indices of the HIGH GROUND stack the model stands on
+    gaps: Floats  # [model, piece]
+    own: Bools  # [model, piece]
 
 
 def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
     t = state.table
     idx = {p.id: j for j, p in enumerate(t.pieces)}
-    es, fly, hid, lev, hs = [], [], [], [], []
+    es: list[int] = []
+    fly: list[bool] = []
+    hid: list[bool] = []
+    lev: list[int] = []
+    hs: list[list[int]] = []
     for f in figs:
         u = state.unit(f.unit)
         es.append(effective_size(state, f, u))
@@ -87,14 +92,18 @@ def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
                    own_stacks(figs, t))
 
 
-def _piece_facts(state: GameState):
+def _piece_facts(state: GameState) -> tuple[Floats, Bools]:
     t = state.table
     es = np.array([sc_terrain.effective_size(t, p) for p in t.pieces], float)
     blk = np.array([sc_terrain.blocking(t, p) for p in t.pieces], bool)
     return es, blk
 
 
-def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: np.ndarray):
+#: A pair's absolute blocks: ``(piece id or None, reason)`` (Dead Zone, HIDDEN).
+Absolute = list[tuple[Optional[str], str]]
+
+
+def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) -> tuple[Bools, Ints, list[Absolute]]:
     """For pairs (``ma.figs[ia[k]]``, ``mb.figs[ib[k]]``): blocking mask and reason per piece,
     and each pair's absolute blocks (Dead Zone, HIDDEN) as lists."""
     pes, pblk = _piece_facts(state)
@@ -109,7 +118,7 @@ def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: 
     own = ma.own[ia] | mb.own[ib]
     mask = pblk & (full | direct) & ~own
     reason = (full * FULL | direct * DIRECT) * mask
-    absolute: list[list] = [[] for _ in range(len(ia))]
+    absolute: list[Absolute] = [[] for _ in range(len(ia))]
     ids = [p.id for p in state.table.pieces]
     far = d_ab > HIDDEN_RANGE + TOUCH
     for k in np.nonzero((ma.hidden[ia] | mb.hidden[ib]) & far)[0]:
@@ -126,7 +135,8 @@ def _pair_rules(state: GameState, ma: _Models, ia: np.ndarray, mb: _Models, ib: 
     return mask, reason, absolute
 
 
-def _search(state: GameState, ma: _Models, ia, mb: _Models, ib):
+def _search(state: GameState, ma: _Models, ia: Ints, mb: _Models,
+            ib: Ints) -> tuple[Bools, Floats, Bools, Ints, list[Absolute]]:
     mask, reason, absolute = _pair_rules(state, ma, ia, mb, ib)
     live = np.array([not a for a in absolute], bool)
     found = np.zeros(len(ia), bool)
@@ -156,10 +166,10 @@ def visible(state: GameState, a: str, b: str) -> Sight:
 class SightMatrix:
     """Which models of one unit (rows) see which of another (columns)."""
 
-    rows: tuple
-    cols: tuple
-    visible: np.ndarray
-    witness: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    visible: Bools
+    witness: Floats
 
     def seen_by(self, row_id: str) -> list[str]:
         i = self.rows.index(row_id)
@@ -182,7 +192,7 @@ def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> SightMatrix
     return sight_matrix(state, state.figures_of(unit_a), state.figures_of(unit_b))
 
 
-def visible_to_group(state: GameState, firing_model_ids: Iterable[str], target_unit: str) -> set:
+def visible_to_group(state: GameState, firing_model_ids: Iterable[str], target_unit: str) -> set[str]:
     """Models of ``target_unit`` Visible to at least one of the firing models: the union the
     casualty cap needs (§8.7.4; rules digest §9.6)."""
     firing = [state.figure(m) for m in firing_model_ids]
@@ -190,7 +200,8 @@ def visible_to_group(state: GameState, firing_model_ids: Iterable[str], target_u
     if not firing or not targets:
         return set()
     m = sight_matrix(state, firing, targets)
-    return {c for c, v in zip(m.cols, m.visible.any(axis=0)) if v}
+    seen: Bools = np.any(m.visible, axis=0)
+    return {c for c, v in zip(m.cols, seen) if v}
 
 
 def high_ground_cover(state: GameState, target_unit: str, firing_model_ids: Iterable[str]) -> bool:

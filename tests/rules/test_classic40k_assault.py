@@ -10,6 +10,7 @@ from tapeline.board.measure import gap
 from tapeline.rules.classic40k.assault import assault_move, check_eligible
 from tapeline.rules.dice import RecordedDice
 from tapeline.rules.errors import IllegalAction
+from tapeline.rules.systems import rules_for
 from tests.c40k import BOY, D25, MARINE
 from tests.conftest import scenario
 
@@ -114,3 +115,18 @@ def test_several_units_assaulted_at_once():
     assert sorted(am.contacts) == ["m1", "m2"]
     with pytest.raises(IllegalAction, match="within 2\\\" of another"):
         assault_move(st, "marines", ["orks", "far"])
+
+
+def test_a_unit_with_no_models_left_cannot_charge():
+    # every model of the unit removed: the charge is refused naming the rule (it used to crash
+    # with a ValueError from an empty gap matrix), with or without a Leading Model named
+    st = field_([(10, 10)], [(10, 13)]).without_models("marines", ["m1"])
+    c40k = rules_for("classic40k")
+    asks = [lambda: c40k.charge_reach(st, "marines", ["orks"]),
+            lambda: c40k.charge_reach(st, "marines", ["orks"], leader="m1"),
+            lambda: c40k.charge_outcome(st, "marines", ["orks"], [6, 6]),
+            lambda: c40k.charge(st, "marines", ["orks"], RecordedDice([6, 6]))]
+    for ask in asks:
+        with pytest.raises(IllegalAction, match="unit marines has no models on the table") as e:
+            ask()
+        assert e.value.rule == "40k 3rd Moving Into An Assault"

@@ -15,6 +15,7 @@ from tapeline.rules.contact_charge import contact_rules
 from tapeline.rules.dice import RecordedDice
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.heresy import charge as hh
+from tapeline.rules.systems import rules_for
 from tests.conftest import cli_json, scenario
 
 R32 = 16 / 25.4  # radius of a 32 mm base
@@ -53,6 +54,20 @@ def test_a_unit_locked_in_combat_cannot_charge_out_of_it():
         hh.reach(st, "a", ["b"])
     with pytest.raises(IllegalAction, match="locked"):
         hh.charge(st, "a", ["b"], RecordedDice([6, 6]))
+
+
+def test_a_unit_with_no_models_left_cannot_charge():
+    # every model of the unit removed: the charge is refused naming the rule, never a traceback
+    st = two_units().without_models("a", ["a1", "a2"])
+    heresy = rules_for("heresy")
+    asks = [lambda: heresy.charge_reach(st, "a", ["b"]),
+            lambda: heresy.charge_reach(st, "a", ["b"], leader="a1"),
+            lambda: heresy.charge_outcome(st, "a", ["b"], [6, 6]),
+            lambda: heresy.charge(st, "a", ["b"], RecordedDice([6, 6]))]
+    for ask in asks:
+        with pytest.raises(IllegalAction, match="a has no models on the table") as e:
+            ask()
+        assert e.value.rule == hh.RULE
 
 
 def test_stunned_suppressed_disembarked_charge_disordered():
