@@ -7,7 +7,7 @@ system's own :class:`~tapeline.rules.systems.RuleSystem` subclasses it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Any, ClassVar, Optional, Protocol, Union
 
 from tapeline.board.coherency import Coherency, chain_coherency
 from tapeline.board.regions import Region
@@ -32,8 +32,23 @@ def inches(x: float) -> str:
     return f"{x:.6f}".rstrip("0").rstrip(".") if abs(x) < 1e6 else f"{x:g}"
 
 
+class ChargeRules(Protocol):
+    """What a contact system's ``charge`` module provides: the charge question's reach, and the
+    charge resolved with known dice."""
+
+    def reach(self, state: GameState, unit_id: str, targets: Sequence[str], leader: Optional[str] = None,
+              modifier: int = 0) -> ContactCharge: ...
+
+    def resolve(self, state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int],
+                leader: Optional[str] = None, modifier: int = 0,
+                target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]: ...
+
+
 class ContactSystem(RuleSystem):
     """A system of true line of sight and charges into base contact (Horus Heresy, 40k 3rd)."""
+
+    #: the system's charge module (rules/<system>/charge.py)
+    charge_rules: ClassVar[ChargeRules]
 
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         """Is ``name`` a weapon or piece of kit of the system's armoury, or one the unit's
@@ -69,22 +84,13 @@ class ContactSystem(RuleSystem):
 
     def charge_reach(self, state: GameState, unit: str, targets: Sequence[str], leader: Optional[str] = None,
                      modifier: int = 0) -> tuple[ContactCharge, dict[str, Any]]:
-        rc = self.reach(state, unit, list(targets), leader, modifier)
+        rc = self.charge_rules.reach(state, unit, list(targets), leader, modifier)
         return rc, contact_reach(self.name, unit, rc)
-
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
-        """The system's charge reach (its ``charge.reach``)."""
-        raise NotImplementedError
-
-    def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
-                modifier: int, target_models: Optional[Mapping[str, str]]) -> tuple[GameState, dict[str, Any]]:
-        """The system's charge with the given dice (its ``charge.resolve``)."""
-        raise NotImplementedError
 
     def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
                        leader: Optional[str] = None, modifier: int = 0,
                        target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
-        new, res = self.resolve(state, unit, list(targets), list(rolls), leader, modifier, target_models)
+        new, res = self.charge_rules.resolve(state, unit, list(targets), list(rolls), leader, modifier, target_models)
         return new, contact_outcome(res)
 
     def charge_goal_regions(self, state: GameState, unit: str, targets: Sequence[str], lead: Figure) -> list[Region]:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Optional
 
 from tapeline.board.terrain import Piece
 
-from .errors import NotInThisSystem
+from .errors import IllegalAction, NotInThisSystem
 
 from .state import frozen_map
 
@@ -165,6 +165,13 @@ class RuleSystem:
 
     def __repr__(self) -> str:
         return f"<RuleSystem {self.name}>"
+
+    def no_reactions(self, options: Optional[Mapping[str, Any]]) -> None:
+        """Refuse a charge's Horus Heresy options (Volleys, Overwatch, Evade ...) in a system
+        without them."""
+        if options:
+            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
+                                f"not {self.name}'s")
 
     def unavailable(self, what: str) -> NoReturn:
         """Refuse an action or question of another system (:data:`ELSEWHERE` says whose)."""

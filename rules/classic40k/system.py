@@ -5,11 +5,11 @@ in the modules it names)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from ..charge_answer import contact_outcome
 from ..contact_charge import ContactCharge
-from ..contact_system import ContactSystem
+from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
 from ..errors import IllegalAction
@@ -29,6 +29,7 @@ class Classic40k(ContactSystem):
     statuses = frozenset({"falling_back", "pinned", "gone_to_ground", "fired_heavy", "deep_struck", "charged", "in_cover",
                           "sweeping_advance"})
     one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
+    charge_rules: ClassVar[ChargeRules] = charge
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
 
@@ -40,20 +41,11 @@ class Classic40k(ContactSystem):
 
     # --- charges ----------------------------------------------------------------------------
 
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
-        return charge.reach(state, unit, targets, leader, modifier)
-
-    def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
-                modifier: int, target_models: Optional[Mapping[str, str]]) -> tuple[GameState, dict[str, Any]]:
-        return charge.resolve(state, unit, targets, rolls, leader, modifier, target_models)
-
     def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
                modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
                options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
         """The whole assault move with the file's dice (§B.1)."""
-        if options:
-            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
-                                f"not {self.name}'s")
+        self.no_reactions(options)
         new, res, events = charge.charge(state, unit, list(targets), dice, leader, modifier)
         return new, contact_outcome(res), events
 

@@ -5,12 +5,12 @@ lines; the rules live in the modules it names)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from ..charge_answer import contact_outcome
 from ..contact_charge import ContactCharge
 from ..contact_engagement import engaged
-from ..contact_system import ContactSystem
+from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
 from ..errors import IllegalAction
@@ -28,6 +28,7 @@ class HorusHeresy(ContactSystem):
     statuses = frozenset({"pinned", "suppressed", "stunned", "routed", "disgraced", "rushed", "embarked", "disembarked",
                           "disordered"})
     one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
+    charge_rules: ClassVar[ChargeRules] = charge
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}
 
@@ -38,13 +39,6 @@ class HorusHeresy(ContactSystem):
         return engaged(state, a, b)
 
     # --- charges ----------------------------------------------------------------------------
-
-    def reach(self, state: GameState, unit: str, targets: list[str], leader: Optional[str], modifier: int) -> ContactCharge:
-        return charge.reach(state, unit, targets, leader, modifier)
-
-    def resolve(self, state: GameState, unit: str, targets: list[str], rolls: list[int], leader: Optional[str],
-                modifier: int, target_models: Optional[Mapping[str, str]]) -> tuple[GameState, dict[str, Any]]:
-        return charge.resolve(state, unit, targets, rolls, leader, modifier, target_models)
 
     def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
                modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,

@@ -17,7 +17,6 @@ from tapeline.board.terrain import Piece
 from ..charge_geometry import MoveRules
 from ..dice import Dice
 from ..engagement import Engagement
-from ..errors import IllegalAction
 from ..state import GameState
 from ..systems import Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
 from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
@@ -113,9 +112,7 @@ class StarCraft(RuleSystem):
                modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
                options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
         """Speed + the charge dice (rolled here), then :meth:`charge_outcome`."""
-        if options:
-            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
-                                f"not {self.name}'s")
+        self.no_reactions(options)
         rc = charge.reach(state, unit, list(targets), leader, modifier)
         n = rc.odds.dice.dice
         dice.take_events()
