@@ -30,6 +30,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field, model_validator
 
 from tapeline.board.templates import coverage, place, shape_table
+from tapeline.rules.errors import IllegalAction
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdMap, NonNeg, Strict
