@@ -21,11 +21,14 @@ terrain. A failed charge makes no charge move. ``ctx.results[index]`` holds the 
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
+
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
+from ..limits import MAX_MODELS
+from ..schema import ChargeModifier, Flag, Id, Strict
 from ..validate import target_problems
 
 
@@ -33,17 +36,18 @@ class Charge(Strict):
     activation: ClassVar[str] = "charge"
     action: Literal["charge"]
     unit: Id
-    targets: Bounded(Id, 50, 1)
+    targets: Annotated[list[Id], Field(min_length=1, max_length=50)]
     leader: Optional[Id] = None
-    target_models: IdMap(Id, 50) = {}
-    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
+    target_models: Annotated[dict[Id, Id], Field(max_length=50)] = {}
+    modifier: ChargeModifier = 0
     # Horus Heresy §A.3 step 4 (Volleys and the Overwatch Reaction)
     volley: Optional[Flag] = None
     target_volley: Optional[Flag] = None
     overwatch: Optional[Flag] = None
     evade: Optional[Flag] = None
-    weapons: IdMap(Id, MAX_MODELS) = {}
-    casualties: IdMap(Bounded(Id, MAX_MODELS), 20) = {}
+    weapons: Annotated[dict[Id, Id], Field(max_length=MAX_MODELS)] = {}
+    casualties: Annotated[dict[Id, Annotated[list[Id], Field(min_length=0, max_length=MAX_MODELS)]],
+                          Field(max_length=20)] = {}
 
     def options(self) -> dict:
         out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}

@@ -36,8 +36,9 @@ from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import Id, Strict
-from .shoot import Count, PoolModifiers
+from ..schema import Count, Id, Strict
+from .shoot import PoolModifiers
+
 Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
 
 

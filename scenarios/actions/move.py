@@ -14,16 +14,17 @@ or impassable terrain. Path-checked moves (Move, Run, Charge) come with the move
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_MODELS, XY, Id, IdMap, Strict
+from ..limits import MAX_MODELS
+from ..schema import XY, Id, Strict
 
 
 def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never overlap"):
@@ -73,7 +74,7 @@ class Move(Strict):
     """Set several models at once (``moves: {id: [x, y]}``), checked together."""
 
     action: Literal["move"]
-    moves: IdMap(XY, MAX_MODELS)
+    moves: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)]
 
     @model_validator(mode="after")
     def _some(self):

@@ -18,11 +18,14 @@ Leading Model's path or ended on is removed (§7.1).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
+from ..limits import MAX_LIST, MAX_MODELS
+from ..schema import XY, Id, Strict
 
 
 class Run(Strict):
@@ -30,8 +33,8 @@ class Run(Strict):
     action: Literal["run"]
     unit: Id
     leader: Id
-    path: Bounded(XY, at_least=1)
-    set: IdMap(XY, MAX_MODELS) = {}
+    path: Annotated[list[XY], Field(min_length=1, max_length=MAX_LIST)]
+    set: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)] = {}
 
     def refs(self):
         return ([("unit", "unit", self.unit), ("leader", "model", self.leader, self.unit)]

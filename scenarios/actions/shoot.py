@@ -43,10 +43,9 @@ from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import XY, Flag, Id, IdList, Strict
+from ..schema import XY, Count, Flag, Id, IdList, Strict
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
-Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 
 #: The fields of :class:`PoolModifiers`, as the rules name them.

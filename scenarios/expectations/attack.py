@@ -18,18 +18,19 @@ Marker), ``kills``, ``marker``, ``discarded``.
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
+from ..limits import MAX_MODELS
+from ..schema import ActionIndex, Flag, Id, IdList
 from .common import ExpectBase, Numeric
 
 #: The actions whose Batches ``attack`` and ``casualties`` read (``ctx.results[i]["batches"]``).
 BATCH_ACTIONS = ("shoot",)
-BatchIndex = Int(0, 49)
+BatchIndex = Annotated[int, Field(strict=True, ge=0, le=49)]
 VALUES = Literal["attack_dice", "surge", "hits", "moved_by_surge", "saved", "evaded", "damage_dice",
                  "damage", "total_damage", "kills", "marker", "discarded"]
 
@@ -70,7 +71,7 @@ class Casualties(ExpectBase):
     batch: BatchIndex = 0
     unit: Optional[Id] = None
     models: Optional[IdList] = None
-    count: Optional[Int(0, MAX_MODELS)] = None
+    count: Optional[Annotated[int, Field(strict=True, ge=0, le=MAX_MODELS)]] = None
 
     @model_validator(mode="after")
     def _what(self):

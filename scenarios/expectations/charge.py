@@ -17,13 +17,14 @@ expect:
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int
+from ..limits import MAX_LIST
+from ..schema import ActionIndex, ChargeModifier, Flag, Id, IdList
 from ..validate import target_problems
 from .common import ExpectBase, Numeric
 
@@ -34,9 +35,9 @@ class ChargeQuery(ExpectBase, Numeric):
 
     expect: Literal["charge"]
     unit: Id
-    targets: Bounded(Id, at_least=1)
+    targets: Annotated[list[Id], Field(min_length=1, max_length=MAX_LIST)]
     leader: Optional[Id] = None
-    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
+    modifier: ChargeModifier = 0
     value: Optional[Literal["distance", "min_roll", "probability"]] = None
     reachable: Optional[Flag] = None
 

@@ -6,13 +6,14 @@ from typing import Annotated, Optional
 
 from pydantic import Field
 
-from ..schema import MAX_ACTIONS, MAX_NUMBER, Finite, Int, Strict
+from ..limits import MAX_ACTIONS, MAX_NUMBER
+from ..schema import Finite, Strict
 
 
 class ExpectBase(Strict):
     """``after: N`` checks right after action N (``-1``: before any); default after the last."""
 
-    after: Optional[Int(-1, MAX_ACTIONS - 1)] = None
+    after: Optional[Annotated[int, Field(strict=True, ge=-1, le=MAX_ACTIONS - 1)]] = None
 
 
 class Numeric(Strict):

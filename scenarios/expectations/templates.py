@@ -111,8 +111,8 @@ class TemplateAttack(ExpectBase):
     model: Optional[Id] = None
     at: Optional[XY] = None
     on: Optional[Id] = None
-    affected: Optional[IdMap(Ids)] = None
-    excluded: Optional[IdMap(Id, 2000)] = None
+    affected: Optional[IdMap[Ids]] = None
+    excluded: Optional[Annotated[dict[Id, Id], Field(max_length=2000)]] = None
     batches: Optional[Annotated[list[BatchWant], Field(max_length=500)]] = None
     target_point: Optional[XY] = None
     tol: NonNeg = 1e-6

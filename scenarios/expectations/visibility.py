@@ -17,11 +17,14 @@ from typing import Literal, Optional
 
 from pydantic import model_validator
 
-from tapeline.rules.sightcommon import BLOCK_REASONS
 from tapeline.rules.systems import rules_for
 
 from ..schema import Bounded, Flag, Id, IdList
 from .common import ExpectBase
+
+#: Why a sight line is blocked: the reasons the systems report (``BLOCK_REASONS`` of
+#: rules/sightcommon.py, written out as a type; tests/scenarios/test_validate.py checks they agree).
+BlockReason = Literal["full_cover", "direct_cover", "dead_zone", "hidden", "height"]
 
 
 class Visible(ExpectBase):
@@ -31,7 +34,7 @@ class Visible(ExpectBase):
     a: Id
     b: Id
     value: Flag = True
-    blocked_by: Optional[Bounded(Literal[BLOCK_REASONS])] = None
+    blocked_by: Optional[Bounded[BlockReason]] = None
     terrain: Optional[IdList] = None
 
     @model_validator(mode="after")
