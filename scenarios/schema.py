@@ -9,7 +9,7 @@ Unknown keys, wrong types and non-finite numbers are errors.
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Optional, Self, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, Self, TypeVar, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, model_validator
 
@@ -418,6 +418,10 @@ class Scenario(Strict):
     units: Annotated[list[UnitSpec], Field(min_length=0, max_length=MAX_MODELS)]
     dice: Optional[DiceSpec] = None
     settings: Settings = Settings()
+
+    if TYPE_CHECKING:  # the fields scenario_model_for's subclass adds: every validated file has them
+        actions: list[vocab.ActionEntry]
+        expect: list[vocab.ExpectEntry]
 
 
 def scenario_model() -> type[Scenario]:

@@ -18,14 +18,16 @@ Marker), ``kills``, ``marker``, ``discarded``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..limits import MAX_MODELS
 from ..schema import ActionIndex, Flag, Id, IdList
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 #: The actions whose Batches ``attack`` and ``casualties`` read (``ctx.results[i]["batches"]``).
@@ -35,7 +37,7 @@ VALUES = Literal["attack_dice", "surge", "hits", "moved_by_surge", "saved", "eva
                  "damage", "total_damage", "kills", "marker", "discarded"]
 
 
-def _batch(ctx, action: int, batch: int):
+def _batch(ctx: ReplayContext, action: int, batch: int) -> tuple[Optional[dict[str, Any]], str]:
     got = ctx.results.get(action)
     if not got or "batches" not in got:
         return None, f"action {action} made no attack"
@@ -52,10 +54,10 @@ class Attack(ExpectBase, Numeric):
     batch: BatchIndex = 0
     value: VALUES
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("action", "action", self.action, BATCH_ACTIONS)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         b, why = _batch(ctx, self.action, self.batch)
         if b is None:
             return False, why
@@ -74,22 +76,24 @@ class Casualties(ExpectBase):
     count: Optional[Annotated[int, Field(strict=True, ge=0, le=MAX_MODELS)]] = None
 
     @model_validator(mode="after")
-    def _what(self):
+    def _what(self) -> Self:
         if (self.action is None) == (self.unit is None):
             raise ValueError("give exactly one of action (a Batch's casualties) or unit")
         if self.models is None and self.count is None:
             raise ValueError("give models, count or both")
         return self
 
-    def refs(self):
-        return (([("unit", "unit", self.unit)] if self.unit else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)] if self.unit else []
+        return (out
                 + ([("action", "action", self.action, BATCH_ACTIONS)] if self.action is not None else [])
                 + [(f"models.{i}", "casualty", m, self.unit) for i, m in enumerate(self.models or ())])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         if self.unit is not None:
             got = list(state.unit(self.unit).removed)
         else:
+            assert self.action is not None  # exactly one of action and unit (the validator)
             b, why = _batch(ctx, self.action, self.batch)
             if b is None:
                 return False, why
@@ -104,10 +108,10 @@ class DamageMarker(ExpectBase, Numeric):
     expect: Literal["damage_marker"]
     unit: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         ok, detail = self.compare(float(state.unit(self.unit).damage))
         return ok, f"Damage Marker {detail}"
 
@@ -119,9 +123,9 @@ class Shielded(ExpectBase):
     unit: Id
     value: Flag = True
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         v = rules_for(state.system).shielded(state, self.unit)
         return v == self.value, f"shielded={v}"

@@ -40,7 +40,7 @@ class Numeric(Strict):
             parts.append(f"{value:.6g} {'<=' if good else '>'} {self.at_most:g}")
         return ok, "; ".join(parts) or f"{value:.6g}"
 
-    def compare_named(self, name: str, value, missing: str) -> tuple[bool, str]:
+    def compare_named(self, name: str, value: Optional[float], missing: str) -> tuple[bool, str]:
         """Compare a named result; ``None`` (nothing to compare) fails with ``missing``."""
         if value is None:
             return False, f"{name}: {missing}"
