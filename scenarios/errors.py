@@ -26,11 +26,8 @@ class ScenarioError(TapelineError):
     def __init__(self, file: str, problems: list[tuple[str, str]]):
         self.file = file
         self.problems = problems
+        self.location = problems[0][0]  # the first problem's (TapelineError's location)
         super().__init__(str(self))
-
-    @property
-    def location(self) -> str:
-        return self.problems[0][0]
 
     @property
     def message(self) -> str:

@@ -244,7 +244,7 @@ class Game:
             raise ScenarioError("push", [("action", f"unknown action {word!r} (known: {known})" if isinstance(word, str)
                                           else f"name the action with action: one of {known}")])
         try:
-            return vocab.model("action", word).model_validate(dict(action))  # type: ignore[attr-defined]
+            return vocab.model("action", word).model_validate(dict(action))
         except pydantic.ValidationError as e:
             problems = schema_problems([dict(err) for err in e.errors(include_url=False)])
             raise ScenarioError("push", [(_dotted(loc), msg) for loc, msg in problems]) from None

@@ -13,20 +13,22 @@ polygon vertices, actions, expectations, rolls, board size, coordinates) — doc
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union, cast
 
 import numpy as np
 import pydantic
 import shapely
 
-from tapeline.board.bases import OvalBase, RoundBase
+from tapeline.board.arrays import Geoms
+from tapeline.board.bases import Base, OvalBase, RoundBase
 from tapeline.board.errors import GeometryError
 from tapeline.board.levels import GROUND_NAME, LevelError, Levels
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.table import Figure, Table
-from tapeline.board.terrain import Join, Piece
+from tapeline.board.terrain import Join, Piece, PieceFacts
 from tapeline.board.units import TOUCH
 from tapeline.rules.dice import Dice, RecordedDice, SeededDice
 from tapeline.rules.state import GameState, UnitState, frozen_map
@@ -34,8 +36,10 @@ from tapeline.rules.systems import UnitEntry, UnitProblem, rules_for
 
 from . import schema, validate, yamlio
 from .errors import ScenarioError
-from .schema import MAX_MODELS, MAX_VERTICES
+from .limits import MAX_MODELS, MAX_VERTICES
+from .schema import BaseSize, Scenario, TerrainSpec
 from .suggest import hint
+from .validate import Location
 
 
 @dataclass(frozen=True)
@@ -43,17 +47,20 @@ class Loaded:
     """A loaded scenario: the validated file, the initial state and the dice it asks for."""
 
     file: str
-    spec: Any
+    spec: Scenario
     state: GameState
 
     def dice(self) -> Dice:
         d = self.spec.dice
         if d is None:
             return SeededDice(0)
-        return RecordedDice(d.rolls) if d.rolls is not None else SeededDice(d.seed)
+        if d.rolls is not None:
+            return RecordedDice(d.rolls)
+        assert d.seed is not None  # exactly one of seed and rolls (the validator)
+        return SeededDice(d.seed)
 
 
-def _loc(path: tuple) -> str:
+def _loc(path: Location) -> str:
     out = ""
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
@@ -61,10 +68,11 @@ def _loc(path: tuple) -> str:
 
 
 class _Problems:
-    def __init__(self, file: str, node):
-        self.file, self.node, self.items = file, node, []
+    def __init__(self, file: str, node: Optional[yamlio.Where]):
+        self.file, self.node = file, node
+        self.items: list[tuple[str, str]] = []
 
-    def add(self, path: tuple, message: str) -> None:
+    def add(self, path: Location, message: str) -> None:
         line = yamlio.line_of(self.node, path) if self.node is not None else None
         self.items.append((_loc(path) + (f" (line {line})" if line else ""), message))
 
@@ -73,9 +81,9 @@ class _Problems:
             raise ScenarioError(self.file, self.items)
 
 
-def _clean_loc(loc: tuple) -> tuple:
+def _clean_loc(loc: Location) -> Location:
     """Drop pydantic's union-member names from an error location."""
-    out: list = []
+    out: list[Union[str, int]] = []
     for i, p in enumerate(loc):
         if isinstance(p, str) and (p.startswith("function-") or p in ("tagged-union", "union")):
             continue
@@ -118,13 +126,14 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
         probs.raise_if_any()
     state = build_state(spec, probs)
     probs.raise_if_any()
+    assert state is not None  # none only with problems, raised just now
     for path, message in validate.problems(spec, state):
         probs.add(path, message)
     probs.raise_if_any()
     return Loaded(file, spec, state)
 
 
-def schema_problems(errors: list[dict]) -> list[tuple[tuple, str]]:
+def schema_problems(errors: Sequence[Mapping[str, Any]]) -> list[tuple[Location, str]]:
     """pydantic's errors as (location, message). Where a value may take several forms (a
     number or a list, say) and one form came closer, the other forms' "wrong type" errors are
     left out: ``speed: []`` reports the list that is too short, not that it is no integer."""
@@ -139,25 +148,27 @@ def schema_problems(errors: list[dict]) -> list[tuple[tuple, str]]:
     return out
 
 
-def _clean_msg(err: dict) -> str:
+def _clean_msg(err: Mapping[str, Any]) -> str:
     if err["type"] == "extra_forbidden":
         return "unknown key (check the spelling)"
-    msg = err["msg"]
+    msg: str = err["msg"]
     return msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
 
 
-def _count(data, key):
+def _count(data: Any, key: str) -> int:
     v = data.get(key) if isinstance(data, dict) else None
     return len(v) if isinstance(v, list) else 0
 
 
-def _check_sizes(data: dict, probs: _Problems) -> None:
+def _check_sizes(data: dict[str, Any], probs: _Problems) -> None:
     """The limits that span several lists (the schema bounds each list on its own)."""
-    units = data.get("units") if isinstance(data.get("units"), list) else []
+    units = data.get("units")
+    units = units if isinstance(units, list) else []
     n_models = sum(_count(u, "models") for u in units if isinstance(u, dict))
     if n_models > MAX_MODELS:
         probs.add(("units",), f"{n_models} models in all; the limit is {MAX_MODELS}")
-    terrain = data.get("terrain") if isinstance(data.get("terrain"), list) else []
+    terrain = data.get("terrain")
+    terrain = terrain if isinstance(terrain, list) else []
     nv = sum(
         len(t["footprint"]["polygon"])
         for t in terrain
@@ -168,7 +179,8 @@ def _check_sizes(data: dict, probs: _Problems) -> None:
 
 
 def _first_dup(ids: list[str]) -> dict[int, str]:
-    seen, dups = set(), {}
+    seen: set[str] = set()
+    dups: dict[int, str] = {}
     for i, x in enumerate(ids):
         if x in seen:
             dups[i] = x
@@ -176,7 +188,7 @@ def _first_dup(ids: list[str]) -> dict[int, str]:
     return dups
 
 
-def _pieces(spec, probs: _Problems) -> list[Piece]:
+def _pieces(spec: Scenario, probs: _Problems) -> list[Piece]:
     ids = [t.id for t in spec.terrain]
     for i, x in _first_dup(ids).items():
         probs.add(("terrain", i, "id"), f"duplicate terrain id {x!r}")
@@ -186,7 +198,7 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
             probs.add(("terrain", i, "on"), f"no terrain piece with id {t.on!r}" + hint(t.on, ids))
         if t.on == t.id:
             probs.add(("terrain", i, "on"), "a piece cannot stand on itself")
-        kw = dict(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits), joins=_joins(t, i, ids, probs))
+        kw = PieceFacts(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits), joins=_joins(t, i, ids, probs))
         fp = t.footprint
         try:
             if fp.rect is not None:
@@ -194,20 +206,22 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
             elif fp.circle is not None:
                 pieces.append(Piece.disc(t.id, *fp.circle, **kw))
             else:
+                assert fp.polygon is not None  # exactly one of rect, polygon, circle (the validator)
                 pieces.append(Piece.poly(t.id, fp.polygon, **kw))
         except GeometryError as e:
             probs.add(("terrain", i, "footprint"), str(e).split(": ", 1)[-1])
     # a piece stands on one it overlaps
     built = {p.id: p for p in pieces}
     for i, t in enumerate(spec.terrain):
-        below = built.get(t.on)
+        below = built.get(t.on) if t.on is not None else None
         if below is not None and t.id in built and t.on != t.id:
             if shapely.intersection(built[t.id].footprint, below.footprint).area <= 0:
                 probs.add(("terrain", i, "on"), f"{t.id} stands on {t.on} but does not overlap it")
     # stacking cycles
     by = {t.id: t.on for t in spec.terrain}
     for i, t in enumerate(spec.terrain):
-        seen, cur = set(), t.id
+        seen: set[str] = set()
+        cur: Optional[str] = t.id
         while cur is not None and cur in by:
             if cur in seen:
                 probs.add(("terrain", i, "on"), f"stacking loops back to {cur!r}")
@@ -217,7 +231,7 @@ def _pieces(spec, probs: _Problems) -> list[Piece]:
     return pieces
 
 
-def _joins(t, i: int, ids: list[str], probs: _Problems) -> tuple:
+def _joins(t: TerrainSpec, i: int, ids: list[str], probs: _Problems) -> tuple[Join, ...]:
     """A piece's ``joins`` as :class:`board.terrain.Join` values (``ground`` is the ground)."""
     if t.joins is None:
         return ()
@@ -226,7 +240,7 @@ def _joins(t, i: int, ids: list[str], probs: _Problems) -> tuple:
         return ()
     out = []
     for j, js in enumerate(t.joins):
-        names = []
+        names: list[Optional[str]] = []
         for k, name in enumerate(js.levels):
             if name == GROUND_NAME:
                 names.append(None)
@@ -235,11 +249,11 @@ def _joins(t, i: int, ids: list[str], probs: _Problems) -> tuple:
             else:
                 probs.add(("terrain", i, "joins", j, "levels", k), f"no terrain piece with id {name!r} (or {GROUND_NAME!r} for the ground)")
         if len(names) == 2:
-            out.append(Join(names[0], names[1], tuple(tuple(p) for p in js.at) if js.at else None))
+            out.append(Join(names[0], names[1], tuple(js.at) if js.at else None))
     return tuple(out)
 
 
-def _check_levels(spec, table: Table, probs: _Problems) -> None:
+def _check_levels(spec: Scenario, table: Table, probs: _Problems) -> None:
     """Every ``joins`` entry names two levels that share an edge where it says (a located
     error otherwise)."""
     if not any(p.has("access_point") for p in table.pieces):
@@ -251,13 +265,13 @@ def _check_levels(spec, table: Table, probs: _Problems) -> None:
         probs.add(("terrain", i, "joins", e.index), e.message)
 
 
-def _base(size, facing: float):
+def _base(size: BaseSize, facing: float) -> Base:
     if isinstance(size, tuple):
         return OvalBase(size[0], size[1], facing)
     return RoundBase(size)
 
 
-def build_state(spec, probs: _Problems) -> Optional[GameState]:
+def build_state(spec: Scenario, probs: _Problems) -> Optional[GameState]:
     """Check the static part's references and geometry and make the initial state."""
     pieces = _pieces(spec, probs)
     table = Table(spec.board.width, spec.board.height, tuple(pieces))
@@ -275,7 +289,9 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
             probs.add(("units", i, "models", j, "id"), f"duplicate model id {mid!r}")
         seen.add(mid)
 
-    units, figures, where = [], {}, {}
+    units: list[UnitState] = []
+    figures: dict[str, Figure] = {}
+    where: dict[str, tuple[int, int]] = {}
     for i, u in enumerate(spec.units):
         stats = u.stats.model_dump(exclude_none=True) if u.stats is not None else {}
         try:
@@ -333,7 +349,8 @@ def build_state(spec, probs: _Problems) -> Optional[GameState]:
     return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
 
 
-def _check_overlaps(table: Table, figs: list[Figure], where: dict, impassable: Callable[[Piece], bool], probs: _Problems) -> None:
+def _check_overlaps(table: Table, figs: list[Figure], where: Mapping[str, tuple[int, int]],
+                    impassable: Callable[[Piece], bool], probs: _Problems) -> None:
     """Bases overlapping each other or impassable terrain by more than :data:`TOUCH`.
 
     Only pairs whose bounding discs overlap are measured (a spatial index finds them): no base
@@ -375,7 +392,7 @@ def _overlapping_pairs(figs: list[Figure]) -> list[tuple[int, int, float]]:
     """``(a, b, gap)`` for every pair ``a < b`` of bases overlapping by more than TOUCH, in order."""
     centres = np.array([f.at for f in figs], dtype=float).reshape(-1, 2)
     reach = np.array([f.base.reach for f in figs], dtype=float)
-    points = shapely.points(centres)
+    points = cast(Geoms, shapely.points(centres))
     a, b = shapely.STRtree(points).query(points, predicate="dwithin", distance=2 * float(reach.max()))
     keep = a < b
     a, b = a[keep], b[keep]

@@ -16,26 +16,26 @@ viewer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
-from tapeline.rules.systems import rules_for
+from tapeline.rules.systems import Events, rules_for
 
 from . import validate
 from .load import Loaded
-from .vocab import ReplayContext
+from .vocab import ActionEntry, Entry, ExpectEntry, ReplayContext, is_activation
 
 
 @dataclass(frozen=True)
 class Replay:
     ok: bool
-    events: list
-    expectations: list
+    events: Events
+    expectations: list[dict[str, Any]]
     final: GameState
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "events": self.events, "expectations": self.expectations, "final": self.final.snapshot()}
 
 
@@ -46,7 +46,7 @@ class Step:
 
     index: int
     state: GameState
-    events: list
+    events: Events
 
 
 def context(loaded: Loaded) -> ReplayContext:
@@ -66,7 +66,7 @@ def steps(loaded: Loaded, ctx: Optional[ReplayContext] = None, upto: Optional[in
         yield Step(i, state, evs)
 
 
-def resolve_file_action(state: GameState, act, ctx: ReplayContext, i: int) -> tuple[GameState, list]:
+def resolve_file_action(state: GameState, act: ActionEntry, ctx: ReplayContext, i: int) -> tuple[GameState, Events]:
     """The file's action ``i`` resolved (:func:`resolve`), a model it names that is no longer on
     the table refused first; errors located at ``actions[i]``."""
     ctx.index = i
@@ -79,7 +79,7 @@ def resolve_file_action(state: GameState, act, ctx: ReplayContext, i: int) -> tu
         raise e.located(f"actions[{i}]") from None
 
 
-def resolve(state: GameState, act, ctx: ReplayContext, index: int) -> tuple[GameState, list]:
+def resolve(state: GameState, act: ActionEntry, ctx: ReplayContext, index: int) -> tuple[GameState, Events]:
     """Resolve one action on ``state`` (``index``: its place in the play, ``ctx.index``): the
     new state and its events, the first ``{"type": "action", ...}``. Raises
     :class:`IllegalAction` (or another :class:`TapelineError`) and changes nothing — the state
@@ -89,14 +89,14 @@ def resolve(state: GameState, act, ctx: ReplayContext, index: int) -> tuple[Game
     return new_state, [{"type": "action", "index": index, "action": act.action}] + list(evs)
 
 
-def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, list]:
+def _activation(state: GameState, act: ActionEntry, ctx: ReplayContext) -> tuple[GameState, Events]:
     """Resolve one action; an action that is an activation (its class names its ``activation``
     kind) is checked against the round first and recorded in it after, by the system's
     ``activation`` rules when it has them (StarCraft §8.6, §8.8); outside a round both are
     no-ops."""
-    kind = getattr(act, "activation", None)
-    if kind is None:
+    if not is_activation(act):
         return act.apply(state, ctx)
+    kind = act.activation
     rules = rules_for(state.system)
     new, evs = act.apply(rules.before_activation(state, act.unit, kind), ctx)
     outcome = ctx.results.get(ctx.index, {}) if ctx.index is not None else {}
@@ -105,7 +105,7 @@ def _activation(state: GameState, act, ctx: ReplayContext) -> tuple[GameState, l
     return new, list(evs) + more
 
 
-def _standing(entry, state: GameState, section: str, index: int) -> None:
+def _standing(entry: Entry, state: GameState, section: str, index: int) -> None:
     """Refuse an entry naming a model removed by now, at the reference's place."""
     for field, message in validate.removed_problems(entry, state):
         err = IllegalAction("ids", message, index if section == "actions" else None)
@@ -141,8 +141,8 @@ def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Rep
     spec = loaded.spec
     ctx = context(loaded)
     state = loaded.state
-    events: list = []
-    checks: list = []
+    events: Events = []
+    checks: list[dict[str, Any]] = []
     n = len(spec.actions)
     pending = sorted(
         range(len(spec.expect)),
@@ -172,6 +172,6 @@ def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Rep
     return Replay(all(c["ok"] for c in checks), events, checks, state)
 
 
-def _after(e, n: int) -> int:
+def _after(e: ExpectEntry, n: int) -> int:
     a = getattr(e, "after", None)
     return n if a is None else a

@@ -7,10 +7,16 @@ the registry of :mod:`scenarios.vocab` (one module of :mod:`scenarios.actions` o
 Unknown keys, wrong types and non-finite numbers are errors.
 """
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, Self, TypeVar, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, model_validator
+
+from tapeline.board.errors import GeometryError
+from tapeline.board.templates import dims_from
+
+from . import vocab
 
 # --- limits (scenarios/limits.py): every count and size a file may ask for --------------------
 from .limits import (  # noqa: F401 - re-exported (scenarios.schema.MAX_MODELS as before)
@@ -52,19 +58,26 @@ def _version_1(v: int) -> int:
 Version = Annotated[int, Field(strict=True), AfterValidator(_version_1)]
 
 
-def Int(lo: int, hi: int):
-    """A strict integer from ``lo`` to ``hi`` (a number written ``3.0`` or ``"3"`` is refused)."""
-    return Annotated[int, Field(strict=True, ge=lo, le=hi)]
+#: Strict integers (a number written ``3.0`` or ``"3"`` is refused), by range. Any other
+#: range is written out where it is used: ``Annotated[int, Field(strict=True, ge=lo, le=hi)]``.
+#: A characteristic or a Size: 0 .. 20.
+Score = Annotated[int, Field(strict=True, ge=0, le=20)]
+#: A count (dice, Damage, Wounds, Speed, a keyword's X): 0 .. 100.
+Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+#: A target number on a D6 (Hit, Armour, Evade, a save): 1 .. 7.
+TargetNumber = Annotated[int, Field(strict=True, ge=1, le=7)]
+#: One die's result: 1 .. 6.
+Face = Annotated[int, Field(strict=True, ge=1, le=6)]
+#: A charge's distance modifier (Concussive Shells: -2).
+ChargeModifier = Annotated[int, Field(strict=True, ge=-MAX_CHARGE_MODIFIER, le=MAX_CHARGE_MODIFIER)]
 
-
-def Bounded(item, n: int = MAX_LIST, at_least: int = 0):
-    """A list of ``item`` with ``at_least`` .. ``n`` entries."""
-    return Annotated[list[item], Field(min_length=at_least, max_length=n)]
-
-
-def IdMap(value, n: int = MAX_LIST):
-    """A mapping from ids to ``value`` with at most ``n`` entries."""
-    return Annotated[dict[Id, value], Field(max_length=n)]
+T = TypeVar("T")
+#: A list of at most MAX_LIST items (``Bounded[Id]``). Other bounds are written out where they
+#: are used: ``Annotated[list[item], Field(min_length=at_least, max_length=n)]``.
+Bounded = Annotated[list[T], Field(min_length=0, max_length=MAX_LIST)]
+#: A mapping from ids to values with at most MAX_LIST entries (``IdMap[WeaponSpec]``); other
+#: sizes: ``Annotated[dict[Id, value], Field(max_length=n)]``.
+IdMap = Annotated[dict[Id, T], Field(max_length=MAX_LIST)]
 
 
 TRAIT = Literal[
@@ -84,11 +97,11 @@ class BoardSpec(Strict):
 
 class Footprint(Strict):
     rect: Optional[tuple[Coord, Coord, Positive, Positive]] = None
-    polygon: Optional[Bounded(XY, MAX_POLYGON_VERTICES, 3)] = None
+    polygon: Optional[Annotated[list[XY], Field(min_length=3, max_length=MAX_POLYGON_VERTICES)]] = None
     circle: Optional[tuple[Coord, Coord, Positive]] = None
 
     @model_validator(mode="after")
-    def _exactly_one(self):
+    def _exactly_one(self) -> Self:
         given = [k for k in ("rect", "polygon", "circle") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of rect, polygon, circle")
@@ -101,18 +114,18 @@ class JoinSpec(Strict):
     on the edge between them (default: that edge wherever it lies within the Access Point)."""
 
     levels: tuple[Id, Id]
-    at: Optional[Bounded(XY, 100, 2)] = None
+    at: Optional[Annotated[list[XY], Field(min_length=2, max_length=100)]] = None
 
 
 class TerrainSpec(Strict):
     id: Id
     footprint: Footprint
-    size: Int(0, 20) = 0
+    size: Score = 0
     height: NonNeg = 0.0
     on: Optional[Id] = None
-    traits: Bounded(TRAIT) = []
+    traits: Bounded[TRAIT] = []
     # Extension of the fixed static part: where an Access Point joins two levels.
-    joins: Optional[Bounded(JoinSpec, 20, 1)] = None
+    joins: Optional[Annotated[list[JoinSpec], Field(min_length=1, max_length=20)]] = None
 
 
 BaseSize = Union[BaseMM, tuple[BaseMM, BaseMM]]
@@ -134,13 +147,13 @@ class WeaponSpec(Strict):
     phase: Literal["assault", "combat"]
     range: Union[NonNeg, Literal["E", "BT", "FT"]]
     target: Literal["ground", "flying", "all"] = "ground"
-    roa: Int(0, 100)
-    hit: Optional[Int(1, 7)] = None
+    roa: Count
+    hit: Optional[TargetNumber] = None
     surge: IdList = []
     surge_dice: Optional[Literal["D3", "D3+1", "D6"]] = None
-    damage: Int(0, 100) = 1
+    damage: Count = 1
     #: Weapon keywords (§11): a flag, a number (X), a range in inches, or {Combat Tag: X}.
-    keywords: IdMap(Union[Flag, Int(0, 100), NonNeg, IdMap(Int(0, 100))]) = {}
+    keywords: IdMap[Union[Flag, Count, NonNeg, IdMap[Count]]] = {}
     upgrade: Flag = False
 
 
@@ -232,24 +245,24 @@ class StatsSpec(Strict):
     kit by name) and ``melee_weapons`` (profiles defined or overridden in the file).
     """
 
-    speed: Optional[Union[Int(0, 100), Bounded(Int(0, 100), 2, 1)]] = None
-    armour: Optional[Int(1, 7)] = None
-    evade: Optional[Int(1, 7)] = None
-    hp: Optional[Int(1, 1000)] = None
-    shield: Optional[Int(0, 1000)] = None
+    speed: Optional[Union[Count, Annotated[list[Count], Field(min_length=1, max_length=2)]]] = None
+    armour: Optional[TargetNumber] = None
+    evade: Optional[TargetNumber] = None
+    hp: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
+    shield: Optional[Annotated[int, Field(strict=True, ge=0, le=1000)]] = None
     abilities: Optional[IdList] = None
-    impact: Optional[tuple[Int(0, 100), Int(1, 7)]] = None
-    weapons: Optional[IdMap(WeaponSpec)] = None
-    movement: Optional[Int(0, 100)] = None
-    initiative: Optional[Int(0, 20)] = None
-    weapon_skill: Optional[Int(0, 20)] = None
-    ballistic_skill: Optional[Int(0, 20)] = None
-    strength: Optional[Int(0, 20)] = None
-    toughness: Optional[Int(0, 20)] = None
-    wounds: Optional[Int(0, 100)] = None
-    attacks: Optional[Int(0, 100)] = None
-    leadership: Optional[Int(0, 20)] = None
-    save: Optional[Int(1, 7)] = None
+    impact: Optional[tuple[Count, TargetNumber]] = None
+    weapons: Optional[IdMap[WeaponSpec]] = None
+    movement: Optional[Count] = None
+    initiative: Optional[Score] = None
+    weapon_skill: Optional[Score] = None
+    ballistic_skill: Optional[Score] = None
+    strength: Optional[Score] = None
+    toughness: Optional[Score] = None
+    wounds: Optional[Count] = None
+    attacks: Optional[Count] = None
+    leadership: Optional[Score] = None
+    save: Optional[TargetNumber] = None
     unit_type: Optional[Id] = None
     cool: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
     willpower: Optional[Annotated[int, Field(strict=True, ge=0, le=20)]] = None
@@ -266,21 +279,21 @@ class UnitSpec(Strict):
     id: Id
     side: Id
     profile: Optional[Text] = None
-    size: Optional[Int(0, 20)] = None
+    size: Optional[Score] = None
     base: Optional[BaseSize] = None
     tags: Optional[IdList] = None
     status: IdList = []
     leader: Optional[Id] = None
     stats: Optional[StatsSpec] = None
-    models: Bounded(ModelSpec, MAX_MODELS, 1)
+    models: Annotated[list[ModelSpec], Field(min_length=1, max_length=MAX_MODELS)]
 
 
 class DiceSpec(Strict):
-    seed: Optional[Int(0, MAX_SEED)] = None
-    rolls: Optional[Bounded(Int(1, 6), MAX_ROLLS)] = None
+    seed: Optional[Annotated[int, Field(strict=True, ge=0, le=MAX_SEED)]] = None
+    rolls: Optional[Annotated[list[Face], Field(min_length=0, max_length=MAX_ROLLS)]] = None
 
     @model_validator(mode="after")
-    def _one(self):
+    def _one(self) -> Self:
         if (self.seed is None) == (self.rolls is None):
             raise ValueError("give exactly one of seed, rolls")
         return self
@@ -296,10 +309,7 @@ class TemplateShape(Strict):
     wide: Optional[Positive] = None
 
     @model_validator(mode="after")
-    def _consistent(self):
-        from tapeline.board.errors import GeometryError
-        from tapeline.board.templates import dims_from
-
+    def _consistent(self) -> Self:
         try:
             dims_from(self)
         except GeometryError as e:
@@ -382,10 +392,11 @@ class Settings(Strict):
     # (later settings are added below this line, one per rule they configure)
 
 
-def _tagged_union(models: dict[str, type], tag: str, subset: bool = False):
+def _tagged_union(models: Mapping[str, type[BaseModel]], tag: str, subset: bool = False) -> Any:
     """The entries' type: the models, told apart by ``tag``. A ``subset`` (the words one file
     uses) stays a tagged union even of one model, so that its errors are located as the whole
-    vocabulary's are (``actions[0].speed``)."""
+    vocabulary's are (``actions[0].speed``). (A type made at run time, for pydantic: it has no
+    static type.)"""
     if not models:
         return dict[str, Any]
     ms = tuple(models[k] for k in sorted(models))
@@ -403,10 +414,14 @@ class Scenario(Strict):
     system: Literal["starcraft", "heresy", "classic40k"]
     name: Text = ""
     board: BoardSpec
-    terrain: Bounded(TerrainSpec, MAX_PIECES) = []
-    units: Bounded(UnitSpec, MAX_MODELS)
+    terrain: Annotated[list[TerrainSpec], Field(min_length=0, max_length=MAX_PIECES)] = []
+    units: Annotated[list[UnitSpec], Field(min_length=0, max_length=MAX_MODELS)]
     dice: Optional[DiceSpec] = None
     settings: Settings = Settings()
+
+    if TYPE_CHECKING:  # the fields scenario_model_for's subclass adds: every validated file has them
+        actions: list[vocab.ActionEntry]
+        expect: list[vocab.ExpectEntry]
 
 
 def scenario_model() -> type[Scenario]:
@@ -428,22 +443,26 @@ def validate(data: Any) -> Scenario:
     return scenario_model_for(data).model_validate(data)
 
 
-def _used(data: Any) -> tuple[Optional[frozenset], Optional[frozenset]]:
+#: The words of a vocabulary a file uses (``None``: every word).
+Words = Optional[frozenset[str]]
+
+
+def _used(data: Any) -> tuple[Words, Words]:
     """The ``actions:`` and ``expect:`` words ``data`` uses, or ``(None, None)`` (every word)."""
-    used = (_words_used(data, "actions", "action"), _words_used(data, "expect", "expect"))
-    return (None, None) if None in used else used
+    actions, expects = _words_used(data, "actions", "action"), _words_used(data, "expect", "expect")
+    if actions is None or expects is None:
+        return None, None
+    return actions, expects
 
 
-def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
+def _words_used(data: Any, key: str, tag: str) -> Words:
     """The words of ``data[key]``'s entries, or ``None`` where one is not a mapping naming a
     known word (or the list is not a list)."""
-    from . import vocab
-
     entries = data.get(key, []) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         return None
     known = vocab.KINDS[tag]
-    out = set()
+    out: set[str] = set()
     for e in entries:
         word = e.get(tag) if isinstance(e, dict) else None
         if not isinstance(word, str) or word not in known:
@@ -453,13 +472,12 @@ def _words_used(data: Any, key: str, tag: str) -> Optional[frozenset]:
 
 
 @lru_cache(maxsize=64)
-def _scenario_model(actions: Optional[frozenset], expects: Optional[frozenset]) -> type[Scenario]:
+def _scenario_model(actions: Words, expects: Words) -> type[Scenario]:
     """The file's model with the action and expectation words given (``None``: all of them)."""
-    from . import vocab
-
-    Action = _tagged_union(vocab.models("action", actions), "action", actions is not None)
-    Expect = _tagged_union(vocab.models("expect", expects), "expect", expects is not None)
+    Action: Any = _tagged_union(vocab.models("action", actions), "action", actions is not None)
+    Expect: Any = _tagged_union(vocab.models("expect", expects), "expect", expects is not None)
     return create_model(
         "Scenario", __base__=Scenario, __module__=__name__, __qualname__="Scenario",
-        actions=(Bounded(Action, MAX_ACTIONS), []), expect=(Bounded(Expect, MAX_EXPECT), []),
+        actions=(Annotated[list[Action], Field(min_length=0, max_length=MAX_ACTIONS)], []),
+        expect=(Annotated[list[Expect], Field(min_length=0, max_length=MAX_EXPECT)], []),
     )

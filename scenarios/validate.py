@@ -25,22 +25,27 @@ dead model is an error at its place, never a silent measurement of where it fell
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar, Union
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
+from .schema import Scenario
 from .suggest import hint
+from .vocab import Entry, Within
 
-Problem = tuple[tuple, str]
+#: A place in the file (``("actions", 3, "targets", 0)``).
+Location = tuple[Union[str, int], ...]
+#: A problem: its place in the file and what is wrong there.
+Problem = tuple[Location, str]
 
 
 @dataclass(frozen=True)
 class Static:
     """What a static check sees: the validated file, its initial state, and which entry."""
 
-    spec: Any
+    spec: Scenario
     state: GameState
     section: str = "actions"
     index: int = 0
@@ -50,14 +55,20 @@ class Static:
         return len(self.spec.actions)
 
 
-#: kind -> check(ctx, ident, within, entry) returning a problem message, or None when fine.
-KINDS: dict[str, Callable[[Static, Any, Any, Any], Optional[str]]] = {}
+#: The checker of a reference kind: ``check(ctx, ident, within, entry)`` returns a problem
+#: message, or None when fine. What ``ident`` and ``within`` are depends on the kind (an id or
+#: an action's index; a unit id or action words): each checker declares its own.
+Checker = Callable[[Static, Any, Any, Entry], Optional[str]]
+CheckerT = TypeVar("CheckerT", bound=Checker)
+
+#: kind -> its checker.
+KINDS: dict[str, Checker] = {}
 
 
-def kind(name: str):
+def kind(name: str) -> Callable[[CheckerT], CheckerT]:
     """Register the checker of a reference kind (``@kind("template")``)."""
 
-    def deco(fn):
+    def deco(fn: CheckerT) -> CheckerT:
         KINDS[name] = fn
         return fn
 
@@ -65,7 +76,7 @@ def kind(name: str):
 
 
 @kind("model")
-def _model(ctx: Static, ident, within, entry) -> Optional[str]:
+def _model(ctx: Static, ident: str, within: Optional[str], entry: Entry) -> Optional[str]:
     fig = ctx.state.figures.get(ident)
     if fig is None:
         return f"no model with id {ident!r}" + hint(ident, ctx.state.figures)
@@ -75,35 +86,35 @@ def _model(ctx: Static, ident, within, entry) -> Optional[str]:
 
 
 @kind("casualty")
-def _casualty(ctx: Static, ident, within, entry) -> Optional[str]:
+def _casualty(ctx: Static, ident: str, within: Optional[str], entry: Entry) -> Optional[str]:
     return _model(ctx, ident, within, entry)
 
 
 @kind("unit")
-def _unit(ctx: Static, ident, within, entry) -> Optional[str]:
+def _unit(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
     return None if ctx.state.has_unit(ident) else f"no unit with id {ident!r}" + hint(ident, [u.id for u in ctx.state.units])
 
 
 @kind("unit_or_model")
-def _unit_or_model(ctx: Static, ident, within, entry) -> Optional[str]:
+def _unit_or_model(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
     if ctx.state.has_unit(ident) or ident in ctx.state.figures:
         return None
     return f"no unit or model with id {ident!r}" + hint(ident, [*(u.id for u in ctx.state.units), *ctx.state.figures])
 
 
 @kind("side")
-def _side(ctx: Static, ident, within, entry) -> Optional[str]:
+def _side(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
     sides = sorted({u.side for u in ctx.state.units})
     return None if ident in sides else f"no side {ident!r} (the file's sides: {', '.join(sides) or 'none'})"
 
 
 @kind("terrain")
-def _terrain(ctx: Static, ident, within, entry) -> Optional[str]:
+def _terrain(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
     return None if ident in ctx.state.table.by_id else f"no terrain piece with id {ident!r}" + hint(ident, ctx.state.table.by_id)
 
 
 @kind("weapon")
-def _weapon(ctx: Static, ident, within, entry) -> Optional[str]:
+def _weapon(ctx: Static, ident: str, within: Optional[str], entry: Entry) -> Optional[str]:
     """A weapon of unit ``within``'s profile (StarCraft §5.1; the other systems' files give
     their weapons to the commands that use them)."""
     if within is None or not ctx.state.has_unit(within):
@@ -112,7 +123,7 @@ def _weapon(ctx: Static, ident, within, entry) -> Optional[str]:
 
 
 @kind("action")
-def _action(ctx: Static, ident, within, entry) -> Optional[str]:
+def _action(ctx: Static, ident: int, within: Within, entry: Entry) -> Optional[str]:
     """An earlier action (of word ``within``, when given) resolved before the entry is checked."""
     n = ctx.n_actions
     if not 0 <= ident < n:
@@ -139,7 +150,7 @@ def target_problems(targets: Sequence[str]) -> Iterable[tuple[str, str]]:
         yield f"targets.{i}", f"{t!r} is already a declared target of the charge (targets[{first}]): name each target unit once"
 
 
-def problems(spec, state: GameState) -> list[Problem]:
+def problems(spec: Scenario, state: GameState) -> list[Problem]:
     """Every static problem of the file's actions and expectations, located."""
     out: list[Problem] = []
     for section in ("actions", "expect"):
@@ -149,7 +160,7 @@ def problems(spec, state: GameState) -> list[Problem]:
     return out
 
 
-def entry_problems(ctx: Static, entry) -> Iterable[tuple[str, str]]:
+def entry_problems(ctx: Static, entry: Entry) -> Iterator[tuple[str, str]]:
     """(field, message) for one entry: its ``after:``, its references, its own checks."""
     after = getattr(entry, "after", None)
     if ctx.section == "expect" and after is not None and after >= ctx.n_actions:
@@ -173,13 +184,14 @@ def entry_problems(ctx: Static, entry) -> Iterable[tuple[str, str]]:
             yield "", getattr(e, "message", None) or str(e)
 
 
-def removed_problems(entry, state: GameState) -> list[tuple[str, str]]:
+def removed_problems(entry: Entry, state: GameState) -> list[tuple[str, str]]:
     """(field, message) for each ``model`` reference of ``entry`` to a model no longer on the
     table of ``state`` (removed as a casualty)."""
     out = []
     for ref in entry.refs() if hasattr(entry, "refs") else ():
-        if ref[1] == "model" and ref[2] in state.figures and not state.on_table(ref[2]):
-            out.append((ref[0], f"model {ref[2]!r} is no longer on the table (removed from {state.removed_from(ref[2])})"))
+        field, what, ident = ref[:3]
+        if what == "model" and isinstance(ident, str) and ident in state.figures and not state.on_table(ident):
+            out.append((field, f"model {ident!r} is no longer on the table (removed from {state.removed_from(ident)})"))
     return out
 
 
@@ -191,5 +203,5 @@ def located(section: str, index: int, field: str) -> str:
     return out
 
 
-def _path(field: str) -> tuple:
+def _path(field: str) -> Location:
     return tuple(int(p) if p.isdigit() else p for p in field.split(".")) if field else ()

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .load import Loaded
+from tapeline.board.render import Layer
+from tapeline.rules.state import GameState
+
 from . import overlays, replay as engine
+from .load import Loaded
 
 
 @dataclass(frozen=True)
@@ -30,11 +34,11 @@ class Frame:
 
     title: str
     svg: str
-    action: Optional[dict]
-    dice: list[dict]
-    verdicts: list[dict]
+    action: Optional[dict[str, Any]]
+    dice: list[dict[str, Any]]
+    verdicts: list[dict[str, Any]]
     casualties: list[str]
-    expectations: list[dict]
+    expectations: list[dict[str, Any]]
 
 
 def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
@@ -43,7 +47,7 @@ def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
     result = engine.run(loaded, on_step=steps.append)
     spec = loaded.spec
     n = len(spec.actions)
-    due: dict[int, list[dict]] = {}
+    due: dict[int, list[dict[str, Any]]] = {}
     for c in result.expectations:
         after = getattr(spec.expect[c["index"]], "after", None)
         at = n if after is None else min(after + 1, n)
@@ -67,7 +71,7 @@ def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
     return out, result
 
 
-def _svg(state, layers, title: str) -> str:
+def _svg(state: GameState, layers: Sequence[Layer], title: str) -> str:
     return overlays.render_state(state, layers, title=title)
 
 
@@ -79,13 +83,13 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-def _event(ev: dict) -> str:
+def _event(ev: dict[str, Any]) -> str:
     kind = html.escape(str(ev.get("type", "")))
     rest = ", ".join(f"{html.escape(k)}={html.escape(_value(v))}" for k, v in ev.items() if k != "type")
     return f'<li class="verdict"><b>{kind}</b> {rest}</li>'
 
 
-def _roll(ev: dict) -> str:
+def _roll(ev: dict[str, Any]) -> str:
     values = " ".join(f'<span class="die">{int(v)}</span>' for v in ev.get("values", []))
     return (f'<li class="roll"><span class="purpose">{html.escape(str(ev.get("purpose", "")))}</span> '
             f'<span class="dice">{html.escape(str(ev.get("dice", "")))}</span> {values}</li>')

@@ -17,9 +17,16 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Optional, Protocol, TypeGuard, Union
+
+from pydantic import BaseModel
 
 from tapeline.rules.dice import Dice
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events
+
+if TYPE_CHECKING:  # (schema imports this module: the cycle is for types only)
+    from .schema import Settings
 
 #: ``actions:`` words: the model of each, as ``"module:Class"``.
 ACTIONS: dict[str, str] = {
@@ -81,15 +88,15 @@ KINDS = {"action": ACTIONS, "expect": EXPECTATIONS}
 
 
 @lru_cache(maxsize=None)
-def model(kind: str, word: str) -> type:
+def model(kind: str, word: str) -> type[BaseModel]:
     """The model of one word of a vocabulary (``"action"`` or ``"expect"``), its module
     imported now."""
     module, name = KINDS[kind][word].split(":")
-    cls: type = getattr(importlib.import_module(module), name)
+    cls: type[BaseModel] = getattr(importlib.import_module(module), name)
     return cls
 
 
-def models(kind: str, used: Optional[Iterable[str]] = None) -> dict[str, type]:
+def models(kind: str, used: Optional[Iterable[str]] = None) -> dict[str, type[BaseModel]]:
     """``{word: model}`` for the words ``used`` (every word where ``None``), importing only
     their modules."""
     return {w: model(kind, w) for w in (KINDS[kind] if used is None else used)}
@@ -102,6 +109,63 @@ class ReplayContext:
     by action index)."""
 
     dice: Dice
-    settings: Any
+    settings: Settings
     index: Optional[int] = None
-    results: dict[int, dict] = field(default_factory=dict)
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def record(self, result: dict[str, Any]) -> None:
+        """Keep what the action being resolved produced, as ``results[index]`` (for the
+        expectations and the later actions that read it)."""
+        if self.index is not None:
+            self.results[self.index] = result
+
+
+# --- what an entry is: the shape every model of the two vocabularies has --------------------
+
+#: What a reference names: an id, or (kind ``action``) the index of an action.
+Ident = Union[str, int]
+#: What narrows a reference, if anything: a unit id, or the words an action may be.
+Within = Union[str, tuple[str, ...], None]
+#: One reference an entry makes (:mod:`scenarios.validate`): ``(field, kind, ident)`` or
+#: ``(field, kind, ident, within)``.
+Ref = Union[tuple[str, str, Ident], tuple[str, str, Ident, Within]]
+
+
+class Entry(Protocol):
+    """An ``actions:`` or ``expect:`` entry: a model of the format, naming what it refers to."""
+
+    def refs(self) -> list[Ref]: ...
+
+    def model_dump(self, *, mode: str = "python", exclude_defaults: bool = False) -> dict[str, Any]: ...
+
+
+class ActionEntry(Entry, Protocol):
+    """A model of ``actions:``: its word, and how it changes a state."""
+
+    @property
+    def action(self) -> str: ...
+
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]: ...
+
+
+class Activation(ActionEntry, Protocol):
+    """An action that is a unit's activation in a round: its class names the kind."""
+
+    activation: ClassVar[str]
+
+    @property
+    def unit(self) -> str: ...
+
+
+def is_activation(act: ActionEntry) -> TypeGuard[Activation]:
+    """Whether ``act`` is an activation (its class names its ``activation`` kind)."""
+    return getattr(act, "activation", None) is not None
+
+
+class ExpectEntry(Entry, Protocol):
+    """A model of ``expect:``: its word, and how it is checked on a state (``(ok, detail)``)."""
+
+    @property
+    def expect(self) -> str: ...
+
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]: ...

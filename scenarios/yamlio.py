@@ -29,8 +29,9 @@ import math
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Protocol, Union
 
 import numpy as np
 import yaml
@@ -44,9 +45,23 @@ MAX_VALUES = 200_000
 #: Most digits in an integer (a seed of 2**64 has 20).
 MAX_INT_DIGITS = 40
 
+
+class _Parser(Protocol):
+    """What :func:`_compose` uses of a PyYAML loader (libyaml's or PyYAML's own): its events,
+    which PyYAML's stubs leave untyped."""
+
+    def get_event(self) -> Any: ...
+
+    def peek_event(self) -> Any: ...
+
+    def check_event(self, *choices: type) -> bool: ...
+
+    def dispose(self) -> None: ...
+
+
 #: PyYAML's event parser: libyaml's (C) where installed, else the pure-Python one.
-_LOADER = getattr(yaml, "CBaseLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
-_LOADER = _LOADER or yaml.BaseLoader
+_C_LOADER = getattr(yaml, "CBaseLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+_LOADER: Callable[[str], _Parser] = _C_LOADER or yaml.BaseLoader
 
 
 class TextError(Exception):
@@ -62,7 +77,7 @@ class Where:
     """The 1-based line of a value and, for a list or mapping, of its items."""
 
     line: int
-    items: Union[None, list, dict] = None
+    items: Union[None, list["Where"], dict[Any, "Where"]] = None
 
 
 # --- reading the bytes ------------------------------------------------------------------------
@@ -135,14 +150,14 @@ _STD = "tag:yaml.org,2002:"
 _NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _compose(loader) -> tuple[Any, Optional[Where]]:
+def _compose(loader: _Parser) -> tuple[Any, Optional[Where]]:
     """Build the data from the parser's events, bounded (see the module's docstring)."""
     try:
         loader.get_event()  # stream start
         if loader.check_event(yaml.StreamEndEvent):
             return None, None
         loader.get_event()  # document start
-        stack: list = []  # frames: [container, Where, pending key (or _NOKEY), its line]
+        stack: list[list[Any]] = []  # frames: [container, Where, pending key (or _NOKEY), its line]
         root: Any = None
         root_where: Optional[Where] = None
         count = 0
@@ -195,7 +210,7 @@ def _compose(loader) -> tuple[Any, Optional[Where]]:
 _NOKEY = object()
 
 
-def _key(mapping: dict, key: Any, line: int) -> None:
+def _key(mapping: dict[Any, Any], key: Any, line: int) -> None:
     if key in mapping:
         raise TextError(f"line {line}", f"duplicate key {key!r}")
 
@@ -215,12 +230,12 @@ _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 
 
-def _scalar(ev, line: int) -> Any:
+def _scalar(ev: yaml.ScalarEvent, line: int) -> Any:
     """A scalar's value: plain scalars by the YAML 1.2 core schema, quoted ones are text."""
     v, tag = ev.value, ev.tag
     if tag is None and ev.implicit[0]:
         return _plain(v, line)
-    if tag in (None, "!", _STD + "str"):
+    if tag is None or tag in ("!", _STD + "str"):
         return v
     kind = tag[len(_STD):] if tag.startswith(_STD) else None
     if kind in ("int", "float", "bool", "null"):
@@ -324,8 +339,8 @@ def _paired(text: str, at: int) -> bool:
     return bool(re.match(r"\\u[dD][89abAB]", text[max(0, at - 6): at]))
 
 
-def _json_pairs(pairs):
-    out = {}
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
             raise TextError("file", f"duplicate key {k!r}")
@@ -333,7 +348,7 @@ def _json_pairs(pairs):
     return out
 
 
-def line_of(where: Optional[Where], path: tuple) -> Optional[int]:
+def line_of(where: Optional[Where], path: tuple[Union[str, int], ...]) -> Optional[int]:
     """The 1-based line of the value at ``path`` (keys and indices), or the nearest parent's."""
     line = None
     for part in path:

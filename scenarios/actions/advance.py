@@ -25,9 +25,11 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class Advance(Strict):
@@ -35,10 +37,10 @@ class Advance(Strict):
     unit: Id
     toward: Optional[XY] = None
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         ctx.dice.take_events()
         return rules_for(state.system).advance(state, self.unit, ctx.dice, self.toward)
 
@@ -49,8 +51,8 @@ class Consolidate(Strict):
     moves: Annotated[dict[Id, XY], Field(max_length=2000)] = {}
     toward: Optional[XY] = None
 
-    def refs(self):
-        return [("unit", "unit", self.unit)] + [(f"moves.{m}", "model", m) for m in self.moves]
+    def refs(self) -> list[Ref]:
+        return [("unit", "unit", self.unit), *((f"moves.{m}", "model", m) for m in self.moves)]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).consolidate(state, self.unit, self.moves, self.toward)

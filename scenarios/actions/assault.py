@@ -23,9 +23,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 Path_ = Annotated[list[XY], Field(min_length=1, max_length=100)]
 
@@ -36,11 +38,12 @@ class Assault(Strict):
     targets: Annotated[list[Id], Field(min_length=1, max_length=20)]
     moves: Annotated[dict[Id, Path_], Field(max_length=2000)] = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, ev = rules_for(state.system).assault(state, self.unit, self.targets, ctx.dice, self.moves)
-        ctx.results[ctx.index] = {"assault": ev}
+        ctx.record({"assault": ev})
         return new, events

@@ -16,13 +16,15 @@ actions:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Flag, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class Challenge(Strict):
@@ -39,21 +41,21 @@ class Challenge(Strict):
     active: Optional[Id] = None
 
     @model_validator(mode="after")
-    def _one(self):
+    def _one(self) -> Self:
         if (self.acceptor is None) != self.refuse:
             raise ValueError("give an acceptor, or refuse: true")
         return self
 
-    def refs(self):
-        out = [("challenger", "model", self.challenger)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("challenger", "model", self.challenger)]
         out += [("acceptor", "model", self.acceptor)] if self.acceptor else []
         out += [("disgrace", "model", self.disgrace)] if self.disgrace else []
         out += [(f"gambits.{m}", "model", m) for m in self.gambits] + [(f"weapons.{m}", "model", m) for m in self.weapons]
         return out
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,
                 "banned": self.banned, "heroic_intervention": self.heroic_intervention, "active": self.active}
         new, events, duel = rules_for(state.system).challenge(state, self.challenger, self.acceptor, ctx.dice, opts)
-        ctx.results[ctx.index] = {"challenge": duel}
+        ctx.record({"challenge": duel})
         return new, events

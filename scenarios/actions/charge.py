@@ -21,31 +21,37 @@ terrain. A failed charge makes no charge move. ``ctx.results[index]`` holds the 
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Optional
+from typing import Annotated, Any, ClassVar, Iterator, Literal, Optional
 
-from tapeline.rules.systems import rules_for
+from pydantic import Field
 
-from ..schema import MAX_CHARGE_MODIFIER, MAX_MODELS, Bounded, Flag, Id, IdMap, Int, Strict
-from ..validate import target_problems
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
+
+from ..limits import MAX_MODELS
+from ..schema import ChargeModifier, Flag, Id, Strict
+from ..validate import Static, target_problems
+from ..vocab import Ref, ReplayContext
 
 
 class Charge(Strict):
     activation: ClassVar[str] = "charge"
     action: Literal["charge"]
     unit: Id
-    targets: Bounded(Id, 50, 1)
+    targets: Annotated[list[Id], Field(min_length=1, max_length=50)]
     leader: Optional[Id] = None
-    target_models: IdMap(Id, 50) = {}
-    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
+    target_models: Annotated[dict[Id, Id], Field(max_length=50)] = {}
+    modifier: ChargeModifier = 0
     # Horus Heresy §A.3 step 4 (Volleys and the Overwatch Reaction)
     volley: Optional[Flag] = None
     target_volley: Optional[Flag] = None
     overwatch: Optional[Flag] = None
     evade: Optional[Flag] = None
-    weapons: IdMap(Id, MAX_MODELS) = {}
-    casualties: IdMap(Bounded(Id, MAX_MODELS), 20) = {}
+    weapons: Annotated[dict[Id, Id], Field(max_length=MAX_MODELS)] = {}
+    casualties: Annotated[dict[Id, Annotated[list[Id], Field(min_length=0, max_length=MAX_MODELS)]],
+                          Field(max_length=20)] = {}
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}
         if self.weapons:
             out["weapons"] = dict(self.weapons)
@@ -53,14 +59,15 @@ class Charge(Strict):
             out["casualties"] = {k: list(v) for k, v in self.casualties.items()}
         return out
 
-    def static_problems(self, ctx):
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
         yield from target_problems(self.targets)
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         if self.leader:
             out.append(("leader", "model", self.leader, self.unit))
         out += [(f"target_models.{t}", "model", m, t) for t, m in self.target_models.items()]
@@ -69,7 +76,7 @@ class Charge(Strict):
         out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         rules = rules_for(state.system)
         _rc, info = rules.charge_reach(state, self.unit, self.targets, self.leader, self.modifier)
         new, res, events = rules.charge(state, self.unit, self.targets, ctx.dice, self.leader, self.modifier, self.target_models,
@@ -80,5 +87,5 @@ class Charge(Strict):
         for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed", "at_once", "note"):
             if res.get(k):
                 ev[k] = res[k]
-        ctx.results[ctx.index] = {"charge": {**info, **res}}
+        ctx.record({"charge": {**info, **res}})
         return new, events + [ev]

@@ -30,19 +30,23 @@ it must follow that unit's successful ``charge`` (in a round: immediately).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, ClassVar, Literal, Optional, Union
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
-from ..schema import Id, Strict
-from .shoot import Count, PoolModifiers
+from ..schema import Count, Id, Strict
+from ..vocab import Ref, ReplayContext
+from .shoot import PoolModifiers
+
 Choices = Annotated[dict[Id, Annotated[list[Id], Field(max_length=200)]], Field(max_length=20)]
 
 
-def _choice_refs(prefix: str, choices: dict) -> list:
-    out = []
+def _choice_refs(prefix: str, choices: Mapping[str, Sequence[str]]) -> list[Ref]:
+    out: list[Ref] = []
     for t, ms in choices.items():
         out.append((f"{prefix}.{t}", "unit", t))
         out += [(f"{prefix}.{t}", "model", m) for m in ms]
@@ -62,8 +66,8 @@ class CloseCombat(PoolModifiers):
     precision_split: Annotated[dict[Id, Count], Field(max_length=20)] = {}
     casualties: Choices = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
         out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
         out += [(f"assign.{m}", "model", m) for m in self.assign] + [(f"assign.{m}", "unit", t) for m, t in self.assign.items()]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
@@ -72,12 +76,11 @@ class CloseCombat(PoolModifiers):
         out += [(f"precision_split.{t}", "unit", t) for t in self.precision_split]
         return out + _choice_refs("casualties", self.casualties)
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, summary = rules_for(state.system).close_combat(
             state, self.unit, ctx.dice, self.targets, self.assign, self.weapons, self.surge_to, self.precision_split,
             self.modifiers(), self.casualties, ctx.settings)
-        if ctx.index is not None:
-            ctx.results[ctx.index] = {"fight": summary}
+        ctx.record({"fight": summary})
         return new, events
 
 
@@ -91,22 +94,22 @@ class Impact(Strict):
     split: Annotated[dict[Id, Annotated[dict[Id, Count], Field(max_length=20)]], Field(max_length=200)] = {}
     casualties: Choices = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
         for m, parts in self.split.items():
             out.append((f"split.{m}", "model", m))
             out += [(f"split.{m}.{t}", "unit", t) for t in parts]
         return out + _choice_refs("casualties", self.casualties)
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, summary = rules_for(state.system).impact(state, self.unit, ctx.dice, _last_charge(ctx, self.unit), self.targets,
                                             self.split, self.casualties, ctx.settings)
-        if ctx.index is not None:
-            ctx.results[ctx.index] = {"impact": summary}
+        ctx.record({"impact": summary})
         return new, events
 
 
-def _last_charge(ctx, unit: str) -> list:
+def _last_charge(ctx: ReplayContext, unit: str) -> list[str]:
     """The targets of ``unit``'s successful charge, if it is the file's latest charge (else none)."""
     for i in sorted((k for k in ctx.results if ctx.index is None or k < ctx.index), reverse=True):
         got = ctx.results[i]

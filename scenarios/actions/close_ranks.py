@@ -23,9 +23,11 @@ from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class CloseRanks(Strict):
@@ -36,12 +38,12 @@ class CloseRanks(Strict):
     path: Optional[Annotated[list[XY], Field(min_length=1, max_length=100)]] = None
     set: Annotated[dict[Id, XY], Field(max_length=200)] = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"set.{m}", "model", m) for m in self.set]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"set.{m}", "model", m) for m in self.set]
         return out + ([("leader", "model", self.leader)] if self.leader else [])
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, summary = rules_for(state.system).close_ranks(state, self.unit, self.leader, self.path, self.set)
-        if ctx.index is not None:
-            ctx.results[ctx.index] = {"close_ranks": summary}
+        ctx.record({"close_ranks": summary})
         return new, events

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Strict
+from ..vocab import Ref, ReplayContext
 
 
 class EndTurn(Strict):
     action: Literal["end_turn"]
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return []
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).end_turn(state)

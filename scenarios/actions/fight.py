@@ -27,9 +27,11 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Flag, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
 Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Field(max_length=20)]
@@ -45,8 +47,9 @@ class Fight(Strict):
     pile_in: Flag = True
     charged: Ids = []
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"charged.{i}", "unit", u) for i, u in enumerate(self.charged)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"charged.{i}", "unit", u) for i, u in enumerate(self.charged)]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
         out += [(f"targets.{m}", "model", m) for m in self.targets]
         for m, t in self.targets.items():
@@ -55,9 +58,9 @@ class Fight(Strict):
         out += [(f"casualties.{u}.{i}", "model", m) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         ctx.dice.take_events()
         new, events, summary = rules_for(state.system).fight(state, self.unit, ctx.dice, self.weapons, self.targets,
                                                              self.casualties, self.active, self.pile_in, self.charged)
-        ctx.results[ctx.index] = {"fight": summary}
+        ctx.record({"fight": summary})
         return new, events

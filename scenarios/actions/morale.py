@@ -16,20 +16,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class Morale(Strict):
     action: Literal["morale"]
     unit: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         ctx.dice.take_events()
         new, events = rules_for(state.system).morale(state, self.unit, ctx.dice)
-        ctx.results[ctx.index] = {"morale": next((e for e in events if e.get("type") == "morale"), {})}
+        ctx.record({"morale": next((e for e in events if e.get("type") == "morale"), {})})
         return new, events

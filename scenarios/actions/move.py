@@ -14,19 +14,24 @@ or impassable terrain. Path-checked moves (Move, Run, Charge) come with the move
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from collections.abc import Mapping
+from typing import Annotated, Literal, Optional, Self
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from tapeline.board.measure import gap, region_gap
 from tapeline.board.units import TOUCH
 from tapeline.rules.errors import IllegalAction
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
-from ..schema import MAX_MODELS, XY, Id, IdMap, Strict
+from ..limits import MAX_MODELS
+from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
-def place_figures(state, new_positions: dict, rule: str = "§4.1 bases may never overlap"):
+def place_figures(state: GameState, new_positions: Mapping[str, tuple[float, float, Optional[str]]],
+                  rule: str = "§4.1 bases may never overlap") -> tuple[GameState, Events]:
     """The state with models set at ``new_positions`` ({id: (x, y, on)}), or IllegalAction."""
     figs = [state.figure(m).moved(x, y, on) for m, (x, y, on) in new_positions.items()]
     moving = {f.id for f in figs}
@@ -62,10 +67,11 @@ class Place(Strict):
     to: XY
     on: Optional[Id] = None
 
-    def refs(self):
-        return [("model", "model", self.model)] + ([("on", "terrain", self.on)] if self.on else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("model", "model", self.model)]
+        return out + ([("on", "terrain", self.on)] if self.on else [])
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return place_figures(state, {self.model: (self.to[0], self.to[1], self.on)})
 
 
@@ -73,22 +79,22 @@ class Move(Strict):
     """Set several models at once (``moves: {id: [x, y]}``), checked together."""
 
     action: Literal["move"]
-    moves: IdMap(XY, MAX_MODELS)
+    moves: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)]
 
     @model_validator(mode="after")
-    def _some(self):
+    def _some(self) -> Self:
         if not self.moves:
             raise ValueError("moves must name at least one model")
         return self
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [(f"moves.{m}", "model", m) for m in self.moves]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return place_figures(state, {m: (xy[0], xy[1], _still_on(state, m, xy)) for m, xy in self.moves.items()})
 
 
-def _still_on(state, model: str, xy) -> Optional[str]:
+def _still_on(state: GameState, model: str, xy: tuple[float, float]) -> Optional[str]:
     """A moved model keeps standing on its piece only while its base still overlaps it."""
     fig = state.figure(model)
     if fig.on is None:

@@ -23,9 +23,11 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class PileIn(Strict):
@@ -34,9 +36,10 @@ class PileIn(Strict):
     models: Optional[Annotated[list[Id], Field(max_length=2000)]] = None
     moves: Annotated[dict[Id, XY], Field(max_length=2000)] = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"models.{i}", "model", m) for i, m in enumerate(self.models or ())]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"models.{i}", "model", m) for i, m in enumerate(self.models or ())]
         return out + [(f"moves.{m}", "model", m) for m in self.moves]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).pile_in(state, self.unit, self.models, self.moves)

@@ -23,9 +23,11 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consolidate"]
 
@@ -36,12 +38,13 @@ class ResolutionAction(Strict):
     bonus: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-100, le=100)]], Field(max_length=20)] = {}
     panic_unit: Optional[Id] = None
 
-    def refs(self):
-        return [("unit", "unit", self.unit)] + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        return out + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, res = rules_for(state.system).resolution(state, self.unit, ctx.dice, self.bonus, self.panic_unit)
-        ctx.results[ctx.index] = {"resolution": res}
+        ctx.record({"resolution": res})
         return new, events
 
 
@@ -52,13 +55,14 @@ class Aftermath(Strict):
     gun_down: Annotated[dict[Id, Id], Field(max_length=50)] = {}
     moves: Annotated[dict[Id, Annotated[dict[Id, XY], Field(max_length=2000)]], Field(max_length=50)] = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"choices.{u}", "unit", u) for u in self.choices]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"choices.{u}", "unit", u) for u in self.choices]
         out += [(f"moves.{u}", "unit", u) for u in self.moves] + [(f"moves.{u}.{m}", "model", m) for u, ms in self.moves.items() for m in ms]
         return out + [(f"gun_down.{u}", "unit", u) for u in self.gun_down] + [(f"gun_down.{u}", "unit", t) for u, t in self.gun_down.items()]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, chosen = rules_for(state.system).aftermath(state, self.unit, ctx.dice, self.choices, self.gun_down,
                                                                 self.moves)
-        ctx.results[ctx.index] = {"aftermath": chosen}
+        ctx.record({"aftermath": chosen})
         return new, events

@@ -28,9 +28,11 @@ from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class Phase(Strict):
@@ -42,11 +44,11 @@ class Phase(Strict):
     starts: Optional[Id] = None
     reserves: Annotated[list[Id], Field(max_length=200)] = []
 
-    def refs(self):
-        return ([(f"reserves.{i}", "unit", u) for i, u in enumerate(self.reserves)]
-                + [(f, "side", getattr(self, f)) for f in ("first_player", "starts") if getattr(self, f) is not None])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [(f"reserves.{i}", "unit", u) for i, u in enumerate(self.reserves)]
+        return out + [(f, "side", getattr(self, f)) for f in ("first_player", "starts") if getattr(self, f) is not None]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).start_phase(state, self.phase, self.first_player, self.starts, self.reserves)
 
 
@@ -56,10 +58,10 @@ class Pass(Strict):
     action: Literal["pass"]
     side: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("side", "side", self.side)]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).pass_turn(state, self.side)
 
 
@@ -71,8 +73,8 @@ class Hold(Strict):
     action: Literal["hold"]
     unit: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         return rules_for(state.system).hold(state, self.unit)

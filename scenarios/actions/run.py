@@ -18,11 +18,16 @@ Leading Model's path or ended on is removed (§7.1).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from tapeline.rules.systems import rules_for
+from pydantic import Field
 
-from ..schema import MAX_MODELS, XY, Bounded, Id, IdMap, Strict
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
+
+from ..limits import MAX_LIST, MAX_MODELS
+from ..schema import XY, Id, Strict
+from ..vocab import Ref, ReplayContext
 
 
 class Run(Strict):
@@ -30,14 +35,14 @@ class Run(Strict):
     action: Literal["run"]
     unit: Id
     leader: Id
-    path: Bounded(XY, at_least=1)
-    set: IdMap(XY, MAX_MODELS) = {}
+    path: Annotated[list[XY], Field(min_length=1, max_length=MAX_LIST)]
+    set: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)] = {}
 
-    def refs(self):
-        return ([("unit", "unit", self.unit), ("leader", "model", self.leader, self.unit)]
-                + [(f"set.{m}", "model", m, self.unit) for m in self.set])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit), ("leader", "model", self.leader, self.unit)]
+        return out + [(f"set.{m}", "model", m, self.unit) for m in self.set]
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         new, events, summary = rules_for(state.system).run(state, self.unit, self.leader, self.path, self.set)
-        ctx.results[ctx.index] = {"run": summary}
+        ctx.record({"run": summary})
         return new, events

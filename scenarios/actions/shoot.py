@@ -37,16 +37,17 @@ purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect
 
 from __future__ import annotations
 
-from typing import Any, Annotated, ClassVar, Literal, Optional
+from typing import Any, Annotated, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
-from tapeline.rules.systems import rules_for
+from tapeline.rules.state import GameState
+from tapeline.rules.systems import Events, rules_for
 
-from ..schema import XY, Flag, Id, IdList, Strict
+from ..schema import XY, Count, Flag, Id, IdList, Strict
+from ..vocab import Ref, ReplayContext
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
-Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 
 #: The fields of :class:`PoolModifiers`, as the rules name them.
@@ -93,7 +94,7 @@ class Shoot(Strict):
     batches: Annotated[list[BatchOrder], Field(min_length=1, max_length=50)]
 
     @model_validator(mode="after")
-    def _one_batch_per_profile(self):
+    def _one_batch_per_profile(self) -> Self:
         seen = set()
         for b in self.batches:
             if b.weapon in seen:
@@ -101,8 +102,8 @@ class Shoot(Strict):
             seen.add(b.weapon)
         return self
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
         for i, b in enumerate(self.batches):
             out.append((f"batches.{i}.weapon", "weapon", b.weapon, self.unit))
             if b.target is not None:
@@ -115,10 +116,9 @@ class Shoot(Strict):
             out += [(f"batches.{i}.casualties.{j}", "model", m, b.target) for j, m in enumerate(b.casualties)]
         return out
 
-    def apply(self, state, ctx):
+    def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         orders = [{"weapon": b.weapon, "target": b.target, "models": b.models, "at": b.at, "model": b.model, "on": b.on,
                    "casualties": b.casualties, "modifiers": b.modifiers()} for b in self.batches]
         state, events, results = rules_for(state.system).shoot(state, self.unit, orders, ctx.dice, ctx.settings)
-        if ctx.index is not None:
-            ctx.results[ctx.index] = {"batches": results}
+        ctx.record({"batches": results})
         return state, events

@@ -22,13 +22,15 @@ unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an en
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import FightChoices, rules_for
 
 from ..schema import ActionIndex, Flag, Id
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 Points = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-1000, le=1000)]], Field(max_length=20)]
@@ -46,18 +48,19 @@ class FightOdds(ExpectBase, Numeric):
     charged: Optional[Id] = None
 
     @model_validator(mode="after")
-    def _need(self):
+    def _need(self) -> Self:
         if self.value != "draw" and self.of is None:
             raise ValueError(f"value {self.value} needs of")
         if self.value == "casualties" and self.k is None:
             raise ValueError("value casualties needs k")
         return self
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + ([("charged", "unit", self.charged)] if self.charged else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [("charged", "unit", self.charged)] if self.charged else []
         return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         o = rules_for(state.system).fight_odds(state, self.unit, FightChoices(charged=self.charged))
         if self.value == "draw":
             v = o["result"]["draw"]
@@ -66,6 +69,7 @@ class FightOdds(ExpectBase, Numeric):
         elif self.value == "expected_casualties":
             v = o["expected_casualties"].get(self.of)
         else:
+            assert self.k is not None  # value casualties needs k (the validator)
             pmf = o["casualties_pmf"].get(self.of)
             v = None if pmf is None else (pmf[self.k] if self.k < len(pmf) else 0.0)
         return self.compare_named(self.value + (f" of {self.of}" if self.of else ""), v, "not in this combat")
@@ -84,10 +88,10 @@ class CombatResult(ExpectBase):
     panic: Optional[Literal["passed", "failed", "none"]] = None
     tiebreak: Optional[Flag] = None
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         got = rules_for(state.system).combat_result(state, self.unit)
         if isinstance(got, str):
             return False, got
@@ -117,12 +121,13 @@ class Glory(ExpectBase):
     slain: Optional[Annotated[list[Id], Field(max_length=2)]] = None
     disgraced: Optional[Id] = None
 
-    def refs(self):
-        return ([("action", "action", self.action, "challenge")]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("action", "action", self.action, "challenge")]
+        return (out
                 + [(f"slain.{i}", "casualty", m) for i, m in enumerate(self.slain or ())]
                 + ([("disgraced", "casualty", self.disgraced)] if self.disgraced else []))
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         got = (ctx.results.get(self.action) or {}).get("challenge")
         if got is None:
             return False, f"action {self.action} made no challenge"

@@ -18,23 +18,26 @@ Marker), ``kills``, ``marker``, ``discarded``.
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Self
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_MODELS, ActionIndex, Flag, Id, IdList, Int
+from ..limits import MAX_MODELS
+from ..schema import ActionIndex, Flag, Id, IdList
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 #: The actions whose Batches ``attack`` and ``casualties`` read (``ctx.results[i]["batches"]``).
 BATCH_ACTIONS = ("shoot",)
-BatchIndex = Int(0, 49)
+BatchIndex = Annotated[int, Field(strict=True, ge=0, le=49)]
 VALUES = Literal["attack_dice", "surge", "hits", "moved_by_surge", "saved", "evaded", "damage_dice",
                  "damage", "total_damage", "kills", "marker", "discarded"]
 
 
-def _batch(ctx, action: int, batch: int):
+def _batch(ctx: ReplayContext, action: int, batch: int) -> tuple[Optional[dict[str, Any]], str]:
     got = ctx.results.get(action)
     if not got or "batches" not in got:
         return None, f"action {action} made no attack"
@@ -51,10 +54,10 @@ class Attack(ExpectBase, Numeric):
     batch: BatchIndex = 0
     value: VALUES
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("action", "action", self.action, BATCH_ACTIONS)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         b, why = _batch(ctx, self.action, self.batch)
         if b is None:
             return False, why
@@ -70,25 +73,27 @@ class Casualties(ExpectBase):
     batch: BatchIndex = 0
     unit: Optional[Id] = None
     models: Optional[IdList] = None
-    count: Optional[Int(0, MAX_MODELS)] = None
+    count: Optional[Annotated[int, Field(strict=True, ge=0, le=MAX_MODELS)]] = None
 
     @model_validator(mode="after")
-    def _what(self):
+    def _what(self) -> Self:
         if (self.action is None) == (self.unit is None):
             raise ValueError("give exactly one of action (a Batch's casualties) or unit")
         if self.models is None and self.count is None:
             raise ValueError("give models, count or both")
         return self
 
-    def refs(self):
-        return (([("unit", "unit", self.unit)] if self.unit else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)] if self.unit else []
+        return (out
                 + ([("action", "action", self.action, BATCH_ACTIONS)] if self.action is not None else [])
                 + [(f"models.{i}", "casualty", m, self.unit) for i, m in enumerate(self.models or ())])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         if self.unit is not None:
             got = list(state.unit(self.unit).removed)
         else:
+            assert self.action is not None  # exactly one of action and unit (the validator)
             b, why = _batch(ctx, self.action, self.batch)
             if b is None:
                 return False, why
@@ -103,10 +108,10 @@ class DamageMarker(ExpectBase, Numeric):
     expect: Literal["damage_marker"]
     unit: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         ok, detail = self.compare(float(state.unit(self.unit).damage))
         return ok, f"Damage Marker {detail}"
 
@@ -118,9 +123,9 @@ class Shielded(ExpectBase):
     unit: Id
     value: Flag = True
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         v = rules_for(state.system).shielded(state, self.unit)
         return v == self.value, f"shielded={v}"

@@ -17,14 +17,17 @@ expect:
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Iterator, Literal, Optional, Self
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
-from ..schema import MAX_CHARGE_MODIFIER, ActionIndex, Bounded, Flag, Id, IdList, Int
-from ..validate import target_problems
+from ..limits import MAX_LIST
+from ..schema import ActionIndex, ChargeModifier, Flag, Id, IdList
+from ..validate import Static, target_problems
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 
@@ -34,30 +37,32 @@ class ChargeQuery(ExpectBase, Numeric):
 
     expect: Literal["charge"]
     unit: Id
-    targets: Bounded(Id, at_least=1)
+    targets: Annotated[list[Id], Field(min_length=1, max_length=MAX_LIST)]
     leader: Optional[Id] = None
-    modifier: Int(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER) = 0
+    modifier: ChargeModifier = 0
     value: Optional[Literal["distance", "min_roll", "probability"]] = None
     reachable: Optional[Flag] = None
 
     @model_validator(mode="after")
-    def _what(self):
+    def _what(self) -> Self:
         if (self.value is None) == (self.reachable is None):
             raise ValueError("give exactly one of value (with equals / at_least / at_most) or reachable")
         return self
 
-    def static_problems(self, ctx):
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
         yield from target_problems(self.targets)
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets)]
         return out + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         _rc, o = rules_for(state.system).charge_reach(state, self.unit, self.targets, self.leader, self.modifier)
         if self.reachable is not None:
             got = o["distance"] is not None
             return got == self.reachable, f"reachable={got}" + (f" ({o['distance']:.6g}\")" if got else "")
+        assert self.value is not None  # exactly one of value and reachable (the validator)
         return self.compare_named(self.value, o[self.value], "none (no legal end spot, or no roll succeeds)")
 
 
@@ -71,10 +76,11 @@ class Charged(ExpectBase):
     contact: Optional[Flag] = None
     removed: Optional[IdList] = None
 
-    def refs(self):
-        return [("action", "action", self.action, "charge")] + [(f"removed.{i}", "casualty", m) for i, m in enumerate(self.removed or ())]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("action", "action", self.action, "charge")]
+        return out + [(f"removed.{i}", "casualty", m) for i, m in enumerate(self.removed or ())]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         got = (ctx.results.get(self.action) or {}).get("charge")
         if got is None:
             return False, f"action {self.action} made no charge"
@@ -100,11 +106,12 @@ class CoherencyCheck(ExpectBase):
     value: Flag = True
     out: Optional[IdList] = None
 
-    def refs(self):
-        return ([("unit", "unit", self.unit)] + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        return (out + ([("leader", "model", self.leader, self.unit)] if self.leader else [])
                 + [(f"out.{i}", "model", m, self.unit) for i, m in enumerate(self.out or ())])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         c = rules_for(state.system).coherency(state, self.unit, self.leader)
         ok = c.ok == self.value
         if self.out is not None:

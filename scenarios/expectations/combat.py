@@ -27,13 +27,15 @@ expect:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..schema import ActionIndex, Flag, Id
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 Index = ActionIndex
@@ -41,9 +43,10 @@ FIGHT_VALUES = Literal["dice", "hits", "surge", "moved_by_surge", "saved", "evad
                        "kills", "marker"]
 
 
-def _fight(ctx, action: int):
+def _fight(ctx: ReplayContext, action: int) -> Optional[dict[str, Any]]:
     got = ctx.results.get(action) or {}
-    return got.get("fight") or got.get("impact")
+    found: Optional[dict[str, Any]] = got.get("fight") or got.get("impact")
+    return found
 
 
 class CloseCombatExpect(ExpectBase, Numeric):
@@ -54,16 +57,17 @@ class CloseCombatExpect(ExpectBase, Numeric):
     casualties: Optional[Annotated[list[Id], Field(max_length=200)]] = None
 
     @model_validator(mode="after")
-    def _one(self):
+    def _one(self) -> Self:
         if (self.value is None) == (self.casualties is None):
             raise ValueError("give exactly one of value, casualties")
         return self
 
-    def refs(self):
-        return ([("action", "action", self.action), ("target", "unit", self.target)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("action", "action", self.action), ("target", "unit", self.target)]
+        return (out
                 + [(f"casualties.{i}", "casualty", m) for i, m in enumerate(self.casualties or ())])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         f = _fight(ctx, self.action)
         if f is None:
             return False, f"action {self.action} made no Close Combat Attack or IMPACT"
@@ -73,6 +77,7 @@ class CloseCombatExpect(ExpectBase, Numeric):
         if self.casualties is not None:
             got = [m for p in parts for m in p.get("casualties", [])]
             return got == list(self.casualties), f"casualties {got}"
+        assert self.value is not None  # exactly one of value and casualties (the validator)
         if self.value == "dice":
             return self.compare_named("dice", sum(p.get("attack_dice", p.get("dice", 0)) for p in parts), "")
         vals = [p.get(self.value) for p in parts]
@@ -90,12 +95,13 @@ class FightDice(ExpectBase):
     surge_to: Optional[Id] = None
     assign: Annotated[dict[Id, Id], Field(max_length=200)] = {}
 
-    def refs(self):
-        out = [("unit", "unit", self.unit)] + [(f"dice.{t}", "unit", t) for t in self.dice]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"dice.{t}", "unit", t) for t in self.dice]
         out += [(f"assign.{m}", "model", m) for m in self.assign]
         return out + ([("surge_to", "unit", self.surge_to)] if self.surge_to else [])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         cc = rules_for(state.system).declare_close_combat(state, self.unit, self.assign)
         got = cc.dice()
         ok = got == dict(self.dice) and (self.surge_to is None or cc.surge_to == self.surge_to)
@@ -108,11 +114,12 @@ class RanksExpect(ExpectBase):
     fighting: Optional[Annotated[list[Id], Field(max_length=200)]] = None
     supporting: Optional[Annotated[list[Id], Field(max_length=200)]] = None
 
-    def refs(self):
-        return [("unit", "unit", self.unit)] + [("fighting", "model", m) for m in self.fighting or ()] + \
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        return out + [("fighting", "model", m) for m in self.fighting or ()] + \
             [("supporting", "model", m) for m in self.supporting or ()]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         rk = rules_for(state.system).ranks(state, self.unit)
         ok = (self.fighting is None or set(self.fighting) == set(rk.fighting_rank)) and \
              (self.supporting is None or set(self.supporting) == set(rk.supporting_rank))
@@ -125,10 +132,11 @@ class UnitEngaged(ExpectBase):
     with_: Optional[Id] = Field(default=None, alias="with")
     value: Flag = True
 
-    def refs(self):
-        return [("unit", "unit", self.unit)] + ([("with", "unit", self.with_)] if self.with_ else [])
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        return out + ([("with", "unit", self.with_)] if self.with_ else [])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         units = rules_for(state.system).engaged_units(state, self.unit)
         got = (self.with_ in units) if self.with_ else bool(units)
         return got == self.value, f"Engaged with {', '.join(sorted(units)) or 'no unit'}"
@@ -139,10 +147,10 @@ class Activation(ExpectBase):
     unit: Id
     marker: Literal["movement", "assault", "none"]
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         rs = getattr(state, "round", None)
         if rs is None:
             return False, "no round in progress (no phase action yet)"
@@ -158,11 +166,12 @@ class Round(ExpectBase):
     passed: Optional[Annotated[list[Id], Field(max_length=2)]] = None
     number: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
 
-    def refs(self):
-        return ([(f, "side", getattr(self, f)) for f in ("turn", "first_player") if getattr(self, f) is not None]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [(f, "side", getattr(self, f)) for f in ("turn", "first_player") if getattr(self, f) is not None]
+        return (out
                 + [(f"passed.{i}", "side", s) for i, s in enumerate(self.passed or ())])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         rs = getattr(state, "round", None)
         if rs is None:
             return False, "no round in progress (no phase action yet)"

@@ -6,13 +6,14 @@ from typing import Annotated, Optional
 
 from pydantic import Field
 
-from ..schema import MAX_ACTIONS, MAX_NUMBER, Finite, Int, Strict
+from ..limits import MAX_ACTIONS, MAX_NUMBER
+from ..schema import Finite, Strict
 
 
 class ExpectBase(Strict):
     """``after: N`` checks right after action N (``-1``: before any); default after the last."""
 
-    after: Optional[Int(-1, MAX_ACTIONS - 1)] = None
+    after: Optional[Annotated[int, Field(strict=True, ge=-1, le=MAX_ACTIONS - 1)]] = None
 
 
 class Numeric(Strict):
@@ -39,7 +40,7 @@ class Numeric(Strict):
             parts.append(f"{value:.6g} {'<=' if good else '>'} {self.at_most:g}")
         return ok, "; ".join(parts) or f"{value:.6g}"
 
-    def compare_named(self, name: str, value, missing: str) -> tuple[bool, str]:
+    def compare_named(self, name: str, value: Optional[float], missing: str) -> tuple[bool, str]:
         """Compare a named result; ``None`` (nothing to compare) fails with ``missing``."""
         if value is None:
             return False, f"{name}: {missing}"

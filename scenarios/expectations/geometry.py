@@ -13,14 +13,17 @@ expect:
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal, Optional, Self, Union
 
 from pydantic import model_validator
 
 from tapeline.board import measure
+from tapeline.board.table import Figure
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, NonNeg
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 
@@ -28,11 +31,11 @@ class _Pair(ExpectBase):
     a: Id
     b: Id
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("a", "model", self.a), ("b", "model", self.b)]
 
     @model_validator(mode="after")
-    def _two(self):
+    def _two(self) -> Self:
         if self.a == self.b:
             raise ValueError(f"a and b are the same model ({self.a}): name two different models")
         return self
@@ -43,7 +46,7 @@ class Gap(_Pair, Numeric):
 
     expect: Literal["gap"]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         return self.compare(measure.gap(state.figure(self.a), state.figure(self.b)))
 
 
@@ -53,7 +56,7 @@ class Contact(_Pair):
     expect: Literal["contact"]
     value: Flag = True
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         v = measure.contact(state.figure(self.a), state.figure(self.b))
         return v.ok == self.value, f"contact={v.ok} (gap {v.value:.6g}\")"
 
@@ -72,7 +75,7 @@ class Within(ExpectBase):
     value: Flag = True
 
     @model_validator(mode="after")
-    def _one_each(self):
+    def _one_each(self) -> Self:
         if (self.a is None) == (self.unit is None):
             raise ValueError("give exactly one of a (a model) or unit")
         if (self.b is None) == (self.point is None):
@@ -81,18 +84,26 @@ class Within(ExpectBase):
             raise ValueError(f"a and b are the same model ({self.a}): name two different models")
         return self
 
-    def refs(self):
-        out = [("a", "model", self.a)] if self.a else [("unit", "unit", self.unit)]
+    def refs(self) -> list[Ref]:
+        # exactly one of a and unit, and one of b and point (the validator)
+        out: list[Ref] = [("a", "model", self.a)] if self.a else []
+        out += [("unit", "unit", self.unit)] if self.unit else []
         return out + ([("b", "model", self.b)] if self.b else [])
 
-    def check(self, state, ctx):
-        target = state.figure(self.b) if self.b else tuple(self.point)
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
+        target: Union[Figure, XY]
+        if self.b:
+            target = state.figure(self.b)
+        else:
+            assert self.point is not None  # exactly one of b and point (the validator)
+            target = self.point
         if self.a:
             fn = measure.wholly_within if self.wholly else measure.within
             v = fn(state.figure(self.a), target, self.distance)
         else:
-            fn = measure.unit_wholly_within if self.wholly else measure.unit_within
-            v = fn(state.figures_of(self.unit), target, self.distance)
+            assert self.unit is not None  # exactly one of a and unit (the validator)
+            unit_fn = measure.unit_wholly_within if self.wholly else measure.unit_within
+            v = unit_fn(state.figures_of(self.unit), target, self.distance)
         what = f"{'wholly ' if self.wholly else ''}within {self.distance:g}\""
         return v.ok == self.value, v.explain(what)
 
@@ -103,7 +114,7 @@ class Engaged(_Pair):
     expect: Literal["engaged"]
     value: Flag = True
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         e = rules_for(state.system).engaged(state, self.a, self.b)
         why = f" ({e.reason}: {e.detail})" if e.reason else (f" ({e.detail})" if e.detail else "")
         return e.engaged == self.value, f"engaged={e.engaged}{why}"

@@ -15,13 +15,15 @@ expect:
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, NonNeg
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase
 
 Ids = Annotated[list[Id], Field(max_length=100)]
@@ -37,15 +39,15 @@ class Status(ExpectBase):
     exactly: Optional[Ids] = None
 
     @model_validator(mode="after")
-    def _some(self):
+    def _some(self) -> Self:
         if self.has is None and self.lacks is None and self.exactly is None:
             raise ValueError("give has, lacks or exactly")
         return self
 
-    def refs(self):
+    def refs(self) -> list[Ref]:
         return [("unit", "unit", self.unit)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         now = set(state.unit(self.unit).status)
         ok = True
         if self.has is not None:
@@ -68,10 +70,11 @@ class Locked(ExpectBase):
 
     model_config = {"populate_by_name": True, "extra": "forbid"}
 
-    def refs(self):
-        return [("unit", "unit", self.unit)] + [(f"with.{i}", "unit", u) for i, u in enumerate(self.with_ or [])]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit)]
+        return out + [(f"with.{i}", "unit", u) for i, u in enumerate(self.with_ or [])]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         got = rules_for(state.system).locked_with(state, self.unit)
         ok = True
         if self.value is not None:
@@ -94,15 +97,15 @@ class Position(ExpectBase):
     removed: Optional[Flag] = None
 
     @model_validator(mode="after")
-    def _some(self):
+    def _some(self) -> Self:
         if self.at is None and self.removed is None:
             raise ValueError("give at or removed")
         return self
 
-    def refs(self):  # a model removed by then is what ``removed: true`` asks about
+    def refs(self) -> list[Ref]:  # a model removed by then is what ``removed: true`` asks about
         return [("model", "casualty", self.model)]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         unit = state.figure(self.model).unit
         gone = self.model not in state.unit(unit).models
         if self.removed is not None and gone != self.removed:

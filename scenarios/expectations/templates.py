@@ -25,14 +25,17 @@ model's margin (``equals``/``tol``, ``at_least``, ``at_most``). ``template``: ``
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
 from tapeline.board.templates import coverage, place, shape_table
+from tapeline.rules.errors import IllegalAction
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..schema import XY, Flag, Id, IdMap, NonNeg, Strict
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
@@ -53,22 +56,23 @@ class Covered(ExpectBase, Numeric):
     value: Optional[Literal["overlap", "inside", "margin"]] = None
 
     @model_validator(mode="after")
-    def _what(self):
+    def _what(self) -> Self:
         if (self.model is None) != (self.value is None):
             raise ValueError("give model and value together")
         if self.model is None and all(v is None for v in (self.covered, self.full, self.partial, self.not_covered)):
             raise ValueError("give covered, full, partial, not_covered, or model with value")
         return self
 
-    def refs(self):
-        out = [(k, "model", m) for k in ("covered", "full", "partial", "not_covered") for m in getattr(self, k) or ()]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [(k, "model", m) for k in ("covered", "full", "partial", "not_covered")
+                          for m in getattr(self, k) or ()]
         return out + ([("model", "model", self.model)] if self.model else [])
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         known = shape_table(state.settings.get("templates"))
         if self.shape not in known:
             raise IllegalAction("templates", f"unknown template shape {self.shape!r} (known: {', '.join(sorted(known))})")
-        tpl = place(known[self.shape], tuple(self.at), tuple(self.toward) if self.toward else None, self.shape)
+        tpl = place(known[self.shape], self.at, self.toward, self.shape)
         cov = coverage(tpl, state.all_figures())
         got = {"covered": [m for m, c in zip(cov.ids, cov.covered) if c],
                "full": [m for m, c in zip(cov.ids, cov.full) if c],
@@ -85,6 +89,7 @@ class Covered(ExpectBase, Numeric):
             ok &= not bad
             parts.append("not covered: " + (f"but {bad} are" if bad else "as expected"))
         if self.model is not None:
+            assert self.value is not None  # model and value come together (the validator)
             i = cov.ids.index(self.model)
             v = {"overlap": cov.overlap[i], "inside": cov.inside[i], "margin": cov.margin(i)}[self.value]
             good, detail = self.compare_named(f"{self.model} {self.value}", float(v), "")
@@ -110,35 +115,35 @@ class TemplateAttack(ExpectBase):
     model: Optional[Id] = None
     at: Optional[XY] = None
     on: Optional[Id] = None
-    affected: Optional[IdMap(Ids)] = None
-    excluded: Optional[IdMap(Id, 2000)] = None
+    affected: Optional[IdMap[Ids]] = None
+    excluded: Optional[Annotated[dict[Id, Id], Field(max_length=2000)]] = None
     batches: Optional[Annotated[list[BatchWant], Field(max_length=500)]] = None
     target_point: Optional[XY] = None
     tol: NonNeg = 1e-6
 
-    def refs(self):
-        out = [("unit", "unit", self.unit), ("weapon", "weapon", self.weapon, self.unit)]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("unit", "unit", self.unit), ("weapon", "weapon", self.weapon, self.unit)]
         out += [(k, "model", getattr(self, k)) for k in ("target", "model") if getattr(self, k)]
         out += [("on", "terrain", self.on)] if self.on else []
         out += [(f"affected.{u}", "unit", u) for u in self.affected or {}]
         out += [(f"affected.{u}", "model", m) for u, ms in (self.affected or {}).items() for m in ms]
         return out + [("excluded", "model", m) for m in self.excluded or {}]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         # a template that cannot be placed is bad input (exit 2, located), not a failed expectation
         p = rules_for(state.system).template_plan(state, self.unit, self.weapon, self.target, self.model, self.at, self.on,
                                                   ctx.settings)
         ok, parts = True, []
         if self.affected is not None:
-            got = {u: list(ms) for u, ms in p.affected.items()}
-            good = got == {u: list(ms) for u, ms in self.affected.items()}
+            got_affected = {u: list(ms) for u, ms in p.affected.items()}
+            good = got_affected == {u: list(ms) for u, ms in self.affected.items()}
             ok &= good
-            parts.append(f"affected {got}" + ("" if good else f" (expected {self.affected})"))
+            parts.append(f"affected {got_affected}" + ("" if good else f" (expected {self.affected})"))
         if self.excluded is not None:
-            got = {e.model: e.reason for e in p.excluded}
-            good = got == dict(self.excluded)
+            got_excluded = {e.model: e.reason for e in p.excluded}
+            good = got_excluded == dict(self.excluded)
             ok &= good
-            parts.append(f"excluded {got}" + ("" if good else f" (expected {self.excluded})"))
+            parts.append(f"excluded {got_excluded}" + ("" if good else f" (expected {self.excluded})"))
         if self.batches is not None:
             got = [{"unit": b.unit, "dice": b.spec.dice, "surge": b.spec.surge_fixed if b.spec.surge_applies else None,
                     "primary": b.primary} for b in p.batches]

@@ -13,15 +13,20 @@ the blockers the system reports (``full_cover``, ``direct_cover``, ``dead_zone``
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal, Optional, Self
 
 from pydantic import model_validator
 
-from tapeline.rules.sightcommon import BLOCK_REASONS
+from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
 from ..schema import Bounded, Flag, Id, IdList
+from ..vocab import Ref, ReplayContext
 from .common import ExpectBase
+
+#: Why a sight line is blocked: the reasons the systems report (``BLOCK_REASONS`` of
+#: rules/sightcommon.py, written out as a type; tests/scenarios/test_validate.py checks they agree).
+BlockReason = Literal["full_cover", "direct_cover", "dead_zone", "hidden", "height"]
 
 
 class Visible(ExpectBase):
@@ -31,23 +36,22 @@ class Visible(ExpectBase):
     a: Id
     b: Id
     value: Flag = True
-    blocked_by: Optional[Bounded(Literal[BLOCK_REASONS])] = None
+    blocked_by: Optional[Bounded[BlockReason]] = None
     terrain: Optional[IdList] = None
 
     @model_validator(mode="after")
-    def _two(self):
+    def _two(self) -> Self:
         if self.a == self.b:
             raise ValueError(f"a and b are the same model ({self.a}): name two different models")
         if (self.blocked_by or self.terrain) and self.value:
             raise ValueError("blocked_by and terrain go with value: false (what blocks the sight)")
         return self
 
-    def refs(self):
-        return [("a", "model", self.a), ("b", "model", self.b)] + [
-            (f"terrain.{i}", "terrain", t) for i, t in enumerate(self.terrain or [])
-        ]
+    def refs(self) -> list[Ref]:
+        out: list[Ref] = [("a", "model", self.a), ("b", "model", self.b)]
+        return out + [(f"terrain.{i}", "terrain", t) for i, t in enumerate(self.terrain or [])]
 
-    def check(self, state, ctx):
+    def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         s = rules_for(state.system).visible(state, self.a, self.b)
         ok = s.visible == self.value
         reasons = {r for _, r in s.blocked_by}
@@ -57,6 +61,7 @@ class Visible(ExpectBase):
         if self.terrain:
             ok &= set(self.terrain) <= pieces
         if s.visible:
+            assert s.witness is not None  # a visible pair has its witness
             (x0, y0), (x1, y1) = s.witness
             why = f"visible, witness ({x0:.4f}, {y0:.4f})->({x1:.4f}, {y1:.4f})"
         else:

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
-from tapeline.board.regions import Region
+from tapeline.board.regions import Member, Region
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.rules.charge_geometry import radius
 
@@ -24,19 +25,19 @@ if TYPE_CHECKING:
 OPTIONS: dict[str, Any] = {"charge": None, "target": None}
 
 
-def _member_picture(m) -> shapely.Geometry:
+def _member_picture(m: Member) -> BaseGeometry:
     """One near-group member: within R of its core, with its own conditions (within / outside)."""
-    g = shapely.buffer(m[0], m[1], quad_segs=32)
+    g: BaseGeometry = shapely.buffer(m[0], m[1], quad_segs=32)
     for c2, R2, inside in (m[2] if len(m) > 2 else ()):
         b = shapely.buffer(c2, R2, quad_segs=32) if R2 > 0 else c2
         g = shapely.intersection(g, b) if inside else shapely.difference(g, b)
     return g
 
 
-def region_picture(region: Region) -> shapely.Geometry:
+def region_picture(region: Region) -> BaseGeometry:
     """A polygon picture of a :class:`board.regions.Region` (buffers; for drawing only)."""
     x0, y0, x1, y1 = region.box
-    shape = shapely.box(x0, y0, x1, y1)
+    shape: BaseGeometry = shapely.box(x0, y0, x1, y1)
     for group in region.near:
         shape = shape.intersection(shapely.union_all([_member_picture(m) for m in group]))
     if region.far:

@@ -10,7 +10,9 @@ placed off the two models' bases (:func:`board.render.label_spot`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
+
+import shapely
 
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 
@@ -34,19 +36,21 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     st = game.state
     s = game.rules.visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)
-    figs, taken = st.all_figures(), []
+    figs = st.all_figures()
+    taken: list[shapely.Polygon] = []
 
     def label(x: float, y: float, text: str, cls: str) -> str:
         return svg_label(*label_spot(x, y, text, keep_clear=[fa, fb], avoid=figs, taken=taken), text, cls)
 
     out: list[str] = [svg_circle(f.x, f.y, f.base.reach + 0.22, "subject") for f in (fa, fb)]
     if s.visible:
+        assert s.witness is not None  # a visible pair has its witness
         (x0, y0), (x1, y1) = s.witness
         out.append(svg_polyline([(x0, y0), (x1, y1)], "witness"))
         out.append(label((x0 + x1) / 2, (y0 + y1) / 2 + 0.35, f"{a} sees {b}", "witness"))
     else:
         out.append(svg_polyline([fa.at, fb.at], "pair"))
-        reasons: dict = {}
+        reasons: dict[Optional[str], list[str]] = {}
         for t, r in s.blocked_by:
             reasons.setdefault(t, []).append(r)
         for t, rs in reasons.items():

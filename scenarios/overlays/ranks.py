@@ -13,13 +13,14 @@ In the HTML replay viewer, a ``close_combat`` step rings its ranks the same way.
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import shapely
 
 from tapeline.board.measure import gap_matrix
 from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.board.table import Figure
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 OPTIONS: dict[str, Any] = {"ranks": None, "close_ranks": None}
 
 
-def _ring(fig, cls: str) -> str:
+def _ring(fig: Figure, cls: str) -> str:
     return svg_circle(fig.x, fig.y, fig.base.reach + 0.2, cls)
 
 
@@ -40,7 +41,8 @@ def ranks_layer(state: GameState, unit_id: str) -> Layer:
     out: list[str] = []
     out += [_ring(state.figure(m), "ranks") for m in cc.ranks.fighting_rank]
     out += [_ring(state.figure(m), "support") for m in cc.ranks.supporting_rank]
-    figs, taken = state.all_figures(), []
+    figs = state.all_figures()
+    taken: list[shapely.Polygon] = []
     for m, t in cc.assign.items():
         f = state.figure(m)
         tf = state.figures_of(t)
@@ -58,7 +60,7 @@ def ranks_layer(state: GameState, unit_id: str) -> Layer:
     return Layer("ranks", out, legend)
 
 
-def _moves(before, after, unit_id: str, path: Sequence) -> Layer:
+def _moves(before: GameState, after: GameState, unit_id: str, path: Sequence[Sequence[float]]) -> Layer:
     out = [svg_polyline(path, "path")] if len(path) > 1 else []
     for m in before.unit(unit_id).models:
         if m not in after.unit(unit_id).models:
@@ -84,7 +86,7 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     return out
 
 
-def step_layers(before, after, events: Sequence[dict]) -> list[Layer]:
+def step_layers(before: GameState, after: GameState, events: Sequence[Mapping[str, Any]]) -> list[Layer]:
     out: list[Layer] = []
     for ev in events:
         if ev.get("type") == "close_combat":

@@ -13,27 +13,34 @@ No command-line flags: ``tapeline render`` draws states, the viewer draws steps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tapeline.board.render import Layer, svg_circle, svg_polyline
+from tapeline.board.table import Figure
+from tapeline.rules.state import GameState
 
 from ..answers import inches
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 #: No options: this overlay draws only the replay's steps.
 OPTIONS: dict[str, Any] = {}
 
 
-def layers(game: Any, opts: Mapping[str, Any]) -> list[Layer]:
+def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     return []
 
 
-def _ring(fig, cls: str) -> str:
+def _ring(fig: Figure, cls: str) -> str:
     return svg_circle(fig.x, fig.y, fig.base.reach + 0.2, cls)
 
 
-def step_layers(before, after, events: Sequence[dict]) -> list[Layer]:
-    moved, gone, rings = [], [], []
+def step_layers(before: GameState, after: GameState, events: Sequence[Mapping[str, Any]]) -> list[Layer]:
+    moved: list[str] = []
+    gone: list[str] = []
+    rings: list[str] = []
     legend: dict[str, str] = {}
     for u in before.units:
         still = set(after.unit(u.id).models) if after.has_unit(u.id) else set()

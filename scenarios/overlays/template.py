@@ -16,10 +16,13 @@ Target Point (``target-point``). Each kind drawn adds its legend entry. In ``tap
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import shapely
+
 from tapeline.board.render import Layer, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.table import Figure
 from tapeline.board.templates import TeardropDims, place
 from tapeline.rules.state import GameState
 
@@ -49,7 +52,7 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     return [picture(game.state, o.as_json())]
 
 
-def step_layers(before, after, events) -> list[Layer]:
+def step_layers(before: GameState, after: GameState, events: Sequence[Mapping[str, Any]]) -> list[Layer]:
     """The template of a replayed ``shoot`` with a template weapon (its ``template`` event)."""
     return [picture(before, ev) for ev in events if ev.get("type") == "template"]
 
@@ -70,9 +73,9 @@ def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
         ly += r + 0.35
     figs = state.all_figures()
     marked = [state.figure(c["model"]) for c in o["covered"]]
-    taken: list = []
+    taken: list[shapely.Polygon] = []
 
-    def label(f, text, cls):
+    def label(f: Figure, text: str, cls: str) -> None:
         els.append(svg_label(*label_spot(f.x, f.y - f.base.reach - 0.3, text, [f], figs, taken), text, cls))
 
     why = {e["model"]: e["reason"] for e in o.get("excluded", ())}

@@ -166,3 +166,19 @@ def test_a_template_expectation_that_cannot_be_placed_is_bad_input(tmp_path):
     code, out, err = cli("replay", p)
     assert code == 2, out + err
     assert f"expect[{k}]" in err and str(p) in err and "Traceback" not in err
+
+
+def test_a_covered_expectation_naming_an_unknown_shape_is_bad_input(tmp_path):
+    """``expect: covered`` with a shape neither the defaults nor ``settings.templates`` define:
+    an error naming the expectation and the known shapes, exit 2 (it was an internal error)."""
+    import yaml
+
+    doc = yaml.safe_load((EXAMPLES / "template-40k-blast.yaml").read_text(encoding="utf-8"))
+    k = next(i for i, e in enumerate(doc["expect"]) if e["expect"] == "covered")
+    doc["expect"][k]["shape"] = "nosuch"
+    p = tmp_path / "unknown-shape.yaml"
+    p.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    code, out, err = cli("replay", p)
+    assert code == 2, out + err
+    assert f"expect[{k}]: unknown template shape 'nosuch' (known: blast, flamer, large_blast)" in err
+    assert "internal error" not in err

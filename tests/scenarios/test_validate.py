@@ -54,3 +54,13 @@ def _lax(node) -> int:
 def test_every_number_flag_and_text_a_user_writes_is_strict():
     """No "3" for 3, no 1 for true, no 2.0 for a whole number, anywhere in the file."""
     assert _lax(scenario_model().__pydantic_core_schema__) == 0
+
+
+def test_the_visible_expectations_reasons_are_the_rules_own():
+    """``expect: visible``'s ``blocked_by`` takes exactly the reasons the systems report."""
+    from typing import get_args
+
+    from tapeline.rules.sightcommon import BLOCK_REASONS
+    from tapeline.scenarios.expectations.visibility import BlockReason
+
+    assert get_args(BlockReason) == BLOCK_REASONS
