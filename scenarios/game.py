@@ -44,7 +44,8 @@ from tapeline.rules.state import GameState
 from tapeline.rules.systems import FightChoices, RuleSystem, rules_for
 
 from . import answers as A
-from . import replay, validate, vocab
+from . import overlays as overlays_
+from . import replay, validate, viewer, vocab
 from .errors import ArgumentError, ScenarioError
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
 from .load import Loaded, parse, read, schema_problems
@@ -475,15 +476,11 @@ class Game:
         """The board as an SVG picture, with any overlay of ``tapeline render`` given by its
         option name: ``game.svg(los=("c2", "zb1"))``, ``game.svg(charge="roaches",
         target=["marines-bravo"])``."""
-        from . import overlays as ov
-
-        return ov.render(self, ov.options(overlays), title=self.name if title is None else title, fill_by=fill)
+        return overlays_.render(self, overlays_.options(overlays), title=self.name if title is None else title, fill_by=fill)
 
     def html(self) -> str:
         """The file's replay as one self-contained web page (what ``tapeline replay FILE --html``
         writes): the board at every step, each action with its dice and verdicts."""
-        from . import viewer
-
         return viewer.page(self._loaded)
 
     def _repr_svg_(self) -> str:
