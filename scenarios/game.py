@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import pydantic
 
@@ -49,6 +49,8 @@ from . import replay, validate, viewer, vocab
 from .errors import ArgumentError, ScenarioError
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
 from .load import Loaded, parse, read, schema_problems
+from .schema import Scenario
+from .vocab import ActionEntry
 from .suggest import unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
@@ -91,7 +93,7 @@ class Ply:
     """One move made: the action, the state after it, its events, and the dice and results as
     they stand after it (what the next move continues from)."""
 
-    action: Any
+    action: Optional[ActionEntry]
     state: GameState
     events: tuple[dict[str, Any], ...]
     dice: Dice = field(repr=False, compare=False)
@@ -120,7 +122,7 @@ def _start(loaded: Loaded) -> Ply:
     return Ply(None, loaded.state, (), loaded.dice(), {})
 
 
-def _resolve(loaded: Loaded, before: Ply, action: Any, index: int, file: bool = False) -> Ply:
+def _resolve(loaded: Loaded, before: Ply, action: ActionEntry, index: int, file: bool = False) -> Ply:
     """One move from ``before`` (:func:`tapeline.scenarios.replay.resolve`; ``file``: the
     file's own action ``index``, as a replay resolves it): raises with nothing changed, else
     the ply after it."""
@@ -169,7 +171,7 @@ class Game:
         return rules_for(self.system)
 
     @property
-    def spec(self) -> Any:
+    def spec(self) -> Scenario:
         """The validated file (the scenario format's objects)."""
         return self._loaded.spec
 
@@ -184,9 +186,9 @@ class Game:
         return len(self._loaded.spec.actions)
 
     @property
-    def moves(self) -> tuple[Any, ...]:
+    def moves(self) -> tuple[ActionEntry, ...]:
         """The actions made so far (the file's, through :meth:`after`, then those pushed)."""
-        return tuple(p.action for p in self._plies)
+        return tuple(p.action for p in self._plies if p.action is not None)
 
     @property
     def index(self) -> Optional[int]:
@@ -208,7 +210,7 @@ class Game:
 
     # --- moves --------------------------------------------------------------------------------
 
-    def push(self, action: Union[Mapping[str, Any], Any]) -> list[dict[str, Any]]:
+    def push(self, action: Union[Mapping[str, Any], ActionEntry]) -> list[dict[str, Any]]:
         """Make one move: ``action`` is an entry of a file's ``actions:`` (a mapping such as
         ``{"action": "run", "unit": "marines", "leader": "m1", "path": [[12, 9]]}``, or the
         format's action object). Returns its events (every die with its purpose, every verdict).
@@ -224,19 +226,21 @@ class Game:
         self._plies.append(ply)
         return copy.deepcopy(list(ply.events))
 
-    def pop(self) -> Any:
+    def pop(self) -> ActionEntry:
         """Take back the last move (the state, the dice and what the move did are as before
         it); returns its action. :class:`ArgumentError` when no move was made."""
         if not self._plies:
             raise ArgumentError("pop", "no move to take back")
         ply = self._plies.pop()
         self._from_file = min(self._from_file, len(self._plies))
+        assert ply.action is not None  # only the set-up has none, and it is never on the stack
         return ply.action
 
-    def _action(self, action: Any) -> Any:
+    def _action(self, action: object) -> ActionEntry:
         """The format's action object for ``action`` (validated, with located errors)."""
-        if isinstance(action, pydantic.BaseModel) and getattr(action, "action", None) in vocab.ACTIONS:
-            return action
+        word = getattr(action, "action", None)
+        if isinstance(word, str) and word in vocab.ACTIONS and isinstance(action, vocab.model("action", word)):
+            return cast(ActionEntry, action)  # an object of the word's own model
         if not isinstance(action, Mapping):
             raise ArgumentError("action", f"an action is a mapping such as a file's actions: entry, not {_kind(action)}")
         word = action.get("action")
@@ -245,19 +249,21 @@ class Game:
             raise ScenarioError("push", [("action", f"unknown action {word!r} (known: {known})" if isinstance(word, str)
                                           else f"name the action with action: one of {known}")])
         try:
-            return vocab.model("action", word).model_validate(dict(action))
+            return cast(ActionEntry, vocab.model("action", word).model_validate(dict(action)))
         except pydantic.ValidationError as e:
             problems = schema_problems([dict(err) for err in e.errors(include_url=False)])
             raise ScenarioError("push", [(_dotted(loc), msg) for loc, msg in problems]) from None
 
-    def _check_refs(self, act: Any, index: int) -> None:
+    def _check_refs(self, act: ActionEntry, index: int) -> None:
         """Every id the action names exists and still stands (else :class:`UnknownId` or
         :class:`IllegalAction`, located inside the action)."""
         st = self.state
         ctx = validate.Static(self._loaded.spec, st, "actions", index)
-        for ref in act.refs() if hasattr(act, "refs") else ():
+        for ref in act.refs():
             where, kind, ident = ref[:3]
-            if kind in ("model", "unit") and not (st.has_unit(ident) if kind == "unit" else ident in st.figures):
+            if not isinstance(ident, str) or kind not in ("model", "unit"):
+                continue  # (an action index: checked with the rest below)
+            if not (st.has_unit(ident) if kind == "unit" else ident in st.figures):
                 known = [u.id for u in st.units] if kind == "unit" else [m for u in st.units for m in u.models]
                 raise _unknown(kind, ident, known, f"action.{where}")
         for where, message in validate.entry_problems(ctx, act):
