@@ -27,11 +27,11 @@ the models they are about. The output is deterministic: the same input gives the
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Protocol, Sequence, Union, cast
-from xml.sax.saxutils import escape
 
 import shapely
 from shapely.geometry.base import BaseGeometry
@@ -98,7 +98,7 @@ class Style:
 
     def rules(self) -> str:
         """The CSS rules of the class and of its labels."""
-        c = escape(self.cls)
+        c = _text(self.cls)
         if self.swatch == "area":
             body = f"fill: {self.fill or self.colour}; fill-opacity: 0.35; stroke: {self.colour}; stroke-width: 0.06;"
         elif self.swatch == "ring":
@@ -243,14 +243,24 @@ def _f(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
+def _text(text: str) -> str:
+    """Text content, XML-escaped: ``&``, ``<`` and ``>``."""
+    return html.escape(text, quote=False)
+
+
+def _attr(value: str) -> str:
+    """An attribute value between double quotes, XML-escaped."""
+    return _text(value).replace('"', "&quot;")
+
+
 def _attrs(cls: Optional[str], attrs: Mapping[str, object]) -> str:
-    out = [f' class="{escape(cls, {chr(34): "&quot;"})}"'] if cls else []
+    out = [f' class="{_attr(cls)}"'] if cls else []
     for k in attrs:  # caller's order (kwargs keep it): deterministic
         v = attrs[k]
         if v is None:
             continue
         val = _f(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
-        out.append(f' {k.rstrip("_").replace("_", "-")}="{escape(val, {chr(34): "&quot;"})}"')
+        out.append(f' {k.rstrip("_").replace("_", "-")}="{_attr(val)}"')
     return "".join(out)
 
 
@@ -281,8 +291,8 @@ def svg_label(x: float, y: float, text: str, cls: str = "") -> str:
     """Upright text centred at board point ``(x, y)`` (XML-escaped)."""
     k = _f(1 / PX)
     return (
-        f'<text class="label{" " + escape(cls, {chr(34): "&quot;"}) if cls else ""}" '
-        f'transform="translate({_f(x)} {_f(y)}) scale({k} -{k})" dy="0.35em">{escape(str(text))}</text>'
+        f'<text class="label{" " + _attr(cls) if cls else ""}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({k} -{k})" dy="0.35em">{_text(str(text))}</text>'
     )
 
 
@@ -392,8 +402,8 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         if p.has("access_point"):
             keys.add(("access",))
         attrs = {"fill": colour, "data_terrain": p.id, "data_size": p.size}
-        title = f"<title>{escape(p.id)}: Size {p.size}" + (f" on {escape(p.on)} (ES {es})" if p.on else "") + (
-            f', height {_f(top)}"' if top else "") + (f", {escape(', '.join(sorted(p.traits)))}" if p.traits else "") + "</title>"
+        title = f"<title>{_text(p.id)}: Size {p.size}" + (f" on {_text(p.on)} (ES {es})" if p.on else "") + (
+            f', height {_f(top)}"' if top else "") + (f", {_text(', '.join(sorted(p.traits)))}" if p.traits else "") + "</title>"
         if p.circle is not None:
             cx, cy, cr = p.circle
             el = svg_circle(cx, cy, cr, cls, **attrs)
@@ -424,7 +434,7 @@ def _doors(table: Table, keys: set[LegendKey]) -> list[str]:
     for d in doors:
         for part in shapely.get_parts(d.line):
             out.append(svg_polyline(shapely.get_coordinates(part), "door", data_door=d.via)[:-2]
-                       + f"><title>{escape(d.via)}: joins {escape(d.a or 'the ground')} and {escape(d.b or 'the ground')}</title></polyline>")
+                       + f"><title>{_text(d.via)}: joins {_text(d.a or 'the ground')} and {_text(d.b or 'the ground')}</title></polyline>")
             keys.add(("door",))
     return out
 
@@ -473,8 +483,8 @@ def _hatch(poly: shapely.Polygon) -> str:
 
 def _figure(f: Figure, colour: str, leader: bool) -> list[str]:
     b = f.base
-    title = f"<title>{escape(f.id)} ({escape(f.unit)}, {escape(f.side)}) {escape(b.describe())}" + (
-        f" on {escape(f.on)}" if f.on else "") + (" — leader" if leader else "") + f" at ({_f(f.x)}, {_f(f.y)})</title>"
+    title = f"<title>{_text(f.id)} ({_text(f.unit)}, {_text(f.side)}) {_text(b.describe())}" + (
+        f" on {_text(f.on)}" if f.on else "") + (" — leader" if leader else "") + f" at ({_f(f.x)}, {_f(f.y)})</title>"
     data = {"fill": colour, "data_model": f.id, "data_unit": f.unit, "data_side": f.side}
     if leader:
         data["data_leader"] = "true"
@@ -547,14 +557,14 @@ def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leade
     if ("door",) in keys:
         items.append((f'<line x1="{{x}}" y1="{{cy}}" x2="{{x14}}" y2="{{cy}}" stroke="{LEADER}" stroke-width="4"/>', "where it joins two levels"))
     for side, colour in sides.items():
-        items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5.5" fill="{colour}" stroke="#111" stroke-width="0.8"/>', escape(side)))
+        items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5.5" fill="{colour}" stroke="#111" stroke-width="0.8"/>', _text(side)))
     if has_leader:
         items.append((f'<circle cx="{{cx}}" cy="{{cy}}" r="5" fill="none" stroke="{LEADER}" stroke-width="2.4"/>', "leader"))
     if not any(k[0] in ("h", "s", "grass") for k in keys):
         items = items[1:]  # no terrain: no shading heading
     for cls, text in overlays:
         style = STYLES.get(cls) or Style(cls, cls, "#555555", "area")
-        items.append((style, escape(text)))
+        items.append((style, _text(text)))
     out, x, y = [], x0, y0
     for swatch, text in items:
         w = (20 if swatch else 0) + 6.6 * len(text) + 14
@@ -564,7 +574,7 @@ def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leade
             out.append(swatch.swatch_svg(x, y - 9))
         elif swatch:
             out.append(swatch.format(x=_f(x), y=_f(y - 9), cx=_f(x + 7), cy=_f(y - 4), x14=_f(x + 14)))
-        key = f' data-legend="{escape(swatch.cls, {chr(34): "&quot;"})}"' if isinstance(swatch, Style) else ""
+        key = f' data-legend="{_attr(swatch.cls)}"' if isinstance(swatch, Style) else ""
         out.append(f'<text class="legend"{key} x="{_f(x + (20 if swatch else 0))}" y="{_f(y)}">{text}</text>')
         x += w
     return out, y - y0 + 18
@@ -635,7 +645,7 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
     body += [_model_label(f) for f in figures]
     body.append(f'<rect class="edge" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>')
     for layer in layers:
-        body.append(f'<g class="layer" data-layer="{escape(layer.name, {chr(34): "&quot;"})}">')
+        body.append(f'<g class="layer" data-layer="{_attr(layer.name)}">')
         body += [e for e in layer.elements if e]
         body.append("</g>")
     head = [
@@ -644,7 +654,7 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
         f'<rect x="0" y="0" width="{_f(vw)}" height="{_f(vh)}" fill="#ffffff"/>',
     ]
     if title:
-        head.append(f"<title>{escape(title)}</title>")
-        head.append(f'<text class="title" x="{_f(ox)}" y="26">{escape(title)}</text>')
+        head.append(f"<title>{_text(title)}</title>")
+        head.append(f'<text class="title" x="{_f(ox)}" y="26">{_text(title)}</text>')
     board = [f'<g class="board" transform="matrix({_f(PX)} 0 0 -{_f(PX)} {_f(ox)} {_f(oy + h * PX)})">'] + body + ["</g>"]
     return "\n".join(head + _ticks(w, h, ox, oy) + board + legend + ["</svg>"]) + "\n"
