@@ -417,8 +417,8 @@ def replay_text(game: Game, r: A.Replay) -> str:
     lines += [A.describe(e) for e in r.events]
     n = len(spec.actions)
     for c in sorted(r.expectations, key=lambda c: int(c["index"])):
-        was = getattr(spec.expect[c["index"]], "after", None)
-        when = "" if was is None or was >= n else (" (before any action)" if was < 0 else f" (after action {was})")
+        was = spec.expect[c["index"]].checked_after(n)
+        when = "" if was >= n else (" (before any action)" if was < 0 else f" (after action {was})")
         lines.append(f"{'PASS' if c['ok'] else 'FAIL'} expect[{c['index']}]{when} {c['expect']}: {c['detail']}")
     lines.append(A.holding(r.expectations))
     return "\n".join(lines)

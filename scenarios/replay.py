@@ -114,16 +114,18 @@ def _standing(entry: Entry, state: GameState, section: str, index: int) -> None:
 
 
 def resolve_after(loaded: Loaded, n: int) -> int:
-    """The 0-based index of action ``n`` (``-1``: the last; counts from the end like Python's
-    negative indices), or ``IndexError`` naming the valid range."""
+    """The 0-based index of action ``n`` (``-1``: the last), or ``IndexError`` naming the valid
+    range: no other negative index is taken (``-2`` is not "the one before the last")."""
     count = len(loaded.spec.actions)
     if count == 0:
         if n == -1:
             return -1  # no action: the state the file sets up
-        raise IndexError(f"the file has no actions (only --after -1 is allowed)")
-    if not -count <= n < count:
+        raise IndexError("the file has no actions (only --after -1 is allowed)")
+    if n == -1:
+        return count - 1
+    if not 0 <= n < count:
         raise IndexError(f"the file has {count} action(s): N is 0..{count - 1}, or -1 for after the last")
-    return n % count
+    return n
 
 
 def state_after(loaded: Loaded, n: int) -> GameState:
@@ -173,5 +175,4 @@ def run(loaded: Loaded, on_step: Optional[Callable[[Step], None]] = None) -> Rep
 
 
 def _after(e: ExpectEntry, n: int) -> int:
-    a = getattr(e, "after", None)
-    return n if a is None else a
+    return e.checked_after(n)

@@ -31,6 +31,7 @@ from tapeline.board.errors import TapelineError
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
 
+from .expectations.common import ExpectBase
 from .schema import Scenario
 from .suggest import hint
 from .vocab import Entry, Within
@@ -131,9 +132,10 @@ def _action(ctx: Static, ident: int, within: Within, entry: Entry) -> Optional[s
     word = ctx.spec.actions[ident].action
     if within is not None and word not in ((within,) if isinstance(within, str) else tuple(within)):
         return f"action {ident} is a {word!r} action, not {within!r}"
-    after = getattr(entry, "after", None)
-    if ctx.section == "expect" and after is not None and after < ident:
-        return f"this is checked after action {after}, before action {ident} is resolved"
+    after = entry.checked_after(n) if isinstance(entry, ExpectBase) else n
+    if ctx.section == "expect" and after < ident:
+        return ("this is checked before any action" if after < 0 else f"this is checked after action {after}") + \
+            f", before action {ident} is resolved"
     return None
 
 
@@ -163,10 +165,10 @@ def problems(spec: Scenario, state: GameState) -> list[Problem]:
 def entry_problems(ctx: Static, entry: Entry) -> Iterator[tuple[str, str]]:
     """(field, message) for one entry: its ``after:``, its references, its own checks."""
     after = getattr(entry, "after", None)
-    if ctx.section == "expect" and after is not None and after >= ctx.n_actions:
+    if ctx.section == "expect" and isinstance(after, int) and after >= ctx.n_actions:
         n = ctx.n_actions
         yield "after", (f"there is no action {after} (the file has {n} action{'s' if n != 1 else ''}; "
-                        "after: -1 is before any)")
+                        "after: -1 is after the last, after: start before any)")
     for ref in entry.refs() if hasattr(entry, "refs") else ():
         field, what, ident = ref[:3]
         within = ref[3] if len(ref) > 3 else None

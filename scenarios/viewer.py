@@ -49,8 +49,7 @@ def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
     n = len(spec.actions)
     due: dict[int, list[dict[str, Any]]] = {}
     for c in result.expectations:
-        after = getattr(spec.expect[c["index"]], "after", None)
-        at = n if after is None else min(after + 1, n)
+        at = min(spec.expect[c["index"]].checked_after(n) + 1, n)
         due.setdefault(at, []).append(c)
     name = spec.name or loaded.file
     out = [Frame("set-up", _svg(loaded.state, [], name), None, [], [], [], due.get(0, []))]

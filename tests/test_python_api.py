@@ -164,6 +164,7 @@ def test_after_is_incremental(monkeypatch):
     (lambda g: g.after(1.5), "after"),
     (lambda g: g.after(True), "after"),
     (lambda g: g.after(7), "after"),
+    (lambda g: g.after(-2), "after"),
     (lambda g: g.fight(5), "unit"),
     (lambda g: g.charge("roaches", ["marines-bravo"], roll=7), "roll"),
     (lambda g: g.charge("roaches", ["marines-bravo"], roll="6"), "roll"),

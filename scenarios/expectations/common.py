@@ -2,18 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field
+from pydantic import Field, GetPydanticSchema
+from pydantic_core import core_schema
 
 from ..limits import MAX_ACTIONS, MAX_NUMBER
 from ..schema import Finite, Strict
 
 
-class ExpectBase(Strict):
-    """``after: N`` checks right after action N (``-1``: before any); default after the last."""
+#: ``after: start``: checked on the table as the file sets it up, before any action.
+START = "start"
 
-    after: Optional[Annotated[int, Field(strict=True, ge=-1, le=MAX_ACTIONS - 1)]] = None
+#: ``after:``'s value: ``start`` or an action's index, with one message for anything else.
+After = Annotated[Union[Literal["start"], int], GetPydanticSchema(lambda _type, _handler: core_schema.union_schema(
+    [core_schema.literal_schema([START]), core_schema.int_schema(strict=True, ge=-1, le=MAX_ACTIONS - 1)],
+    custom_error_type="after",
+    custom_error_message=f"Input should be an action's index (a whole number from -1 to {MAX_ACTIONS - 1}; "
+                         "-1: after the last) or 'start' (before any action)"))]
+
+
+class ExpectBase(Strict):
+    """``after: N`` checks right after action N (0-based; ``-1``: after the last, as with no
+    ``after:``); ``after: start`` before any action."""
+
+    after: Optional[After] = None
+
+    def checked_after(self, n_actions: int) -> int:
+        """The index of the action the expectation is checked right after, in a file of
+        ``n_actions`` actions: ``-1`` before any, ``n_actions`` after the last.
+
+        >>> ExpectBase(after="start").checked_after(3), ExpectBase(after=-1).checked_after(3)
+        (-1, 3)
+        >>> ExpectBase().checked_after(3), ExpectBase(after=1).checked_after(3)
+        (3, 1)
+        """
+        if self.after == START:
+            return -1
+        if self.after is None or self.after == -1:
+            return n_actions
+        return int(self.after)
 
 
 class Numeric(Strict):

@@ -76,7 +76,7 @@ def test_replay_place_then_expect_after(write):
         + """actions:
   - {action: place, model: z1, to: [7, 5]}
 expect:
-  - {expect: gap, a: m1, b: z1, equals: 1.740157, after: -1}
+  - {expect: gap, a: m1, b: z1, equals: 1.740157, after: start}
   - {expect: gap, a: m1, b: z1, equals: 0.740157}
 """
     )
@@ -84,6 +84,43 @@ expect:
     assert code == 0, out
     assert out["final"]["units"][1]["models"][0] == {"id": "z1", "at": [7.0, 5.0]}
     assert out["events"][0] == {"type": "action", "index": 0, "action": "place"}
+
+
+TWO_PLACES = TWO + """actions:
+  - {action: place, model: z1, to: [7, 5]}
+  - {action: place, model: z1, to: [6.5, 5]}
+"""
+
+
+@pytest.mark.parametrize("after, gap", [
+    ("start", 3 - 2 * R32),   # before any action: z1 at x=8, 3" between centres
+    ("0", 2 - 2 * R32),       # after action 0: z1 at x=7
+    ("1", 1.5 - 2 * R32),     # after action 1, the last: z1 at x=6.5
+    ("-1", 1.5 - 2 * R32),    # -1 is after the last action, as --after -1 on the command line
+    (None, 1.5 - 2 * R32),    # no after: after the last
+])
+def test_expect_after_spellings(write, after, gap):
+    when = "" if after is None else f", after: {after}"
+    p = write(TWO_PLACES + f"expect:\n  - {{expect: gap, a: m1, b: z1, equals: {gap:.6f}{when}}}\n")
+    code, out = cli_json("replay", p)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("after", ["-2", "2", "begin"])
+def test_expect_after_out_of_range_is_located(write, after):
+    p = write(TWO_PLACES + f"expect:\n  - {{expect: gap, a: m1, b: z1, equals: 1, after: {after}}}\n")
+    code, out = cli_json("check", p)
+    assert code == 2 and out["valid"] is False
+    assert out["errors"][0]["location"].startswith("expect[0].after"), out
+
+
+def test_command_line_after_takes_minus_one_only(write):
+    p = write(TWO_PLACES)
+    assert cli_json("measure", p, "m1", "z1", "--after", "-1")[1]["gap"] == pytest.approx(1.5 - 2 * R32)
+    assert cli_json("measure", p, "m1", "z1", "--after", "0")[1]["gap"] == pytest.approx(2 - 2 * R32)
+    code, out, err = cli("measure", p, "m1", "z1", "--after", "-2")
+    assert code == 2 and out == "" and "--after -2" in err and "-1 for after the last" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_showcase_replays():
