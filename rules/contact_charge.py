@@ -18,6 +18,7 @@ from typing import Any, Collection, Optional, Sequence
 
 from tapeline.board.measure import gap
 from tapeline.board.table import Figure
+from tapeline.board.units import TOUCH
 
 from .charge_geometry import Group, MoveRules, Plan, best_plan, near_group, radius
 from .charge_odds import ChargeOdds
@@ -73,6 +74,19 @@ class ContactCharge:
     @property
     def end(self) -> Optional[tuple[float, float]]:
         return None if self.plan is None or self.plan.path is None else self.plan.path.end
+
+
+def gate(what: str, distance: float, limit: float, rule: str) -> dict[str, Any]:
+    """The distance test that decides whether a unit may charge, JSON-ready, with its words:
+    ``what`` the test (``"within"``, ``"in sight and within"``), the ``distance`` measured, the
+    ``limit`` and the margin (negative beyond it).
+
+    >>> gate("within", 4.5, 6.0, "§X")["text"], gate("within", 6.25, 6.0, "§X")["text"]
+    ('within 6" by 1.5"', 'beyond 6" by 0.25"')
+    """
+    margin = limit - distance
+    words = f'{what} {limit:g}" by {round(margin, 6):g}"' if margin >= -TOUCH else f'beyond {limit:g}" by {round(-margin, 6):g}"'
+    return {"text": words, "distance": round(distance, 9), "limit": limit, "margin": round(margin, 9), "rule": rule}
 
 
 def charge_order(state: GameState, unit_id: str, first: str, targets: Sequence[str]) -> list[str]:

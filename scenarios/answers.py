@@ -205,9 +205,11 @@ class Charge(Answer):
                 parts.append(f"the path crosses Grass: {', '.join(self.grass_crossed)} (removed)")
             parts += [f"note: {n}" for n in self.notes or ()]
         else:
+            d = self.details or {}
+            if d.get("gate"):
+                parts.append(f"{'may charge' if self.allowed else 'may not charge'}: {d['gate']['text']} ({d['gate']['rule']})")
             if not self.allowed:
                 parts.append(f"not allowed: {self.reason}")
-            d = self.details or {}
             if "setup_move" in d:
                 parts.append(f"Set-up Move {d['setup_move']}\"" + (" (Disordered)" if d.get("disordered") else ""))
             if d.get("note"):
@@ -225,7 +227,15 @@ class Charge(Answer):
 def _rolled(r: JSON) -> str:
     """A resolved charge in words."""
     if not r["success"]:
-        return f"rolled {r['roll']}: the charge fails (no move)"
+        s = f"rolled {r['roll']}: the charge fails" + (f": {r['note']}" if r.get("note") else " (no move)")
+        made = [m for m in r.get("setup") or () if m.get("length")]  # Horus Heresy: the Set-up Move was made
+        moved = r.get("placed") or {}  # 40k: the models moved and fell short
+        if made:
+            s += "; Set-up Move made: " + ", ".join(
+                f"{m['model']} {inches(m['length'])}\" to ({inches(m['to'][0])}, {inches(m['to'][1])})" for m in made)
+        elif moved:
+            s += "; moved: " + ", ".join(f"{k} to ({inches(v[0])}, {inches(v[1])})" for k, v in moved.items())
+        return s
     s = f"rolled {r['roll']}: the charge succeeds; {r['leader']} ends at ({inches(r['end'][0])}, {inches(r['end'][1])})"
     noms = r.get("target_models") or ({None: r["target_model"]} if r.get("target_model") else {})
     if "in_contact" in r:  # Horus Heresy, 40k: every model's own move
@@ -492,7 +502,7 @@ class Fight(Answer):
 @dataclass(frozen=True)
 class Models(Answer):
     """``models``: every unit (side, profile, statuses, Leading Model, Damage Marker,
-    casualties) with its models (position, base, what it stands on, level)."""
+    casualties) with its models (position, base, what it stands on, level, wounds lost)."""
 
     command: ClassVar[str] = "models"
     system: str = ""
@@ -518,7 +528,9 @@ class Models(Answer):
             for m in u["models"]:
                 star = " *leader*" if m["id"] == u["leader"] else ""
                 on = f" on {m['on']}" if m["on"] else ""
-                lines.append(f"  {m['id']:<8} ({inches(m['at'][0])}, {inches(m['at'][1])})  {m['base']}{on}, {m['level']}{star}")
+                lost = m.get("wounds_lost", 0)
+                hurt = f", {lost} wound{'s' if lost != 1 else ''} lost" if lost else ""
+                lines.append(f"  {m['id']:<8} ({inches(m['at'][0])}, {inches(m['at'][1])})  {m['base']}{on}, {m['level']}{hurt}{star}")
         return "\n".join(lines) if lines else "no units"
 
 

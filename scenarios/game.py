@@ -460,7 +460,7 @@ class Game:
             raise ArgumentError(e.choice, e.message) from None
 
     def models(self) -> A.Models:
-        """Every unit and model: ids, positions, bases, levels, statuses, casualties."""
+        """Every unit and model: ids, positions, bases, levels, wounds lost, statuses, casualties."""
         st, rules = self.state, self.rules
         units = []
         for u in st.units:
@@ -468,7 +468,7 @@ class Game:
             for m in u.models:
                 f = st.figure(m)
                 models.append({"id": m, "at": [round(f.x, 6), round(f.y, 6)], "base": f.base.describe(), "on": f.on}
-                              | rules.level(st, f))
+                              | rules.level(st, f) | {"wounds_lost": int(u.wounds_lost.get(m, 0))})
             units.append({
                 "id": u.id, "side": u.side, "profile": u.profile, "size": u.size, "tags": sorted(u.tags),
                 "status": sorted(u.status), "leader": u.leader, "damage": u.damage,

@@ -19,7 +19,7 @@ from tapeline.board.measure import gap_matrix
 from tapeline.board.units import TOUCH
 
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, plan_contact
+from ..contact_charge import ContactCharge, gate, plan_contact
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -41,8 +41,9 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     clear = plan_contact(state, unit_id, targets, leader, extra_pieces=difficult)
     through = plan_contact(state, unit_id, targets, leader)
     assert clear is not None and through is not None  # the unit has models to move
-    gapv = float(min(gap_matrix(state.figures_of(unit_id), state.figures_of(t)).min() for t in targets))
-    details: dict[str, Any] = {"assault_move": ASSAULT_MOVE, "nearest_gap": gapv, "clear_route": clear.distance, "difficult_crossed": []}
+    gaps = [float(gap_matrix(state.figures_of(unit_id), state.figures_of(t)).min()) for t in targets]  # each target's nearest
+    details: dict[str, Any] = {"assault_move": ASSAULT_MOVE, "nearest_gap": min(gaps), "clear_route": clear.distance, "difficult_crossed": [],
+                               "gate": gate("within", max(gaps), ASSAULT_MOVE, RULE)}
     if not allowed:
         plan = through if through.distance is not None else clear
         return ContactCharge(unit_id, targets, plan.leader, plan, charge_odds(None, ASSAULT_MOVE, NO_ROLL), False, reason, details)

@@ -36,7 +36,7 @@ from tapeline.board.units import TOUCH
 
 from ..charge_geometry import Plan
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
-from ..contact_charge import ContactCharge, move_unit, plan_contact
+from ..contact_charge import ContactCharge, gate, move_unit, plan_contact
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState, UnitState
@@ -147,6 +147,8 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     details: dict[str, Any] = {"setup_move": setup, "disordered": disordered, "closest_los_distance": los, "closest_los_pair": pair,
                "charge_roll": "2D6, discard the lower", "roll_against": mode}
     reason, allowed = "", True
+    if los is not None:
+        details["gate"] = gate("in sight and within", los, MAX_RANGE, "HH3 §A.3 step 2")
     if los is None:
         allowed, reason = False, "no charger can see a model of the target unit (§A.3 step 2)"
     elif los > MAX_RANGE + TOUCH:
@@ -257,7 +259,8 @@ def _resolve(state: GameState, cc: ContactCharge, roll_dice: Callable[[], Sequen
         compared = route
     if compared is None or allowance < compared - TOUCH:
         note = f"the roll {allowance} is short of the {mode.replace('_', ' ')} distance" + (f" {compared:.6g}\"" if compared is not None else "")
-        return new, ChargeOutcome(False, result, list(rolls), setup, [], False, compared, note + ": no move; Cool Check (Stunned on a fail)", vev)
+        return new, ChargeOutcome(False, result, list(rolls), setup, [], False, compared,
+                                  note + ": no charge move after the Set-up Move; Cool Check (Stunned on a fail)", vev)
     moved, moves, first = charge_move(new, cc, allowance, leader)
     ok = any(m.contact for m in moves)
     note = "" if ok else "no charger ended in base contact: the charge fails; Cool Check (Stunned on a fail)"

@@ -114,3 +114,31 @@ def test_run_action_checks_the_path_and_removes_grass(write):
     # Into the wall's clearance within the allowance: the first violation is the gap.
     code, out, err = cli("replay", write(RUN.replace("PATH", "[[8.7, 10]]")))
     assert code == 2 and "gap" in err and "wall" in err
+
+
+# --- what a judge reads: the gate that decides eligibility, and what a failed roll does -------
+
+HH_FAILED = EXAMPLES / "charge-heresy-failed.yaml"    # a1 and t1 7" apart (the file's comment)
+C40K = EXAMPLES / "charge-40k-difficult.yaml"          # o1 at 10.484252: 10.484252 - 5 - 2 × 12.5/25.4 = 4.5" from a1
+
+
+def test_charge_states_its_gate_with_the_margin_in_words():
+    code, out, _ = cli("charge", HH_FAILED, "--unit", "loyal", "--target", "traitors")
+    assert code == 0 and 'may charge: in sight and within 12" by 5" (HH3 §A.3 step 2)' in out.splitlines()
+    code, out, _ = cli("charge", C40K, "--unit", "marines", "--target", "orks")
+    assert code == 0 and 'may charge: within 6" by 1.5" (40k 3rd Moving Into An Assault)' in out.splitlines()
+    code, o = cli_json("charge", C40K, "--unit", "marines", "--target", "orks")
+    assert o["details"]["gate"]["margin"] == pytest.approx(1.5, abs=1e-6) and o["details"]["gate"]["limit"] == 6
+
+
+def test_a_failed_roll_says_what_happens_in_each_system():
+    # Horus Heresy: the Set-up Move (3" for M7) is made and stays made; the roll 2 is short of
+    # the 4" left; a Cool Check follows
+    code, out, _ = cli("charge", HH_FAILED, "--unit", "loyal", "--target", "traitors", "--roll", "2")
+    last = out.splitlines()[-1]
+    assert code == 0 and last.startswith("rolled 2: the charge fails: ")
+    assert "Cool Check" in last and 'Set-up Move made: a1 3" to (8, 10)' in last and "(no move)" not in last
+    # 40k 3rd: the models move the 2" rolled through the difficult ground and fall short
+    code, out, _ = cli("charge", C40K, "--unit", "marines", "--target", "orks", "--roll", "2")
+    last = out.splitlines()[-1]
+    assert code == 0 and "falls short" in last and "moved: a1 to (7, 10)" in last and "(no move)" not in last

@@ -146,3 +146,18 @@ def test_move_off_a_piece_puts_the_model_on_the_ground(write):
     assert code == 0
     models = {m["id"]: m for m in out["final"]["units"][0]["models"]}
     assert "on" not in models["m1"] and models["m2"]["on"] == "hill"
+
+
+def test_models_shows_wounds_lost():
+    from tapeline.scenarios.answers import Models
+
+    unit = {"id": "trt", "side": "traitor", "profile": None, "size": 0, "tags": [], "status": ["stunned"], "leader": None,
+            "damage": 0, "removed": ["t1"], "models": [
+                {"id": "t2", "at": [10, 8.6], "base": "32 mm", "on": None, "level": "Ground Level", "wounds_lost": 1},
+                {"id": "t3", "at": [11, 8.6], "base": "32 mm", "on": None, "level": "Ground Level", "wounds_lost": 0}]}
+    lines = str(Models.from_json({"system": "heresy", "units": [unit]})).splitlines()
+    assert lines == ["trt (traitor) — status: stunned; removed: t1",
+                     "  t2       (10, 8.6)  32 mm, Ground Level, 1 wound lost",
+                     "  t3       (11, 8.6)  32 mm, Ground Level"]
+    code, out = cli_json("models", EXAMPLES / "showcase.yaml")
+    assert code == 0 and {m["wounds_lost"] for u in out["units"] for m in u["models"]} == {0}
