@@ -7,14 +7,17 @@
   with fewer wounds (both wiped out: a draw).
 * **Tiebreaker**: equal wounds — each side rolls a D6; the higher wins (a tiebreak win), equal
   rolls mean the combat is drawn.
-* **Morale**: every losing unit takes a Leadership test, 2D6 ≤ Ld (the unit's highest
-  Leadership, its leader's); setting ``c40k_morale_modifier``: ``none`` (the 1998 rules' plain
-  test, default) or ``per_wound`` (the trial rules / 4th edition: −1 Ld per wound the combat was
-  lost by). A pass: the combat is drawn, fighting goes on next turn; a fail: the unit falls
-  back 2D6".
+* **Morale**: every losing unit takes a Leadership test, 2D6 ≤ Ld (the highest Leadership
+  among the unit's models left after the round: a leader's while he stands); setting
+  ``c40k_morale_modifier``: ``none`` (the 1998 rules' plain test, default) or ``per_wound`` (the
+  trial rules / 4th edition: −1 Ld per wound the combat was lost by). A pass: the combat is
+  drawn, fighting goes on next turn; a fail: the unit falls back 2D6".
 
 The exact chances read the round's joint distribution (:class:`~tapeline.rules.melee.combat.RoundOdds`);
-the roll-off's 15/36 – 6/36 – 15/36 is enumerated, not assumed.
+the roll-off's 15/36 – 6/36 – 15/36 is enumerated, not assumed. Each state of the distribution
+says which models of each unit are left (the first ``removed`` of its casualty order are gone),
+so the chance to fall back tests, in each state, the Leadership of that state's survivors — the
+one the replay's morale test reads off the board after the round.
 
 >>> [round(p, 6) for p in ROLL_OFF]                # first side higher, equal, second higher
 [0.416667, 0.166667, 0.416667]
@@ -26,11 +29,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from ..dice import Dice
 from ..errors import IllegalAction
-from ..melee.combat import Combat, RoundOdds, State
+from ..melee.combat import Combat, CombatUnit, RoundOdds, State
 from ..melee.loadout import model_line
 from ..melee.wounds import wounds_lost
 from ..state import GameState
@@ -97,41 +100,80 @@ def result_odds(odds: RoundOdds, sides: Sequence[str]) -> dict[str, float]:
     return out
 
 
+def leadership_values(state: GameState, unit_id: str) -> dict[str, Optional[int]]:
+    """Each model's Leadership (``None``: its line gives none), by model id."""
+    u = state.unit(unit_id)
+    out: dict[str, Optional[int]] = {}
+    for m in u.models:
+        v = model_line(u, m).get("leadership")
+        out[m] = int(v) if v is not None else None
+    return out
+
+
+def highest_leadership(values: Iterable[Optional[int]]) -> Optional[int]:
+    """The Leadership a unit tests on, from its models' values: the highest given (``None``:
+    none given)."""
+    given = [v for v in values if v is not None]
+    return max(given) if given else None
+
+
 def unit_leadership(state: GameState, unit_id: str) -> int:
     """The Leadership a unit tests on: its highest (a leader's) among its models left."""
-    u = state.unit(unit_id)
-    given = [model_line(u, m).get("leadership") for m in u.models]
-    vals = [int(v) for v in given if v is not None]
-    if not vals:
+    ld = highest_leadership(leadership_values(state, unit_id).values())
+    if ld is None:
         raise IllegalAction(RULE_MORALE, f"unit {unit_id} needs stats.leadership for its morale test")
-    return max(vals)
+    return ld
+
+
+def morale_modifier(state: GameState, margin: int) -> int:
+    """What the test's target changes by for a combat lost by ``margin`` wounds (setting
+    ``c40k_morale_modifier``)."""
+    mode = state.settings.get("c40k_morale_modifier", "none") if state.settings else "none"
+    return -int(margin) if mode == "per_wound" else 0
 
 
 def morale_target(state: GameState, unit_id: str, margin: int) -> tuple[int, int]:
     """(Leadership, modified target) for a losing unit; ``margin`` is how many wounds the
     combat was lost by."""
     ld = unit_leadership(state, unit_id)
-    mode = state.settings.get("c40k_morale_modifier", "none") if state.settings else "none"
-    return ld, ld - (int(margin) if mode == "per_wound" else 0)
+    return ld, ld + morale_modifier(state, margin)
+
+
+def survivors_leadership(unit: CombatUnit, values: Mapping[str, Optional[int]]) -> list[Optional[int]]:
+    """``[k]``: the Leadership ``unit`` tests on once the first ``k`` models of its casualty
+    order are gone (:func:`highest_leadership` of the models left; ``values``: each model's,
+    as :func:`leadership_values` gives them; a model not in the order is always left)."""
+    order = [d.id for d in unit.order]
+    rest = highest_leadership(v for m, v in values.items() if m not in unit.position)
+    out: list[Optional[int]] = [rest]
+    for m in reversed(order):
+        out.append(highest_leadership((out[-1], values.get(m))))
+    return out[::-1]
 
 
 def falls_back_odds(odds: RoundOdds, sides: Sequence[str], state: GameState) -> dict[str, Optional[float]]:
-    """{unit: P(its side loses the combat and it fails its Leadership test)} (``None`` for a
-    unit without a Leadership value)."""
-    out: dict[str, Optional[float]] = {u.id: 0.0 for u in odds.combat.units}
+    """{unit: P(its side loses the combat and it fails its Leadership test)}, the test taken in
+    each final state of the round on the Leadership of the unit's models left in that state
+    (:func:`survivors_leadership`), as the replay's morale test reads it after the casualties
+    are removed. ``None`` for a unit without a Leadership value, or one that may have to test
+    when no model left has one (the replay's test would be refused)."""
+    out: dict[str, Optional[float]] = {}
+    ld_left: dict[str, list[Optional[int]]] = {}
     for u in odds.combat.units:
-        if not any(model_line(state.unit(u.id), m).get("leadership") is not None for m in state.unit(u.id).models):
-            out[u.id] = None
+        values = leadership_values(state, u.id)
+        out[u.id] = None if highest_leadership(values.values()) is None else 0.0
+        ld_left[u.id] = survivors_leadership(u, values)
     a, b = sides
     for st, p in odds.dist.items():
         o = outcome(odds.combat, sides, st)
         for loser, chance in _losers(o, a, b):
             margin = o.wounds[a if loser == b else b] - o.wounds[loser]
+            modifier = morale_modifier(state, max(0, margin))
             for u, losses in zip(odds.combat.units, st):
                 so_far = out[u.id]
                 if u.side == loser and u.has_models(losses) and so_far is not None:
-                    _, tn = morale_target(state, u.id, max(0, margin))
-                    out[u.id] = so_far + p * chance * (1 - leadership_pass(tn))
+                    ld = ld_left[u.id][losses.removed]
+                    out[u.id] = None if ld is None else so_far + p * chance * (1 - leadership_pass(ld + modifier))
     return out
 
 
