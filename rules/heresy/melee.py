@@ -22,7 +22,8 @@ A combat fights **one round**: a pass through its Initiative steps, highest firs
    Wounds with a modified rule are resolved after the ordinary ones (§A.7).
 6. **Allocation, saves, Damage** one wound at a time in the defender's casualty order
    (:mod:`rules.melee.wounds`): a model already wounded first (Command models excepted), then
-   file order; the file may give the order.
+   file order; the file may give the order. The order is read and checked once, at the start
+   of the round, and carries through its steps: a model that fell in an earlier step is skipped.
 7. **Casualties** are removed at the end of each step, before the next strikes. After the last
    step every model not in base contact piles in.
 
@@ -207,8 +208,9 @@ def defender(state: GameState, model_id: str) -> Defender:
 
 
 def casualty_order(state: GameState, unit_id: str, exclude: Collection[str] = (), picks: Sequence[str] = ()) -> tuple[str, ...]:
-    """The defender's order (§A.7 step 7): the file's picks first (checked), then a model already
-    wounded (Command models excepted), then file order."""
+    """The defender's order (§A.7 step 7): the file's picks first (checked against the models
+    on the table now), then a model already wounded (Command models excepted), then file order.
+    A fight reads it once, at the start of the round (:attr:`Round.orders`)."""
     u = state.unit(unit_id)
     ms = [m for m in u.models if m not in exclude]
     wounded = [m for m in ms if u.wounds_lost.get(m, 0) > 0 and "command" not in model_subtypes(state, m)]
@@ -235,6 +237,7 @@ class Round:
     exclude: tuple[str, ...]        # duellists
     active_side: Optional[str]
     picks: dict[str, list[str]]     # unit -> casualty order picks
+    orders: dict[str, tuple[str, ...]]  # unit -> its casualty order at the start of the round
 
 
 def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, str]] = None,
@@ -258,7 +261,9 @@ def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, s
     if active_side is None:
         charged = state.turn.get("charged") or {}
         active_side = next((state.unit(u).side for u in charged if state.has_unit(u) and u in units), state.unit(unit_id).side)
-    return Round(units, fighters, inis, dict(targets or {}), exclude, active_side, {u: list(v) for u, v in (picks or {}).items()})
+    chosen = {u: list(v) for u, v in (picks or {}).items()}
+    orders = {u: casualty_order(state, u, exclude, chosen.get(u, ())) for u in units}
+    return Round(units, fighters, inis, dict(targets or {}), exclude, active_side, chosen, orders)
 
 
 def _side_first(state: GameState, rnd: Round) -> list[str]:
@@ -295,8 +300,11 @@ def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tup
 
 
 def combat_unit(state: GameState, rnd: Round, unit_id: str) -> CombatUnit:
-    order = casualty_order(state, unit_id, rnd.exclude, rnd.picks.get(unit_id, ()))
-    return CombatUnit(unit_id, state.unit(unit_id).side, tuple(defender(state, m) for m in order))
+    """``unit_id`` as a target in ``state``: the round's casualty order (checked once, at the
+    start of the round), skipping the models that fell in an earlier step, each with the Wounds
+    it has left."""
+    alive = set(state.unit(unit_id).models)
+    return CombatUnit(unit_id, state.unit(unit_id).side, tuple(defender(state, m) for m in rnd.orders[unit_id] if m in alive))
 
 
 # --- the exact round --------------------------------------------------------------------------
@@ -382,16 +390,18 @@ def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[State, f
 
 
 def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
-         charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None) -> dict[str, Any]:
+         charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None,
+         casualties: Optional[Mapping[str, Sequence[str]]] = None) -> dict[str, Any]:
     """One whole round of the combat ``unit_id`` is in, exactly (§A.7, §A.10): who strikes, the
     Initiative steps with their Strike Groups, the casualty distributions and the chance each
     side wins.
 
     ``targets``: enemy units ``unit_id``'s models attack, in order of preference; ``assign``:
     {model: unit}; ``charged``: the unit that charged this turn (its side is the active one);
-    ``weapons``: {model: weapon}."""
+    ``weapons``: {model: weapon}; ``casualties``: {unit: the defender's casualty order}, as the
+    ``fight`` action's (each outcome takes its wounds in that order, past the models it lost)."""
     active = state.unit(charged).side if charged else None
-    rnd = build_round(state, unit_id, weapons, assign, active)
+    rnd = build_round(state, unit_id, weapons, assign, active, casualties)
     for t in targets:
         if t not in rnd.units or state.unit(t).side == state.unit(unit_id).side:
             raise IllegalAction(RULE, f"{t} is not an enemy unit in {unit_id}'s combat ({', '.join(rnd.units)})")
@@ -445,8 +455,9 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
                 active_side: Optional[str] = None, pile_ins: bool = True) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """One round of the combat ``unit_id`` is in, with dice (§A.7): for each Initiative step the
     pile-ins, the Strike Groups, saves, casualties removed at the step's end; then the final
-    pile-in. ``casualties``: {unit: the defender's casualty order (first models)}. Returns the
-    new state, the events and a summary."""
+    pile-in. ``casualties``: {unit: the defender's casualty order (first models)}, checked at the
+    start of the round and followed through every step, skipping the models fallen in an earlier
+    one. Returns the new state, the events and a summary."""
     rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
     done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]
     if done:

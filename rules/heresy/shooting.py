@@ -14,7 +14,9 @@ groups** by weapon profile and BS; each group rolls its shots together:
 2. Wound Test: weapon Strength against the target unit's majority Toughness; Rending (X): a
    natural hit ≥ X wounds automatically; Breaching (X): a natural wound roll ≥ X is AP 2;
    Shred (X): +1 Damage on a natural wound roll ≥ X;
-3. allocation, save and damage one wound at a time (:mod:`rules.heresy.wounds`).
+3. allocation, save and damage one wound at a time (:mod:`rules.heresy.wounds`), in the
+   defender's casualty order for the whole attack: a model it names that fell to an earlier
+   fire group is skipped.
 
 Casualties are removed at the end of the attack. Cover saves are not modelled for Volleys
 (docs/heresy-assault.md); Vehicles cannot be the target of one here.
@@ -119,7 +121,8 @@ def shoot(state: GameState, unit_id: str, target: str, dice: Dice, kind: str = "
         shots = len(models) * int(w.firepower)
         dice.take_events()
         wounds, log = roll_strike(a, shots, dice, f"{kind} {unit_id} {label}")
-        state, alloc = allocate(state, target, a.kinds, wounds, dice, casualties, attackers, f"save against {kind}")
+        chosen = [m for m in casualties if m not in dead]   # checked in the first group; the fallen skipped after
+        state, alloc = allocate(state, target, a.kinds, wounds, dice, chosen, attackers, f"save against {kind}")
         events += dice.take_events()
         hits = shots - (log[0]["counts"][0] if log and log[0]["dice"] else shots)
         g: FireGroup = {"weapon": label, "bs": bs, "snap": snap, "models": models, "shots": shots, "hit_on": tn, "hits": hits,

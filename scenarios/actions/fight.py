@@ -55,7 +55,7 @@ class Fight(Strict):
         for m, t in self.targets.items():
             out += [(f"targets.{m}", "unit", u) for u in ([t] if isinstance(t, str) else t)]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
-        out += [(f"casualties.{u}.{i}", "model", m) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
+        out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:

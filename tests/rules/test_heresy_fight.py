@@ -9,10 +9,11 @@ from fractions import Fraction
 import pytest
 
 from tapeline.rules.dice import RecordedDice, SeededDice
+from tapeline.rules.errors import IllegalAction
 from tapeline.rules.heresy import melee
 from tapeline.rules.heresy.charts import armour_save_allowed, melee_hit_tn, penetration, wound_tn
 from tapeline.rules.heresy.weapons import ARMOURY, combat_initiative
-from tests.conftest import cli_json, scenario
+from tests.conftest import cli, cli_json, scenario
 
 R32 = 16 / 25.4
 X = 10 + 2 * R32          # a base in contact with one at x = 10
@@ -181,3 +182,193 @@ def test_power_fists_against_a_vehicle():
     o = melee.odds(st, "a")
     assert o["steps"][0]["hit_on"] == 2 and o["fighters"] == {"a": ["a1", "a2"]}
     assert o["casualties_pmf"]["tank"][1] == pytest.approx((5 / 6 * 4 / 6) ** 2, abs=1e-12)
+
+
+# --- a stated casualty order carries through the round ------------------------------------------
+# loy: a1 (I4) and a2 (I1), two attacks each; trt, in file order t3 (W1, Sv 2+), t2 (W2, Sv 5+),
+# c1 (W1, Sv 4+, the only traitor with an attack, at I1). Everyone in base contact, WS 4, S 4,
+# T 4, the basic close combat weapon (AP –, D1): hits on 4+, wounds on 4+. The defender states
+# the order c1, t2, t3 — not file order.
+
+ORDER = """
+tapeline: 1
+system: heresy
+board: {width: 24, height: 24}
+units:
+  - id: loy
+    side: loyal
+    base: 32
+    stats: {movement: 7, weapon_skill: 4, ballistic_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4, attacks: 2,
+            leadership: 7, cool: 7, save: 3, models: {a2: {initiative: 1}}}
+    models:
+      - {id: a1, at: [10, 10]}
+      - {id: a2, at: [10, 11.3]}
+  - id: trt
+    side: traitor
+    base: 32
+    stats: {movement: 7, weapon_skill: 4, ballistic_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 1, attacks: 0,
+            leadership: 7, cool: 7, save: 2, models: {t2: {wounds: 2, save: 5}, c1: {save: 4, attacks: 1}}}
+    models:
+      - {id: t3, at: [11.259843, 10]}
+      - {id: t2, at: [11.259843, 11.3]}
+      - {id: c1, at: [8.740157, 11.3]}
+"""
+STATED = ["c1", "t2", "t3"]
+# I4: a1 hits 4, 2 (one hit), wounds 4; c1, first in the stated order, saves 1 (4+): removed.
+# I1: a2 hits 6, 6, wounds 5, 5; c1 is gone: t2, next in the stated order (not t3, first in file
+#     order), saves 1 (5+, W2 → 1) and 2: removed. c1 fell before its step: trt makes no attack.
+ORDER_DICE = [4, 2, 4, 1, 6, 6, 5, 5, 1, 2]
+
+
+def test_stated_order_carries_through_the_steps_in_a_replay(write):
+    f = write(ORDER + f"""
+dice: {{rolls: {ORDER_DICE}}}
+actions:
+  - {{action: fight, unit: loy, casualties: {{trt: {STATED}}}}}
+expect:
+  - {{expect: casualties, unit: trt, models: [c1, t2], after: 0}}
+  - {{expect: casualties, unit: loy, count: 0, after: 0}}
+""")
+    code, o = cli_json("replay", f)
+    assert code == 0 and o["ok"], o
+    assert [(e["initiative"], e["models"]) for e in o["events"] if e["type"] == "casualties"] == [(4, ["c1"]), (1, ["t2"])]
+    saves = [(e["initiative"], [(s["save_on"], s["removed"]) for s in e["saves"]]) for e in o["events"]
+             if e["type"] == "strike" and e["unit"] == "loy"]
+    assert saves == [(4, [(4, ["c1"])]), (1, [(5, []), (5, ["t2"])])]
+
+
+def _brute_force_round(order):
+    """The round of ORDER enumerated die by die (every face of every die that is rolled, grouped
+    into pass / fail), each wound to the first model of ``order`` still standing: the exact
+    joint distribution {(trt removed, loy removed): probability} and the CRP result."""
+    sixth = Fraction(1, 6)
+    wounds0 = {"t3": 1, "t2": 2, "c1": 1, "a1": 1, "a2": 1}
+    save = {"t3": 2, "t2": 5, "c1": 4, "a1": 3, "a2": 3}
+    orders = {"trt": list(order), "loy": ["a1", "a2"]}
+
+    def die(tn):                                   # [(passed, probability)] over the six faces
+        ok = sum(sixth for face in range(1, 7) if face >= tn)
+        return [(True, ok), (False, 1 - ok)]
+
+    def attacks(left, hits, p, out):             # resolve ``hits``: a list of target units
+        if not hits:
+            key = tuple(sorted(left.items()))
+            out[key] = out.get(key, 0) + p
+            return
+        unit, rest = hits[0], hits[1:]
+        for hit, ph in die(4):
+            if not hit:
+                attacks(left, rest, p * ph, out)
+                continue
+            for wound, pw in die(4):
+                target = next((m for m in orders[unit] if left[m] > 0), None)
+                if not wound or target is None:
+                    attacks(left, rest, p * ph * pw, out)
+                    continue
+                for saved, ps in die(save[target]):
+                    after = dict(left)
+                    if not saved:
+                        after[target] -= 1
+                    attacks(after, rest, p * ph * pw * ps, out)
+
+    def step(dist, strikers):                     # strikers(left) -> the targets of the step's attacks
+        out = {}
+        for key, p in dist.items():
+            left = dict(key)
+            attacks(left, strikers(left), p, out)
+        return out
+
+    dist = {tuple(sorted(wounds0.items())): Fraction(1)}
+    dist = step(dist, lambda left: ["trt"] * 2 * (left["a1"] > 0))                                   # I4: a1
+    dist = step(dist, lambda left: ["trt"] * 2 * (left["a2"] > 0) + ["loy"] * (left["c1"] > 0))      # I1: a2, c1
+    joint = {}
+    for key, p in dist.items():
+        left = dict(key)
+        k = (sum(left[m] == 0 for m in ("t3", "t2", "c1")), sum(left[m] == 0 for m in ("a1", "a2")))
+        joint[k] = joint.get(k, 0) + p
+    win = {"loyal": Fraction(0), "traitor": Fraction(0)}
+    draw = Fraction(0)
+    for (kt, kl), p in joint.items():
+        trt_left, loy_left = 3 - kt, 2 - kl
+        if trt_left == 0 or loy_left == 0:        # a side wiped out: Massacre
+            win["loyal" if trt_left == 0 else "traitor"] += p
+            continue
+        pts_loy = kt + (loy_left > trt_left)
+        pts_trt = kl + (trt_left > loy_left)
+        if pts_loy == pts_trt:
+            draw += p
+        else:
+            win["loyal" if pts_loy > pts_trt else "traitor"] += p
+    return joint, win, draw
+
+
+@pytest.mark.parametrize("stated", [STATED, None])
+def test_stated_order_exact_odds_against_brute_force(stated):
+    st = scenario(ORDER).state
+    joint, win, draw = _brute_force_round(stated or ["t3", "t2", "c1"])   # none stated: file order
+    o = melee.odds(st, "loy", casualties={"trt": stated} if stated else None)
+    trt = [float(sum(p for (kt, _), p in joint.items() if kt == k)) for k in range(4)]
+    loy = [float(sum(p for (_, kl), p in joint.items() if kl == k)) for k in range(3)]
+    assert (o["casualties_pmf"]["trt"] + [0.0] * 4)[:4] == pytest.approx(trt, abs=1e-12)
+    assert (o["casualties_pmf"]["loy"] + [0.0] * 3)[:3] == pytest.approx(loy, abs=1e-12)
+    assert o["sides"]["loyal"] == pytest.approx(float(win["loyal"]), abs=1e-12)
+    assert o["sides"]["traitor"] == pytest.approx(float(win["traitor"]), abs=1e-12)
+    assert o["result"]["draw"] == pytest.approx(float(draw), abs=1e-12)
+
+
+def test_stated_order_brute_force_by_hand():
+    # the case discriminates, and the enumeration agrees with a count by hand: trt loses nobody
+    # only if none of the four attacks at it is an unsaved wound on the first model of its order,
+    # who stays first: c1 (Sv 4+: 1/2 · 1/2 · 1/2 = 1/8 each) stated, t3 (Sv 2+: 1/24) in file order
+    stated, _, _ = _brute_force_round(STATED)
+    file_order, _, _ = _brute_force_round(["t3", "t2", "c1"])
+    assert sum(p for (kt, _), p in stated.items() if kt == 0) == Fraction(7, 8) ** 4
+    assert sum(p for (kt, _), p in file_order.items() if kt == 0) == Fraction(23, 24) ** 4
+
+
+def test_stated_order_replay_matches_exact_odds_on_average():
+    # the dice engine follows the same carried-through order: a seeded Monte Carlo of the replay
+    # agrees with the exact casualty distribution
+    st = scenario(ORDER).state
+    o = melee.odds(st, "loy", casualties={"trt": STATED})
+    n, dice = 2000, SeededDice(2126)
+    counts = [0] * 4
+    for _ in range(n):
+        _new, _ev, summary = melee.fight_round(st, "loy", dice, casualties={"trt": STATED}, pile_ins=False)
+        counts[len(summary["casualties"]["trt"])] += 1
+    for k, p in enumerate((o["casualties_pmf"]["trt"] + [0.0] * 4)[:4]):
+        se = math.sqrt(max(p * (1 - p), 1e-12) / n)
+        assert abs(counts[k] / n - p) <= 4 * se + 1e-9, (k, counts[k] / n, p)
+
+
+def test_stated_order_naming_another_units_model_is_refused_where_it_stands(write):
+    f = write(ORDER + """
+dice: {seed: 1}
+actions:
+  - {action: fight, unit: loy, casualties: {trt: [c1, a1]}}
+""")
+    for command in ("check", "replay"):
+        code, out, err = cli(command, f)
+        assert code == 2 and "actions[0].casualties.trt[1]" in err and "not in unit 'trt'" in err, (command, err)
+    st = scenario(ORDER).state
+    with pytest.raises(IllegalAction, match="'a1' is not a model of trt"):
+        melee.fight_round(st, "loy", SeededDice(1), casualties={"trt": ["c1", "a1"]})
+    with pytest.raises(IllegalAction, match="'a1' is not a model of trt"):
+        melee.odds(st, "loy", casualties={"trt": ["c1", "a1"]})
+
+
+def test_stated_order_naming_a_model_dead_before_the_fight_is_refused_where_it_stands(write):
+    # action 0 kills c1, first in its order (I4: hits 4, 2; wound 4; save 1), I1: a2 misses
+    # twice; action 2 (the next turn) names c1 again
+    f = write(ORDER + """
+dice: {rolls: [4, 2, 4, 1, 1, 1]}
+actions:
+  - {action: fight, unit: loy, casualties: {trt: [c1]}}
+  - {action: end_turn}
+  - {action: fight, unit: loy, casualties: {trt: [c1, t2]}}
+""")
+    code, out, err = cli("replay", f)
+    assert code == 2 and "actions[2].casualties.trt[0]" in err and "'c1' is no longer on the table" in err, err
+    st = scenario(ORDER).state.without_models("trt", ["c1"])
+    with pytest.raises(IllegalAction, match="'c1' is not a model of trt"):
+        melee.fight_round(st, "loy", SeededDice(1), casualties={"trt": ["c1", "t2"]})

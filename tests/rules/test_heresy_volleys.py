@@ -9,6 +9,7 @@ from tapeline.rules.errors import IllegalAction
 from tapeline.rules.heresy import charge as hh
 from tapeline.rules.heresy.reactions import reaction_allotment
 from tapeline.rules.heresy.charts import ranged_hit
+from tapeline.rules.heresy.shooting import shoot
 from tests.conftest import scenario
 
 R32 = 16 / 25.4
@@ -146,3 +147,38 @@ def test_suppressed_overwatch_is_snap_shots():
     _new, _info, events = hh.charge(st, "a", ["b"], RecordedDice([1] * 30), options={"overwatch": True, "volley": False})
     ow = [e for e in events if e["type"] == "overwatch"][0]
     assert ow["snap"] and ow["hit_on"] == 5
+
+
+def test_stated_casualty_order_carries_across_fire_groups():
+    # two fire groups (a1's bolt pistol, a2's plasma pistol), Snap Shots at BS 4 (5+), the
+    # defender's order b2, b1. Bolt pistol (2 shots): 6, 1 → one hit; wound 6 (S4 v T4, 4+); b2's
+    # save (3+, AP5 allows it) 1 → b2 removed. Plasma pistol: 5 → hit; wound 4; b2 fell to the
+    # first group: b1, next in the order, saves 2 → b1 removed.
+    guns = ("{bolt pistol: {range: 12, firepower: 2, strength: 4, ap: 5, damage: 1, traits: {assault: null}}, "
+            "plasma pistol: {range: 12, firepower: 1, strength: 4, ap: 5, damage: 1, traits: {assault: null}}}")
+    st = scenario(f"""
+tapeline: 1
+system: heresy
+board: {{width: 36, height: 24}}
+units:
+  - id: a
+    side: loyal
+    base: 32
+    stats: {{movement: 7, initiative: 4, cool: 7, ballistic_skill: 4, toughness: 4, save: 3, wounds: 1,
+             ranged_weapons: {guns}, models: {{a1: {{wargear: [bolt pistol]}}, a2: {{wargear: [plasma pistol]}}}}}}
+    models:
+      - {{id: a1, at: [5, 10]}}
+      - {{id: a2, at: [5, 11.5]}}
+  - id: b
+    side: traitor
+    base: 32
+    stats: {{movement: 7, initiative: 4, cool: 7, ballistic_skill: 4, toughness: 4, save: 3, wounds: 1}}
+    models:
+      - {{id: b1, at: [12, 10]}}
+      - {{id: b2, at: [12, 11.4]}}
+""").state
+    new, _events, summary = shoot(st, "a", "b", RecordedDice([6, 1, 6, 1, 5, 4, 2]), "volley", None, ["b2", "b1"])
+    assert [g["casualties"] for g in summary["groups"]] == [["b2"], ["b1"]]
+    assert summary["casualties"] == ["b2", "b1"] and new.unit("b").models == ()
+    with pytest.raises(IllegalAction, match="'b2' is not a model of b"):       # fallen before the attack: refused
+        shoot(st.without_models("b", ["b2"]), "a", "b", RecordedDice([6] * 9), "volley", None, ["b2", "b1"])
