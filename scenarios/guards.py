@@ -182,31 +182,37 @@ def watchdog(deadline: float, argv: Sequence[str]) -> None:
     seconds have passed since the start (:data:`_STARTED`), the watchdog stops the worker and
     says so in the one-line form (exit status 2); a worker ended by a signal (the kernel's
     out-of-memory killer ...) is reported the same way. Returns in the worker; the watchdog
-    process ends with the worker's exit status. Without ``fork`` nothing is watched."""
+    process ends with the worker's exit status. Without ``fork`` (or ``sigtimedwait``) nothing
+    is watched.
+
+    The watchdog waits for the worker's end as a signal (``SIGCHLD``, blocked from before the
+    fork, so an end cannot be missed) with a timeout, rather than with an alarm that interrupts
+    the wait: an alarm firing just as the worker ends could not tell a finished worker from a
+    stuck one."""
+    if not hasattr(os, "fork") or not hasattr(signal, "sigtimedwait"):
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
     try:
         pid = os.fork()
-    except (AttributeError, OSError):
+    except OSError:
+        pid = 0
+    if pid == 0:  # the worker (or no fork): the command runs here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         return
-    if pid == 0:
-        return
-
-    class Late(Exception):
-        pass
-
-    def late(signum: int, frame: Optional[FrameType]) -> None:
-        raise Late
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the worker, which ends itself
     signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signal.SIGTERM))  # `timeout`, `kill`
-    signal.signal(signal.SIGALRM, late)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - (time.monotonic() - _STARTED), 1e-3))
-    try:
-        _, status = os.waitpid(pid, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    except Late:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        _watchdog_says(argv, f"gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
+    while True:  # a SIGCHLD also comes when the worker is stopped or continued: wait on then
+        left = deadline - (time.monotonic() - _STARTED)
+        if signal.sigtimedwait([signal.SIGCHLD], max(left, 1e-3)) is None:  # still running at the deadline
+            os.kill(pid, signal.SIGKILL)  # (a worker that ended this instant is a zombie: no harm done)
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) == -signal.SIGKILL:
+                _watchdog_says(argv, f"gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
+            break
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            break
     code = os.waitstatus_to_exitcode(status)
     if code < 0:
         try:
