@@ -101,3 +101,12 @@ def test_profile_loads_from_file_with_overrides():
     assert vets.size == 3 and vets.stats["hp"] == 3 and vets.stats["speed"] == 5 and vets.stats["armour"] == 5
     assert isinstance(st.figure("m1").base, RoundBase) and st.figure("m1").base.diameter_mm == 32
     assert st.figure("m2").base.diameter_mm == 40
+
+
+def test_artanis_and_pylon_shields_match_the_card_list():
+    """Issue 21 item 7: an independent card list (a public list builder's data taken from the
+    official card sheets) gives Artanis Shield 4 and the Pylon Shield 2; every other stat of the
+    19 units it shares with the catalogue agrees."""
+    assert unit_profile("Artanis").shield == 4
+    assert unit_profile("pylon").shield == 2
+    assert unit_profile("artanis").impact == (6, 4)
