@@ -29,7 +29,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Optional, Union
 
 from tapeline.board.terrain import Piece
 
@@ -97,9 +97,10 @@ class UnitInfo:
 
 
 class UnitProblem(Exception):
-    """A unit entry the system cannot read: ``field`` names the place inside the entry."""
+    """A unit entry the system cannot read: ``field`` names the place inside the entry (a key,
+    or a path of keys such as ``("stats", "models", "s1", "profile")``)."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: Union[str, tuple[Any, ...]], message: str):
         super().__init__(field, message)
         self.field, self.message = field, message
 
@@ -190,6 +191,11 @@ class RuleSystem:
         if entry.profile is not None:
             raise UnitProblem("profile", f"system {self.name} has no bundled catalogue; give the unit's stats instead")
         return UnitInfo(None, entry.size or 0, [t.lower() for t in entry.tags or []], entry.base, dict(entry.stats))
+
+    def catalogue_listing(self) -> list[dict[str, Any]]:
+        """Every profile of the system's bundled catalogue: its key and printed name, stats,
+        base, tags, wargear and weapon profiles, as plain data (``tapeline units SYSTEM``)."""
+        return []
 
     def unit_problems(self, stats: Mapping[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
         """``(path inside the unit entry, message)`` for everything else wrong in a unit's

@@ -297,7 +297,7 @@ def build_state(spec: Scenario, probs: _Problems) -> Optional[GameState]:
         try:
             info = rules.unit_info(UnitEntry(u.id, u.profile, u.size, u.base, u.tags, stats))
         except UnitProblem as e:
-            probs.add(("units", i, e.field), e.message)
+            probs.add(("units", i) + (e.field if isinstance(e.field, tuple) else (e.field,)), e.message)
             continue
         for bad in sorted(set(u.status) - rules.statuses):
             probs.add(("units", i, "status"), f"unknown status {bad!r} for {spec.system} (known: {', '.join(sorted(rules.statuses))})")
@@ -311,7 +311,7 @@ def build_state(spec: Scenario, probs: _Problems) -> Optional[GameState]:
         if u.leader is not None and u.leader not in {m.id for m in u.models}:
             probs.add(("units", i, "leader"), f"leader {u.leader!r} is not a model of unit {u.id!r}"
                       + hint(u.leader, [m.id for m in u.models]))
-        for path, msg in rules.unit_problems(stats):
+        for path, msg in rules.unit_problems(info.stats):  # the profile's kit and the file's
             probs.add(("units", i) + tuple(path), msg)
         for j, m in enumerate(u.models):
             size = m.base if m.base is not None else info.base

@@ -210,7 +210,8 @@ class ModelStatsSpec(Strict):
     character leading a squad): any stat given here replaces the unit's for that model
     (``wargear`` too: the model's own kit);
     ``subtypes`` add to the unit's ``tags`` (Horus Heresy sub-types: ``command``,
-    ``champion``, ``sergeant``, ``heavy``, ``light``, ``cavalry``; type ``paragon``)."""
+    ``champion``, ``sergeant``, ``heavy``, ``light``, ``cavalry``; type ``paragon``);
+    ``profile`` names a catalogue entry whose values the model's own ones override."""
 
     movement: Stat = None
     initiative: Stat = None
@@ -230,6 +231,8 @@ class ModelStatsSpec(Strict):
     unit_type: Optional[Id] = None
     subtypes: Annotated[list[Id], Field(max_length=20)] = []
     wargear: Wargear = None
+    #: an entry of the system's bundled catalogue giving this model's line (Horus Heresy, 40k 3rd)
+    profile: Optional[Text] = None
 
 
 class StatsSpec(Strict):

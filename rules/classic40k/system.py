@@ -14,8 +14,8 @@ from ..dice import Dice
 from ..engagement import Engagement
 from ..errors import IllegalAction
 from ..state import GameState
-from ..systems import Events, FightChoices, XY
-from . import aftermath, assault, charge, engagement, melee, odds, rounds, weapons
+from ..systems import Events, FightChoices, UnitEntry, UnitInfo, XY
+from . import aftermath, catalogue, assault, charge, engagement, melee, odds, rounds, weapons
 from .melee import Choices
 
 
@@ -32,6 +32,14 @@ class Classic40k(ContactSystem):
     charge_rules: ClassVar[ChargeRules] = charge
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
+
+    def unit_info(self, entry: UnitEntry) -> UnitInfo:
+        """The catalogue entries the unit and its models name (``profile``), overridden by the
+        file's own values (rules/stat_catalogue.py)."""
+        return catalogue.unit_info(entry)
+
+    def catalogue_listing(self) -> list[dict[str, Any]]:
+        return catalogue.listing()
 
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         return weapons.known(name, defined)

@@ -15,8 +15,8 @@ from ..dice import Dice
 from ..engagement import Engagement
 from ..errors import IllegalAction
 from ..state import GameState
-from ..systems import Events, FightChoices, XY
-from . import aftermath, challenge, charge, melee, movement, resolution, weapons
+from ..systems import Events, FightChoices, UnitEntry, UnitInfo, XY
+from . import aftermath, catalogue, challenge, charge, melee, movement, resolution, weapons
 
 
 class HorusHeresy(ContactSystem):
@@ -31,6 +31,14 @@ class HorusHeresy(ContactSystem):
     charge_rules: ClassVar[ChargeRules] = charge
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}
+
+    def unit_info(self, entry: UnitEntry) -> UnitInfo:
+        """The catalogue entries the unit and its models name (``profile``), overridden by the
+        file's own values (rules/stat_catalogue.py)."""
+        return catalogue.unit_info(entry)
+
+    def catalogue_listing(self) -> list[dict[str, Any]]:
+        return catalogue.listing()
 
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         return weapons.known(name, defined)
