@@ -534,6 +534,75 @@ class Models(Answer):
         return "\n".join(lines) if lines else "no units"
 
 
+#: How ``units`` prints a characteristic: its printed abbreviation, and a suffix.
+_ABBR = {"movement": ("M", ""), "weapon_skill": ("WS", ""), "ballistic_skill": ("BS", ""), "strength": ("S", ""),
+         "toughness": ("T", ""), "wounds": ("W", ""), "initiative": ("I", ""), "attacks": ("A", ""),
+         "leadership": ("LD", ""), "cool": ("CL", ""), "willpower": ("WP", ""), "intelligence": ("IN", ""),
+         "save": ("Sv", "+"), "invulnerable": ("Inv", "+"), "armour": ("Armour ", "+"), "evade": ("Evade ", "+"),
+         "hp": ("HP ", ""), "shield": ("Shield ", ""), "size": ("Size ", "")}
+
+
+def _stat(name: str, value: Any) -> str:
+    if name == "speed":
+        return "Speed " + ("-" if not value else "/".join(str(v) for v in value))
+    if name == "impact":
+        return f"IMPACT ({value[0]}) {value[1]}+" if value else ""
+    if name == "evade" and value is None:
+        return "Evade -"
+    if name == "unit_type":
+        return f"type {value}"
+    if name == "supply" or value is None or value == []:
+        return ""
+    if name == "abilities":
+        return ", ".join(value)
+    abbr, suffix = _ABBR.get(name, (name + " ", ""))
+    return f"{abbr}{value}{suffix}"
+
+
+def _weapon(w: JSON) -> str:
+    kind = w.get("kind") or w.get("phase") or ""
+    if kind == "melee":
+        bits = [f"IM {w['initiative']}", f"AM {w['attacks']}", f"SM {w['strength']}", f"AP {w['ap'] if w['ap'] else '-'}",
+                f"D {w['damage']}"] + (["ignores armour"] if w.get("ignores_armour") else []) \
+            + (["strikes last"] if w.get("strikes_last") else [])
+    elif kind == "ranged":
+        bits = [f"R {w['range']}\"", f"FP {w['firepower']}", f"S {w['strength']}", f"AP {w['ap'] if w['ap'] else '-'}",
+                f"D {w['damage']}"]
+    else:  # a StarCraft TMG weapon (§5.1)
+        bits = [f"RNG {w['range']}", f"vs {w.get('target', 'ground')}", f"RoA {w['roa']}",
+                f"Hit {w['hit']}+" if w.get("hit") else "Hit -", f"DMG {w.get('damage', 1)}"]
+        if w.get("surge"):
+            bits.append(f"Surge {' '.join(w['surge'])} {w.get('surge_dice') or ''}".rstrip())
+        bits += [str(k) if v is True else f"{k} " + (" ".join(f"{t} {x}" for t, x in v.items()) if isinstance(v, Mapping) else str(v))
+                 for k, v in (w.get("keywords") or {}).items()]
+    traits = [f"{k} ({v})" if v is not None else str(k) for k, v in (w.get("traits") or {}).items()]
+    return f"{w['name']} ({kind}): " + ", ".join(bits + traits)
+
+
+@dataclass(frozen=True)
+class Units(Answer):
+    """``units SYSTEM``: every profile of the system's bundled catalogue — its key and printed
+    name, stats, base, tags, the wargear it carries and its weapon profiles."""
+
+    command: ClassVar[str] = "units"
+    system: str = ""
+    title: str = ""
+    profiles: tuple[JSON, ...] = ()
+
+    def __str__(self) -> str:
+        lines = [f"{self.title} ({self.system}): {len(self.profiles)} profiles"]
+        for p in self.profiles:
+            stats = " ".join(x for x in (_stat(k, v) for k, v in p["stats"].items()) if x)
+            extra = ([f"base {p['base'] if not isinstance(p['base'], (list, tuple)) else 'x'.join(map(str, p['base']))} mm"]
+                     if p["base"] is not None else []) + ([" ".join(p["tags"])] if p["tags"] else []) \
+                + ([f"sub-types {' '.join(p['subtypes'])}"] if p["subtypes"] else [])
+            lines.append(f"{p['key']} ({p['name']}): {stats}" + ("; " + "; ".join(extra) if extra else ""))
+            if p["wargear"]:
+                lines.append(f"  wargear: {', '.join(p['wargear'])}")
+            lines += [f"  {_weapon(w)}" for w in p["weapons"]]
+        return "\n".join(lines) if self.profiles else lines[0] + "\n(no bundled catalogue)"
+
+
 @dataclass(frozen=True)
 class Replay(Answer):
     """``replay``: ``ok`` when every expectation holds, the event log (every die and every

@@ -27,7 +27,7 @@ from tapeline.rules.errors import IllegalAction, UnknownId
 
 from . import answers as A
 from .errors import ArgumentError, ScenarioError, one_line
-from .game import Game, open as open_game
+from .game import Game, open as open_game, units as catalogue_units
 from .guards import OutOfTime, file_argument, guarded
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES
 
@@ -202,6 +202,7 @@ PLACES: Mapping[str, Mapping[str, str]] = {
     "los": {"a": "argument A", "b": "argument B"},
     "path": {"model": "argument MODEL"},
     "fight": {"weapons": "--weapon"},
+    "units": {"system": "argument SYSTEM"},
 }
 #: The same for every command.
 SPELLED = {"targets": "--target", "target_models": "--target-model"}
@@ -344,6 +345,10 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("shell", help="answer many questions of one table, one per line of standard input")
     _file(p, after_flag=False)
 
+    p = sub.add_parser("units", help="list a system's bundled unit catalogue: each profile's stats and weapons")
+    p.add_argument("system", metavar="SYSTEM", help="starcraft, heresy or classic40k")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
     p = sub.add_parser("template", help="which models a Blast or Flamer template covers (and, StarCraft, what it does)")
     _file(p)
     p.add_argument("--shape", metavar="S", help="a template placed by hand: blast, large_blast, flamer or a settings.templates name")
@@ -444,6 +449,12 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _units(args: argparse.Namespace) -> int:
+    answer = catalogue_units(args.system)
+    emit(answer.as_json(), args.json, str(answer))
+    return 0
+
+
 def _shell(args: argparse.Namespace) -> int:
     from .shell import session
 
@@ -457,7 +468,7 @@ def _question(args: argparse.Namespace) -> int:
 
 
 COMMANDS: Mapping[str, Callable[[argparse.Namespace], int]] = {
-    "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell,
+    "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell, "units": _units,
     **{name: _question for name in QUESTIONS},
 }
 

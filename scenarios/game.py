@@ -51,7 +51,7 @@ from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
 from .load import Loaded, parse, read, schema_problems
 from .schema import Scenario
 from .vocab import ActionEntry
-from .suggest import unknown
+from .suggest import closest, unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
 
@@ -71,6 +71,24 @@ def example(name: str) -> str:
         known = ", ".join(sorted(q.name for q in EXAMPLES.iterdir() if q.suffix in (".yaml", ".json")))
         raise FileNotFoundError(f"no bundled example {name!r}; the examples: {known}")
     return str(p)
+
+
+def units(system: str) -> A.Units:
+    """The bundled unit catalogue of ``system`` (``starcraft``, ``heresy``, ``classic40k``): each
+    profile's stats and weapons, as ``tapeline units SYSTEM`` prints them.
+
+    >>> units("heresy").profiles[0]["key"]
+    'legion-tactical-squad'
+    """
+    from tapeline.rules.systems import SYSTEMS
+
+    name = str(system).strip().lower()
+    if name not in SYSTEMS:
+        near = closest(str(system)[:40], SYSTEMS)
+        raise ArgumentError("system", f"unknown system {str(system)[:40]!r}; " + (f"closest: {', '.join(near)}" if near
+                            else f"systems: {', '.join(SYSTEMS)}"))
+    rules = rules_for(name)
+    return A.Units.from_json({"system": name, "title": rules.title, "profiles": rules.catalogue_listing()})
 
 
 def open(path: PathLike, after: Optional[int] = None) -> "Game":  # noqa: A001 - tapeline.open

@@ -8,6 +8,8 @@ Each line of standard input is answered in turn, against the one game the file w
 * ``push ACTION`` makes a move: ACTION is one entry of a file's ``actions:`` as inline JSON or
   YAML flow (``push {action: run, unit: marines-alpha, leader: a1, path: [[17, 22]]}``); the
   answer lists its events (``{"events": [...]}``); later questions see the new state;
+* ``units [SYSTEM]`` lists a bundled unit catalogue (``tapeline units``), the table's system's
+  unless another is named;
 * ``pop`` takes the last pushed move back (``{"popped": ACTION}``); ``quit`` ends the session;
   empty lines and lines starting with ``#`` are skipped.
 
@@ -30,7 +32,7 @@ from . import answers as A
 from . import yamlio
 from .cli import QUESTIONS, UsageError, ask, message, parser
 from .errors import ArgumentError, ScenarioError, one_line
-from .game import Game
+from .game import Game, units
 from .guards import OutOfTime, guarded
 
 #: The longest line a session reads (characters): a move is one action, a question a few words.
@@ -79,8 +81,14 @@ def _answer(game: Game, questions: Any, line: str) -> tuple[Any, str]:
                 raise ArgumentError("pop", "pop takes nothing after it")
             act = game.pop()
             return {"popped": act.model_dump(mode="json", exclude_defaults=True)}, f"popped {act.action}"
+        if word == "units":  # the query-less command: the table's system unless one is named
+            names = shlex.split(rest)
+            if len(names) > 1:
+                raise ArgumentError("arguments", "units takes one SYSTEM at most")
+            listing = units(names[0] if names else game.system)
+            return listing.as_json(), str(listing)
         if word not in QUESTIONS:
-            known = ", ".join(sorted([*QUESTIONS, "push", "pop", "quit"]))
+            known = ", ".join(sorted([*QUESTIONS, "push", "pop", "quit", "units"]))
             raise _Refused(f"unknown command {word!r}; a session answers {known}")
         try:
             args = questions.parse_args([word, game.file, *shlex.split(rest)])

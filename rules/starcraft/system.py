@@ -65,6 +65,17 @@ class StarCraft(RuleSystem):
             stats=stats,
         )
 
+    def catalogue_listing(self) -> list[dict[str, Any]]:
+        """The unit cards (§5.1): stat lines, base sizes (§1.12), Combat Tags and weapons."""
+        out = []
+        for k, card in catalogue().items():
+            stats = {f: card.get(f) for f in ("speed", "armour", "evade", "hp", "shield", "size", "impact", "supply", "abilities")
+                     if f in card}
+            weapons = [{"key": wk, **dict(w)} for wk, w in (card.get("weapons") or {}).items()]
+            out.append({"key": k, "name": card.get("name", k), "stats": stats, "base": card.get("base"),
+                        "tags": list(card.get("tags") or []), "subtypes": [], "wargear": [], "weapons": weapons})
+        return out
+
     def weapon_problem(self, state: GameState, unit: str, weapon: str) -> Optional[str]:
         """A weapon of the unit's profile (§5.1)."""
         try:
