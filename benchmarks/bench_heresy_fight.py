@@ -40,9 +40,6 @@ def setup():
 
 def exact(st, rnd, c):
     from tapeline.rules.melee.combat import round_odds
-    from tapeline.rules.melee.wounds import forget
-
-    forget()  # a fresh question: nothing the engine remembers from the last run
     o = round_odds(c)
     res = melee.outcome_odds(st, rnd, c, o.dist)
     return {"a": o.removed_pmf("a").as_list(0), "b": o.removed_pmf("b").as_list(0), "win": res["win"]["loyal"], "draw": res["draw"]}
