@@ -41,7 +41,7 @@ def setup():
 def exact(st, rnd, c):
     from tapeline.rules.melee.combat import round_odds
     o = round_odds(c)
-    res = melee.outcome_odds(st, rnd, c, o.dist)
+    res = melee.outcome_odds(st, rnd, o)
     return {"a": o.removed_pmf("a").as_list(0), "b": o.removed_pmf("b").as_list(0), "win": res["win"]["loyal"], "draw": res["draw"]}
 
 
