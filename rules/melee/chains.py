@@ -26,6 +26,19 @@ unit of 100 two-Wound Legionaries has 201 states, whichever of them fell.
 
 Everything is array arithmetic over all the starting states and dice counts asked at once.
 Nothing is remembered between calls.
+
+>>> from tapeline.rules.melee.charts import faces_at_least
+>>> from tapeline.rules.melee.strike import wound_category
+>>> from tapeline.rules.melee.wounds import Defender
+>>> ch = Chain((Defender("sergeant", 2, save=3), Defender("legionary", 1, save=3)))
+>>> [tuple(s) for s in ch.states]                   # (models removed, damage on the next)
+[(0, 0), (0, 1), (1, 0), (2, 0)]
+>>> a = Against("squad", faces_at_least(4), faces_at_least(4, yes=wound_category(0)))
+>>> [round(r, 6) for r, _move in ch.strikes(a)]    # hit 4+, wound 4+: 1/4 a die
+[0.25]
+>>> d = after_dice(ch.strikes(a), ch.size, np.array([0]), np.array([2]))[0]
+>>> d.round(6).tolist()                               # each die unsaved 1/12: (11/12)², 2 · 11/12 · 1/12, (1/12)²
+[0.840278, 0.152778, 0.006944, 0.0]
 """
 
 from __future__ import annotations

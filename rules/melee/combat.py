@@ -257,7 +257,14 @@ def _push(combat: Combat, chains: Sequence[Chain], spans: Sequence[int], step: I
             o = next((k for k, (_a, t) in enumerate(g.options) if chains[t].has_models[rep[t]]), None)
         return None if n == 0 or o is None else (o, n)
 
-    combos = [tuple(int(cl[0]) for cl in combo) for combo in itertools.product(*classes)]
+    # the combinations of classes with some chance: each class's first state, its states on
+    # every axis, its block of the joint distribution
+    blocks: list[tuple[list[int], list[Ints], Floats]] = []
+    for combo in itertools.product(*classes):
+        at = [np.asarray(cl) for cl in combo]
+        block = joint[np.ix_(*at)]
+        if block.any():
+            blocks.append(([int(cl[0]) for cl in combo], at, block))
     # the losses each group's dice bring from the states its target may be in at that point of
     # the step: the target's states at the start of the step, or any later one after an earlier
     # group of the step struck the same unit
@@ -265,8 +272,8 @@ def _push(combat: Combat, chains: Sequence[Chain], spans: Sequence[int], step: I
     struck: set[int] = set()
     for gi, grp in enumerate(groups):
         wanted: dict[int, set[int]] = {}
-        for rep in combos:
-            got = strikes(gi, rep)
+        for first, _at, _block in blocks:
+            got = strikes(gi, first)
             if got is not None:
                 wanted.setdefault(got[0], set()).add(got[1])
         table: dict[tuple[int, int], tuple[Ints, Floats]] = {}
@@ -280,12 +287,7 @@ def _push(combat: Combat, chains: Sequence[Chain], spans: Sequence[int], step: I
         moves.append(table)
         struck |= {t for _a, t in grp.options}
     out = np.zeros_like(joint)
-    for combo in itertools.product(*classes):
-        first = [int(cl[0]) for cl in combo]
-        at = [np.asarray(cl) for cl in combo]
-        block = joint[np.ix_(*at)]
-        if not block.any():
-            continue
+    for first, at, block in blocks:
         for gi in range(len(groups)):
             got = strikes(gi, first)
             if got is None:
