@@ -89,7 +89,7 @@ def _versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     out = []
-    for name in ("numpy", "shapely", "networkx", "pyvisgraph", "extremitypathfinder"):
+    for name in ("numpy", "shapely", "networkx", "pyvisgraph", "extremitypathfinder", "icepool"):
         try:
             out.append(f"{name} {version(name)}")
         except PackageNotFoundError:

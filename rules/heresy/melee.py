@@ -40,11 +40,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Optional, Sequence, TypedDict
 
+import numpy as np
+from numpy.typing import NDArray
+
 from tapeline.board.measure import gap_matrix
 
 from ..dice import Dice
 from ..errors import IllegalAction
-from ..melee.combat import Combat, CombatUnit, InitiativeStep, State, resolve_round, round_odds
+from ..melee.combat import Combat, CombatUnit, InitiativeStep, RoundOdds, resolve_round, round_odds
 from ..melee.strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
 from ..melee.weapons import MeleeWeapon
 from ..melee.wounds import Defender
@@ -355,35 +358,43 @@ class SidesOdds(TypedDict):
     draw: float
 
 
-def outcome_odds(state: GameState, rnd: Round, c: Combat, dist: Mapping[State, float]) -> SidesOdds:
+def outcome_odds(state: GameState, rnd: Round, odds: RoundOdds) -> SidesOdds:
     """The chance each side wins (CRP of §A.10: this round's casualties, +1 for the most models,
-    the challenge's Glory; a side wiped out loses: Massacre) and of a draw."""
+    the challenge's Glory; a side wiped out loses: Massacre) and of a draw — read off the round's
+    joint distribution at once: each unit's models left, models counted and casualties in each
+    of its states, summed by side over every combination of states."""
     sides = list(dict.fromkeys(state.unit(u).side for u in rnd.units))
     glory = state.turn.get("glory") or {}
     earlier = state.turn.get("fight_casualties") or {}
-    win = {s: 0.0 for s in sides}
-    draw = 0.0
-    for s, p in dist.items():
-        alive: dict[str, list[str]] = {}
-        lost: dict[str, int] = {}
-        for i, cu in enumerate(c.units):
-            alive[cu.id] = [d.id for d in cu.order[s[i].removed:]] + [m for m in rnd.exclude if m in state.unit(cu.id).models]
-            lost[cu.id] = s[i].removed + int(earlier.get(cu.id, 0))
-        counts = {sd: sum(models_counted(state, alive[u]) for u in rnd.units if state.unit(u).side == sd) for sd in sides}
-        left = {sd: sum(len(alive[u]) for u in rnd.units if state.unit(u).side == sd) for sd in sides}
-        wiped = [sd for sd in sides if left[sd] == 0]
-        if len(wiped) == 1 and len(sides) == 2:
-            win[next(sd for sd in sides if sd not in wiped)] += p
-            continue
-        most = [sd for sd in sides if counts[sd] == max(counts.values())]
-        pts = {sd: sum(lost[u] for u in rnd.units if state.unit(u).side != sd) + (1 if most == [sd] else 0) + int(glory.get(sd, 0))
-               for sd in sides}
-        leaders = [sd for sd in sides if pts[sd] == max(pts.values())]
-        if len(leaders) == 1:
-            win[leaders[0]] += p
-        else:
-            draw += p
-    return {"win": win, "draw": draw}
+    shape = odds.joint.shape
+    zero: NDArray[Any] = np.zeros(shape, dtype=np.int64)
+    counted = {sd: zero for sd in sides}   # models counted for "the most models"
+    left = {sd: zero for sd in sides}      # models left on the table
+    lost: dict[str, NDArray[Any]] = {}
+    for cu in odds.combat.units:
+        side = state.unit(cu.id).side
+        duel = [m for m in rnd.exclude if m in state.unit(cu.id).models]
+        # models counted among the order's models from position r on (the first r are removed)
+        weights = [models_counted(state, [d.id]) for d in cu.order]
+        from_r = np.concatenate([np.cumsum(weights[::-1])[::-1], [0]]).astype(np.int64)
+        removed = np.array([s.removed for s in odds.states(cu.id)])
+        counted[side] = counted[side] + odds.values(cu.id, from_r[removed] + models_counted(state, duel))
+        left[side] = left[side] + odds.values(cu.id, len(cu.order) - removed + len(duel))
+        lost[cu.id] = odds.values(cu.id, removed + int(earlier.get(cu.id, 0)))
+    cnt = np.stack([np.broadcast_to(counted[sd], shape) for sd in sides])
+    most = (cnt == cnt.max(axis=0)) & ((cnt == cnt.max(axis=0)).sum(axis=0) == 1)
+    pts = np.stack([sum((lost[u] for u in rnd.units if state.unit(u).side != sd), zero) + most[k] + int(glory.get(sd, 0))
+                    for k, sd in enumerate(sides)])
+    leads = pts == pts.max(axis=0)
+    alone = leads.sum(axis=0) == 1
+    won = {sd: leads[k] & alone for k, sd in enumerate(sides)}
+    drawn = ~alone
+    if len(sides) == 2:  # one side wiped out: Massacre, the other wins
+        wiped = [np.broadcast_to(left[sd], shape) == 0 for sd in sides]
+        massacre = wiped[0] ^ wiped[1]
+        won = {sd: np.where(massacre, ~wiped[k], won[sd]) for k, sd in enumerate(sides)}
+        drawn = drawn & ~massacre
+    return {"win": {sd: odds.chance(won[sd]) for sd in sides}, "draw": odds.chance(drawn)}
 
 
 # --- the `fight` question -------------------------------------------------------------------
@@ -428,7 +439,7 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
                               "models": list(g.models), "attacks": sum(n for _, n in g.dice), "hit_on": a.hit_on,
                               "wound_on": a.wound_on, "save_on": saves[0] if saves else None})
             fighters[g.unit] += [m for m in g.models if m not in fighters[g.unit]]
-    res = outcome_odds(state, rnd, c, o.dist)
+    res = outcome_odds(state, rnd, o)
     pmf = {u: o.removed_pmf(u).as_list(0) for u in rnd.units}
     side_of = {u: state.unit(u).side for u in rnd.units}
     return {

@@ -24,17 +24,19 @@ Modules, bottom up:
 * :mod:`~tapeline.rules.melee.wounds` — taking wounds one at a time in a unit's casualty order:
   the save (armour or invulnerable), optional damage mitigation, Damage that never carries over
   to another model. :class:`~tapeline.rules.melee.wounds.Losses` is one unit's state (models
-  removed so far, damage on the next one); :class:`~tapeline.rules.melee.wounds.WoundsMemo` is
-  what the exact engine remembers of taking wounds (bounded; shared by default:
-  :data:`~tapeline.rules.melee.wounds.MEMO`, which :func:`~tapeline.rules.melee.wounds.forget`
-  clears).
+  removed so far, damage on the next one).
+* :mod:`~tapeline.rules.melee.chains` — the exact engine's arrays: a unit's states of losses as
+  one chain (:class:`~tapeline.rules.melee.chains.Chain`), a wound as a move along it, a Strike
+  Group's dice as the losses they bring from every starting state at once
+  (:func:`~tapeline.rules.melee.chains.after_dice`: binomial by folding each die's hit, wound
+  and save into one chance; several wound kinds in kind order by Horner's rule).
 * :mod:`~tapeline.rules.melee.combat` — the round: :class:`~tapeline.rules.melee.combat.Combat`
   (units with their casualty orders, Initiative steps of Strike Groups);
   :func:`~tapeline.rules.melee.combat.resolve_round` rolls it,
-  :func:`~tapeline.rules.melee.combat.round_distribution` carries the exact joint distribution
-  over every unit's losses through the same steps (earlier steps' casualties remove later
-  attackers; groups within one step strike simultaneously, casualties are removed at the end of
-  the step).
+  :func:`~tapeline.rules.melee.combat.round_odds` carries the exact joint distribution over
+  every unit's losses through the same steps, as one array (earlier steps' casualties remove
+  later attackers; groups within one step strike simultaneously, casualties are removed at the
+  end of the step). Nothing is remembered between questions.
 
 A system's side (40k 3rd: :mod:`tapeline.rules.classic40k.melee`) works out from the board who
 fights, their attacks, hit / wound / save target numbers and the step order, and reads the
@@ -45,12 +47,13 @@ from .charts import Charts, faces_at_least, save_on, wound_chart
 from .combat import Combat, CombatUnit, InitiativeStep, RoundOdds, resolve_round, round_distribution, round_odds
 from .strike import HIT, MISS, Against, StrikeGroup, WoundKind, wound_category
 from .weapons import KEEP, MeleeWeapon, Modifier
-from .wounds import Defender, Losses, WoundsMemo
+from .chains import Chain
+from .wounds import Defender, Losses
 
 __all__ = [
     "Charts", "faces_at_least", "save_on", "wound_chart",
     "Combat", "CombatUnit", "InitiativeStep", "RoundOdds", "resolve_round", "round_distribution", "round_odds",
     "HIT", "MISS", "Against", "StrikeGroup", "WoundKind", "wound_category",
     "KEEP", "MeleeWeapon", "Modifier",
-    "Defender", "Losses", "WoundsMemo",
+    "Chain", "Defender", "Losses",
 ]

@@ -28,15 +28,20 @@ since an earlier step's casualties remove later attackers.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, ItemsView, Optional, Required, TypedDict
+from typing import Any, Callable, Optional, Required, Sequence, TypedDict
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ..dice import Dice
 from ..pmf import PMF
-from .strike import Against, RollLog, StrikeGroup, roll_strike, strike_distribution
-from .wounds import MEMO, Defender, Losses, Order, SaveLog, WoundsMemo, allocate_dice, allocate_distribution, wounds_lost
+from .chains import Chain, Floats, Ints, after_dice
+from .strike import Against, RollLog, StrikeGroup, roll_strike
+from .wounds import Defender, Losses, Order, SaveLog, allocate_dice, wounds_lost
 
 #: The combat's state: one :class:`~tapeline.rules.melee.wounds.Losses` per unit, in the order
 #: of :attr:`Combat.units`.
@@ -193,54 +198,170 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
 # --- the exact engine ---------------------------------------------------------------------------
 
 
-def _step(combat: Combat, step: InitiativeStep, begin: State, memo: WoundsMemo) -> dict[State, float]:
-    """Exact distribution of the state after ``step`` from ``begin`` (the wounds taken through
-    ``memo``)."""
-    sub = {begin: 1.0}
+def _support(joint: Floats, axis: int) -> Ints:
+    """The states of unit ``axis`` with some chance in ``joint``."""
+    others = tuple(k for k in range(joint.ndim) if k != axis)
+    return np.flatnonzero(joint.sum(axis=others) > 0)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """A Strike Group as the exact engine reads it: the attacker's axis, its attack dice in each
+    of the attacker's states, its target options (the option and the target's axis)."""
+
+    attacker: int
+    dice: Ints
+    options: tuple[tuple[Against, int], ...]
+
+
+def _classes(groups: Sequence[_Group], chains: Sequence[Chain], spans: Sequence[int], axis: int,
+             support: Ints) -> list[Ints]:
+    """The states of unit ``axis`` (among ``support``) split by what the step's groups read off
+    it at the start of the step: a group's attack dice if it is the attacker, whether a model is
+    left if it is one of several target options. Every state of a class strikes alike."""
+    cols = [g.dice for g in groups if g.attacker == axis]
+    cols += [chains[axis].has_models[:spans[axis]].astype(np.int64) for g in groups if len(g.options) > 1
+             for _a, t in g.options if t == axis]
+    if not cols:
+        return [support]
+    keys = np.stack(cols, axis=1)[support]
+    _u, label = np.unique(keys, axis=0, return_inverse=True)
+    label = label.reshape(-1)
+    return [support[label == c] for c in range(int(label.max()) + 1)]
+
+
+def _push(combat: Combat, chains: Sequence[Chain], spans: Sequence[int], step: InitiativeStep, joint: Floats) -> Floats:
+    """The joint distribution after ``step``: the states are split into classes that strike
+    alike (the models each group has at the start of the step, the options left to it); in each
+    class every group's wounds are taken along its target's axis as one array operation (the
+    losses after its dice from each starting state, :func:`~tapeline.rules.melee.chains.after_dice`,
+    worked out once for the step for every dice count and starting state it meets)."""
+    U = joint.ndim
+    groups: list[_Group] = []
     for g in step.groups:
-        n = combat.attack_dice(g, begin)
-        a = combat.against(g, begin)
-        if n == 0 or a is None:
-            continue
-        W = strike_distribution(a, n)
-        ti = combat.index[a.target]
-        tu = combat.units[ti]
-        new: defaultdict[State, float] = defaultdict(float)
-        # the target's losses after w, by its losses before (states share them)
-        taken: dict[Losses, list[tuple[float, ItemsView[Losses, float]]]] = {}
-        for s, q in sub.items():
-            head, tail = s[:ti], s[ti + 1:]
-            by_w = taken.get(s[ti])
-            if by_w is None:
-                by_w = taken[s[ti]] = [(r, allocate_distribution(tu.order, s[ti], a.kinds, w, memo).items()) for w, r in W.items()]
-            for r, after_dist in by_w:
-                qr = q * r  # (q * r) * r2, as the product is read left to right
-                for after, r2 in after_dist:
-                    new[head + (after,) + tail] += qr * r2
-        sub = dict(new)
-    return sub
+        ai = combat.index[g.unit]
+        options = tuple((a, combat.index[a.target]) for a in g.against if a.target in combat.index)
+        groups.append(_Group(ai, chains[ai].dice(g.dice, spans[ai]), options))
+    support = [_support(joint, u) for u in range(U)]
+    classes = [_classes(groups, chains, spans, u, support[u]) for u in range(U)]
+
+    def strikes(gi: int, rep: Sequence[int]) -> Optional[tuple[int, int]]:
+        """(option, dice) of group ``gi`` in a class whose first states are ``rep`` (``None``: no
+        attacks, or no foe left among several options). With one option the group strikes it:
+        from a state with no model left its dice move nothing."""
+        g = groups[gi]
+        n = int(g.dice[rep[g.attacker]])
+        if len(g.options) == 1:
+            o: Optional[int] = 0
+        else:
+            o = next((k for k, (_a, t) in enumerate(g.options) if chains[t].has_models[rep[t]]), None)
+        return None if n == 0 or o is None else (o, n)
+
+    # the combinations of classes with some chance: each class's first state, its states on
+    # every axis, its block of the joint distribution
+    blocks: list[tuple[list[int], list[Ints], Floats]] = []
+    for combo in itertools.product(*classes):
+        at = [np.asarray(cl) for cl in combo]
+        block = joint[np.ix_(*at)]
+        if block.any():
+            blocks.append(([int(cl[0]) for cl in combo], at, block))
+    # the losses each group's dice bring from the states its target may be in at that point of
+    # the step: the target's states at the start of the step, or any later one after an earlier
+    # group of the step struck the same unit
+    moves: list[dict[tuple[int, int], tuple[Ints, Floats]]] = []
+    struck: set[int] = set()
+    for gi, grp in enumerate(groups):
+        wanted: dict[int, set[int]] = {}
+        for first, _at, _block in blocks:
+            got = strikes(gi, first)
+            if got is not None:
+                wanted.setdefault(got[0], set()).add(got[1])
+        table: dict[tuple[int, int], tuple[Ints, Floats]] = {}
+        for o, ns in wanted.items():
+            a, t = grp.options[o]
+            rows = support[t] if t not in struck else np.arange(int(support[t].min()), spans[t])
+            counts = np.array(sorted(ns), dtype=np.int64)
+            after = after_dice(chains[t].strikes(a), chains[t].size, np.tile(rows, len(counts)), np.repeat(counts, len(rows)))
+            for k, n in enumerate(counts):
+                table[(o, int(n))] = (rows, after[k * len(rows):(k + 1) * len(rows)])
+        moves.append(table)
+        struck |= {t for _a, t in grp.options}
+    out = np.zeros_like(joint)
+    for first, at, block in blocks:
+        for gi in range(len(groups)):
+            got = strikes(gi, first)
+            if got is None:
+                continue
+            t = groups[gi].options[got[0]][1]
+            rows, after = moves[gi][got]
+            live = _support(block, t)
+            block = np.moveaxis(np.tensordot(block.take(live, axis=t), after[np.searchsorted(rows, at[t][live])], axes=([t], [0])), -1, t)
+            at[t] = np.arange(spans[t])
+        out[np.ix_(*at)] += block
+    return out
 
 
-def round_distribution(combat: Combat, memo: WoundsMemo = MEMO) -> dict[State, float]:
-    """The exact joint distribution over the state (one Losses per unit) after the round.
-    ``memo``: what the engine remembers of taking wounds (:class:`~tapeline.rules.melee.wounds.WoundsMemo`;
-    by default the one every question shares, :data:`~tapeline.rules.melee.wounds.MEMO`)."""
-    dist = {combat.start(): 1.0}
+def round_odds(combat: Combat) -> "RoundOdds":
+    """The round's exact joint distribution over every unit's losses, pushed through its steps
+    (:func:`_push`), and what is read off it. A unit no group strikes keeps its start."""
+    chains = tuple(Chain(u.order, u.start) for u in combat.units)
+    struck = {a.target for step in combat.steps for g in step.groups for a in g.against}
+    spans = tuple(ch.size if u.id in struck else 1 for u, ch in zip(combat.units, chains))
+    joint = np.zeros(spans)
+    joint[(0,) * len(spans)] = 1.0
     for step in combat.steps:
-        new: defaultdict[State, float] = defaultdict(float)
-        for s, p in dist.items():
-            for t, q in _step(combat, step, s, memo).items():
-                new[t] += p * q
-        dist = dict(new)
-    return dist
+        joint = _push(combat, chains, spans, step, joint)
+    return RoundOdds(combat, chains, joint)
 
 
-@dataclass
+def round_distribution(combat: Combat) -> dict[State, float]:
+    """The exact joint distribution over the state (one Losses per unit) after the round: every
+    state with a chance (:attr:`RoundOdds.dist`)."""
+    return round_odds(combat).dist
+
+
+@dataclass(eq=False)
 class RoundOdds:
-    """The exact distribution of a round and what is read off it."""
+    """The exact distribution of a round and what is read off it.
+
+    ``joint``: the chance of each combination of the units' states, axis ``k`` for unit ``k`` of
+    :attr:`Combat.units` along its :class:`~tapeline.rules.melee.chains.Chain` (index 0: its losses
+    at the start; a unit no group strikes has that one state). :attr:`dist` lists the states
+    with a chance as :data:`State` tuples; :meth:`values` and :meth:`chance` read a question off
+    the array at once."""
 
     combat: Combat
-    dist: dict[State, float]
+    chains: tuple[Chain, ...]
+    joint: Floats
+
+    @cached_property
+    def dist(self) -> dict[State, float]:
+        """``{state: chance}`` for every state with a chance (in the order of the array)."""
+        where = np.nonzero(self.joint)
+        chance = self.joint[where]
+        picked = [[ch.states[i] for i in idx.tolist()] for ch, idx in zip(self.chains, where)]
+        return {tuple(col): float(p) for col, p in zip(zip(*picked), chance.tolist())}
+
+    def states(self, unit: str) -> tuple[Losses, ...]:
+        """The states of ``unit`` along its axis of :attr:`joint`."""
+        i = self.combat.index[unit]
+        return self.chains[i].states[: self.joint.shape[i]]
+
+    def values(self, unit: str, per_state: Sequence[float] | NDArray[Any]) -> NDArray[Any]:
+        """``per_state`` (one value per state of ``unit``, :meth:`states`) laid along the unit's
+        axis, to combine with :attr:`joint` and other units' values by broadcasting."""
+        i = self.combat.index[unit]
+        shape = [1] * self.joint.ndim
+        shape[i] = self.joint.shape[i]
+        return np.asarray(per_state).reshape(shape)
+
+    def chance(self, mask: NDArray[Any]) -> float:
+        """The chance of the states where ``mask`` (broadcast against :attr:`joint`) holds."""
+        return float(self.joint[np.broadcast_to(mask, self.joint.shape)].sum())
+
+    def marginal(self, unit: str) -> Floats:
+        """The chance of each state of ``unit`` (:meth:`states`)."""
+        return _marginal(self.joint, self.combat.index[unit])
 
     def pmf(self, f: Callable[[State], int]) -> PMF:
         acc: defaultdict[int, float] = defaultdict(float)
@@ -262,16 +383,23 @@ class RoundOdds:
         u = self.combat.units[i]
         return wounds_lost(u.order, state[i]) - wounds_lost(u.order, u.start)
 
+    def _by(self, unit: str, per_state: Ints) -> PMF:
+        i = self.combat.index[unit]
+        return PMF(np.bincount(per_state[: self.joint.shape[i]], weights=self.marginal(unit)).astype(np.float64))
+
     def removed_pmf(self, unit: str) -> PMF:
-        return self.pmf(lambda s: self.removed(s, unit))
+        ch = self.chains[self.combat.index[unit]]
+        return self._by(unit, ch.removed - ch.start.removed)
 
     def wounds_lost_pmf(self, unit: str) -> PMF:
-        return self.pmf(lambda s: self.wounds_lost(s, unit))
+        ch = self.chains[self.combat.index[unit]]
+        return self._by(unit, ch.lost - ch.lost[0])
 
 
-def round_odds(combat: Combat, memo: WoundsMemo = MEMO) -> RoundOdds:
-    """The round's exact distribution (:func:`round_distribution`) and what is read off it."""
-    return RoundOdds(combat, round_distribution(combat, memo))
+def _marginal(joint: Floats, axis: int) -> Floats:
+    others = tuple(k for k in range(joint.ndim) if k != axis)
+    out: Floats = joint.sum(axis=others)
+    return out
 
 
 __all__ = ["Combat", "CombatUnit", "Defender", "GroupLog", "InitiativeStep", "RoundLog", "RoundOdds", "State", "StepLog", "resolve_round",

@@ -13,7 +13,9 @@ weapon and plain "n+" tables. Two engines read the same :class:`Roll` steps:
 
 * :func:`roll_strike` rolls real dice (each roll an event with its purpose);
 * :func:`strike_distribution` carries the exact distribution: ``n`` dice of one step fall into
-  the categories multinomially (a convolution of the one-die distribution).
+  the categories multinomially (a convolution of the one-die distribution). One attack die
+  brings at most one wound, so the exact engine needs it for one die only
+  (:func:`~tapeline.rules.melee.chains.per_die`).
 
 >>> from tapeline.rules.melee.charts import faces_at_least
 >>> a = Against("orks", faces_at_least(3), faces_at_least(5, yes=wound_category(0)), (WoundKind(),), 3, 5)
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable, Iterator, Mapping, Optional, Sequence, TypedDict
 
 import numpy as np
@@ -93,7 +94,6 @@ class Roll:
         return _multinomial(self.faces, n)
 
 
-@lru_cache(maxsize=8192)
 def _multinomial(faces: Faces, n: int) -> dict[Counts, float]:
     """``{category counts: probability}`` for ``n`` dice, the dice added one at a time (a
     convolution of the one-die distribution): after each die, the probability of the count
@@ -102,11 +102,7 @@ def _multinomial(faces: Faces, n: int) -> dict[Counts, float]:
 
     The sums and products are carried on an array over the count vectors (numpy: the same
     IEEE operations in the same order, so the same floats as adding the dice one by one to a
-    mapping, :func:`_multinomial_by_dice`, which answers where the array would be too large).
-
-    Remembered (``functools.lru_cache``: at most 8,192 answers — a count, not a size: one for
-    many dice in several categories is large — the least recently used dropped first; safe
-    between threads; :func:`~tapeline.rules.melee.wounds.forget` clears it)."""
+    mapping, :func:`_multinomial_by_dice`, which answers where the array would be too large)."""
     c = max(faces) + 1
     p = [faces.count(k) / 6.0 for k in range(c)]
     live = [k for k in range(c) if p[k]]
@@ -263,14 +259,9 @@ def roll_strike(against: Against, n: int, dice: Dice, label: str = "") -> tuple[
     return p.wounds, log
 
 
-@lru_cache(maxsize=8192)
 def strike_distribution(against: Against, n: int) -> Mapping[tuple[int, ...], float]:
-    """Exact distribution of the wounds by kind from ``n`` attack dice (same steps).
-
-    Remembered (``functools.lru_cache``: at most 8,192 answers, by target option and number of
-    dice — a count, not a size — the least recently used dropped first; safe between threads;
-    :func:`~tapeline.rules.melee.wounds.forget` clears it): a fight asks it again for every
-    state with the same attackers left. The mapping returned is shared: read it only."""
+    """Exact distribution of the wounds by kind from ``n`` attack dice (same steps). The exact
+    engine reads it for one die (:func:`~tapeline.rules.melee.chains.per_die`)."""
     dist = {against.start(n): 1.0}
     for step in against.steps():
         new: defaultdict[StrikePools, float] = defaultdict(float)

@@ -13,7 +13,8 @@ the next one has taken. Each wound (§A.7 step 8, seed "Armour Saves"):
    another model.
 
 :func:`allocate_dice` and :func:`allocate_distribution` read the same :func:`unsaved_faces` and
-:func:`take` — the random resolution and the exact distribution cannot drift apart.
+:func:`take` — the random resolution and the exact distribution cannot drift apart; so does the
+exact engine's chain of a unit's losses (:class:`~tapeline.rules.melee.chains.Chain`).
 
 >>> marines = tuple(Defender(f"m{i}", 1, save=3) for i in range(3))
 >>> d = allocate_distribution(marines, Losses(), (WoundKind(),), (2,))
@@ -23,15 +24,13 @@ the next one has taken. Each wound (§A.7 step 8, seed "Armour Saves"):
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Mapping, NamedTuple, Optional, Sequence, TypedDict
 
 from ..dice import Dice
 from .charts import faces_at_least, save_on
-from .strike import Faces, WoundKind, _multinomial, strike_distribution
+from .strike import Faces, WoundKind
 
 SAVED, UNSAVED = 1, 0
 
@@ -94,120 +93,21 @@ def mitigation_faces(m: Defender) -> Faces:
     return faces_at_least(m.mitigation, yes=SAVED, no=UNSAVED)
 
 
-@lru_cache(maxsize=4096)
 def unsaved_chance(m: Defender, kind: WoundKind) -> float:
-    """P(a wound of ``kind`` on ``m`` is neither saved nor mitigated).
-
-    Remembered (``functools.lru_cache``: at most 4,096 chances, the least recently used dropped
-    first; safe between threads; :func:`forget` clears it): the exact engine asks it for every
-    state of a unit's losses, with a handful of models and kinds."""
+    """P(a wound of ``kind`` on ``m`` is neither saved nor mitigated)."""
     return unsaved_faces(m, kind).count(UNSAVED) / 6.0 * mitigation_faces(m).count(UNSAVED) / 6.0
 
 
-class WoundsMemo:
-    """What the exact engine remembers of taking wounds: for a casualty order and its wound
-    kinds, each kind's :func:`unsaved_chance` per model and, by the losses they start from, the
-    distribution of the unit's :class:`Losses` after each sequence of wounds worked out (every
-    prefix of a sequence is kept: a fight asks for the wounds of every outcome of its strike
-    roll, which share their first wounds). A sequence is worked out from the longest of its
-    prefixes already kept, one wound at a time — the same steps, in the same order, as from the
-    start: the same floats, whatever was asked before.
-
-    **Bound**: ``limit`` entries (a losses state and its chance: about 120 bytes each, so some
-    60 MB at the default :data:`LIMIT`). When more are held as a new sequence is to be worked
-    out, everything is forgotten and the memory fills again; the sequences one call works out
-    are kept whole, so it may pass the limit by that one call's. :meth:`clear` forgets at once.
-
-    **Threads**: one lock serialises every look-up with the work it does, so one memo may be
-    shared between threads. The distributions it hands out are never changed afterwards: read
-    them only.
-
-    The engine's functions (:func:`allocate_distribution`,
-    :func:`~tapeline.rules.melee.combat.round_distribution`,
-    :func:`~tapeline.rules.melee.combat.round_odds`) take one as ``memo``; by default they share
-    :data:`MEMO`, created below, whose contents :func:`forget` clears.
-    """
-
-    #: Entries kept at most by default.
-    LIMIT = 500_000
-
-    def __init__(self, limit: int = LIMIT) -> None:
-        self.limit = limit
-        #: Entries held now (the sum of the sizes of the distributions kept).
-        self.entries = 0
-        self._kept: dict[tuple[Order, Kinds], _Kept] = {}
-        self._lock = threading.Lock()
-
-    def distribution(self, order: Order, start: Losses, kinds: Kinds, wounds: Sequence[int]) -> Mapping[Losses, float]:
-        """The distribution of the unit's losses after ``wounds[k]`` wounds of ``kinds[k]``,
-        from ``start`` (see :func:`allocate_distribution`)."""
-        counts = tuple(int(n) for n in wounds)
-        with self._lock:
-            kept = self._kept.get((order, kinds))
-            if kept is None:
-                kept = self._kept[(order, kinds)] = _Kept([None] * len(kinds), {})
-            after = kept.after.get(start)
-            if after is None:
-                after = kept.after[start] = {}
-            got = after.get(counts)
-            if got is not None:
-                return got
-            # walk back, one wound at a time (the last one taken first), to a sequence worked out
-            w, back = list(counts), []
-            while True:
-                k = next((i for i in range(len(w) - 1, -1, -1) if w[i] > 0), None)
-                if k is None:
-                    dist = {start: 1.0}
-                    break
-                w[k] -= 1
-                back.append(k)
-                found = after.get(tuple(w))
-                if found is not None:
-                    dist = found
-                    break
-            if self.entries > self.limit:
-                self._kept.clear()
-                self.entries = 0
-                kept = self._kept[(order, kinds)] = _Kept(kept.chances, {start: {}})
-                after = kept.after[start]
-            for k in reversed(back):
-                chances = kept.chances[k]
-                if chances is None:
-                    chances = kept.chances[k] = tuple(unsaved_chance(m, kinds[k]) for m in order)
-                dist = _one_wound(order, dist, kinds[k], chances)
-                w[k] += 1
-                after[tuple(w)] = dist
-                self.entries += len(dist)
-            return dist
-
-    def clear(self) -> None:
-        """Forget every sequence kept."""
-        with self._lock:
-            self._kept.clear()
-            self.entries = 0
-
-
-class _Kept(NamedTuple):
-    """A :class:`WoundsMemo`'s entry for one casualty order and its wound kinds: each kind's
-    unsaved chance per model (``None`` until needed); by starting losses, the distribution
-    after each sequence of wounds (wounds by kind) worked out."""
-
-    chances: list[Optional[tuple[float, ...]]]
-    after: dict[Losses, dict[tuple[int, ...], dict[Losses, float]]]
-
-
-#: The memo the exact engine's questions share unless a caller passes its own (one per
-#: process; :func:`forget` clears it).
-MEMO = WoundsMemo()
-
-
-def allocate_distribution(order: Order, start: Losses, kinds: Kinds, wounds: Sequence[int],
-                          memo: WoundsMemo = MEMO) -> Mapping[Losses, float]:
+def allocate_distribution(order: Order, start: Losses, kinds: Kinds, wounds: Sequence[int]) -> dict[Losses, float]:
     """Exact distribution of the unit's :class:`Losses` after ``wounds[k]`` wounds of
-    ``kinds[k]``, taken in kind order: one wound after another, from the distribution after the
-    longest sequence of the same first wounds that ``memo`` already holds (the same steps, in the
-    same order, as from the start: the same floats). The mapping returned is shared: read it only."""
-    return memo.distribution(order, start, kinds, wounds)
+    ``kinds[k]``, taken in kind order, one wound after another (:func:`take` with the
+    :func:`unsaved_chance` of the model it reaches): the states with a chance."""
+    dist: dict[Losses, float] = {start: 1.0}
+    for kind, n in zip(kinds, wounds):
+        chances = tuple(unsaved_chance(m, kind) for m in order)
+        for _ in range(int(n)):
+            dist = _one_wound(order, dist, kind, chances)
+    return {s: p for s, p in dist.items() if p > 0}
 
 
 def _one_wound(order: Order, dist: Mapping[Losses, float], kind: WoundKind,
@@ -280,12 +180,3 @@ def allocate_dice(order: Order, start: Losses, kinds: Kinds, wounds: Sequence[in
                         "removed": [d.id for d in order[before.removed:losses.removed]]})
             left -= batch
     return losses, log
-
-
-def forget() -> None:
-    """Forget all the exact engine remembers between questions (the dice tables' distributions,
-    the unsaved chances, the sequences of wounds :data:`MEMO` keeps): the next question is worked
-    out afresh (the benchmarks time a fresh question this way)."""
-    for f in (_multinomial, strike_distribution, unsaved_chance):
-        f.cache_clear()
-    MEMO.clear()

@@ -300,7 +300,6 @@ def test_the_multinomial_array_gives_the_dice_by_dice_floats_in_the_same_order()
     tables += [tuple(rng.randrange(5) for _ in range(6)) for _ in range(6)]
     for faces in tables:
         for n in (0, 1, 2, 3, 7, 12, 25, 40):
-            strike._multinomial.cache_clear()
             got, want = strike._multinomial(faces, n), strike._multinomial_by_dice(faces, n)
             assert list(got) == list(want), (faces, n)
             assert all(got[k] == want[k] for k in want), (faces, n)
@@ -309,7 +308,6 @@ def test_the_multinomial_array_gives_the_dice_by_dice_floats_in_the_same_order()
             for k, v in list(want.items())[:50]:
                 law = math.factorial(n) / math.prod(math.factorial(x) for x in k) * math.prod(pi ** x for pi, x in zip(p, k))
                 assert v == pytest.approx(law, rel=1e-9, abs=1e-300)
-    strike._multinomial.cache_clear()
 
 
 def _taken_one_at_a_time(order, start, kinds, counts):
@@ -333,14 +331,11 @@ def _taken_one_at_a_time(order, start, kinds, counts):
     return dist
 
 
-@pytest.mark.parametrize("limit", [wounds.WoundsMemo.LIMIT, 40])
-def test_the_kept_sequences_of_wounds_give_the_same_floats(limit):
-    """Sequences of wounds asked in any order (the shorter after or before the longer, sharing
-    their first wounds or not), from several starting losses, with the memory cleared when full:
-    bit for bit the distribution of taking each wound from the start."""
+def test_allocation_gives_the_floats_of_taking_each_wound_from_the_start():
+    """Sequences of wounds from several starting losses: bit for bit the distribution of taking
+    each wound with wounds.take and its unsaved chance, from the start."""
     import random
 
-    memo = wounds.WoundsMemo(limit)
     order = (Defender("c", 2, save=2, invulnerable=4), Defender("a", 1, save=3), Defender("b", 1, save=3, mitigation=5),
              Defender("d", 3, save=None), Defender("e", 1, save=6))
     kinds = (WoundKind(), WoundKind(ap=2, damage=2, label="power"), WoundKind(ignores_armour=True, label="rend"))
@@ -348,10 +343,9 @@ def test_the_kept_sequences_of_wounds_give_the_same_floats(limit):
     asked = [tuple(rng.randint(0, 5) for _ in kinds) for _ in range(120)] + [(0, 0, 0), (9, 0, 0), (0, 0, 9)]
     for start in (Losses(), Losses(1, 0), Losses(0, 1), Losses(3, 2), Losses(5, 0)):
         for counts in asked:
-            got = allocate_distribution(order, start, kinds, counts, memo)
+            got = allocate_distribution(order, start, kinds, counts)
             want = _taken_one_at_a_time(order, start, kinds, counts)
             assert list(got.items()) == list(want.items()), (start, counts)
-    assert memo.entries <= limit + 15 * 12  # and the last call's sequences, kept whole
 
 
 def _two_units_of_ten():
@@ -365,51 +359,116 @@ def _two_units_of_ten():
     return Combat((a, b), steps)
 
 
-def test_a_memo_of_ones_own_gives_the_shared_memos_floats_and_leaves_it_alone():
-    """rules/melee/wounds.py: the exact engine takes its wounds through the memo it is given; a
-    fresh one answers bit for bit as the shared one (already holding the answer, or emptied by
-    forget()), and the shared one is not touched."""
-    c = _two_units_of_ten()
-    shared = list(combat.round_distribution(c).items())
-    before = wounds.MEMO.entries
-    assert before > 0
-    own = wounds.WoundsMemo()
-    assert list(combat.round_distribution(c, own).items()) == shared
-    assert own.entries > 0 and wounds.MEMO.entries == before
-    wounds.forget()
-    assert wounds.MEMO.entries == 0
-    assert list(round_odds(c).dist.items()) == shared
-    own.clear()
-    assert own.entries == 0
-    assert list(combat.round_distribution(c, own).items()) == shared
+def _reference_round(cb: Combat) -> dict:
+    """The round as the exact engine worked it out before it was array arithmetic (the test's
+    own plain walk): from every state at the start of a step, each group's wounds by kind
+    (strike_distribution for its dice), each wound vector taken one wound at a time
+    (allocate_distribution), groups in step order, casualties removed at the end of the step."""
+    dist = {cb.start(): 1.0}
+    for step in cb.steps:
+        new: dict = defaultdict(float)
+        for begin, p in dist.items():
+            sub = {begin: p}
+            for g in step.groups:
+                n = cb.attack_dice(g, begin)
+                a = cb.against(g, begin)
+                if n == 0 or a is None:
+                    continue
+                ti = cb.index[a.target]
+                nxt: dict = defaultdict(float)
+                for s, q in sub.items():
+                    for w, r in strike_distribution(a, n).items():
+                        for after, r2 in allocate_distribution(cb.units[ti].order, s[ti], a.kinds, w).items():
+                            nxt[s[:ti] + (after,) + s[ti + 1:]] += q * r * r2
+                sub = dict(nxt)
+            for s, q in sub.items():
+                new[s] += q
+        dist = {s: q for s, q in new.items() if q > 0}
+    return dist
 
 
-def test_one_memo_shared_between_threads_gives_the_same_floats():
-    """WoundsMemo states that one memo may be shared between threads: sequences asked from
-    several threads at once, in different orders, with the memory cleared when full, are bit for
-    bit those of taking each wound from the start."""
+def _random_combat(seed: int) -> Combat:
+    """Two to four units of one to six models (one to three Wounds, armour, invulnerable and
+    mitigation saves mixed, some already down a model or a wound), one to three steps of one to
+    three groups with one to three wound kinds each (AP, Damage, ignoring armour), several target
+    options (a fresh opponent when the first is gone)."""
     import random
+
+    rng = random.Random(seed)
+    n_units = rng.choice([2, 2, 3, 4])
+    units = []
+    for u in range(n_units):
+        order = tuple(Defender(f"u{u}m{i}", rng.choice([1, 1, 2, 3]), rng.choice([None, 2, 3, 4, 5, 6]), rng.choice([None, None, 4, 5]),
+                               rng.choice([None, None, None, 5, 6])) for i in range(rng.randint(1, 6)))
+        start = Losses()
+        if rng.random() < 0.2:
+            r = rng.randrange(len(order))
+            start = Losses(r, rng.randrange(order[r].wounds) if rng.random() < 0.5 else 0)
+        units.append(CombatUnit(f"u{u}", "ab"[u % 2], order, start))
+    steps = []
+    for s in range(rng.randint(1, 3)):
+        groups = []
+        for _ in range(rng.randint(1, 3)):
+            att = rng.choice(units)
+            foes = [v.id for v in units if v.side != att.side]
+            rng.shuffle(foes)
+            k = rng.randint(1, 3)
+            kinds = tuple(WoundKind(rng.choice([None, 2, 3, 4, 5]), rng.choice([1, 1, 2, 3]), rng.random() < 0.2) for _ in range(k))
+            hit = (0,) + tuple(rng.choice([0, 1, 1, 1] + [wound_category(j) for j in range(k)]) for _ in range(5))
+            wound = (0,) + tuple(rng.choice([0, 0, wound_category(0)] + [wound_category(j) for j in range(k)]) for _ in range(5))
+            dice = tuple((d.id, rng.randint(0, 3)) for d in rng.sample(att.order, rng.randint(1, len(att.order))))
+            opts = tuple(Against(t, hit, wound, kinds) for t in foes[:rng.randint(1, len(foes))])
+            groups.append(StrikeGroup(att.id, att.id, dice, opts))
+        steps.append(InitiativeStep(f"s{s}", tuple(groups)))
+    return Combat(tuple(units), tuple(steps))
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_the_array_engine_equals_the_plain_walk_of_every_state(seed):
+    """rules/melee/combat.py: the exact round as array arithmetic (chains of losses, folded dice,
+    Horner's rule over the wound kinds, the joint array pushed through each step class by class)
+    against the plain walk over every state and every wound vector: the same states, each chance
+    equal to 1e-14 (the sums are taken in another order, so not always to the last bit)."""
+    cb = _random_combat(seed)
+    got = round_odds(cb).dist
+    want = _reference_round(cb)
+    assert set(got) == set(want)
+    assert max(abs(got[s] - want[s]) for s in want) <= 1e-14
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-13)
+
+
+def test_the_exact_round_gives_the_same_floats_every_time_and_from_several_threads():
+    """The exact engine keeps nothing between questions: the same round asked again, or from
+    several threads at once, gives the very same floats."""
     import threading
 
-    memo = wounds.WoundsMemo(200)
-    order = (Defender("c", 2, save=2, invulnerable=4), Defender("a", 1, save=3), Defender("b", 1, save=3, mitigation=5),
-             Defender("d", 3, save=None), Defender("e", 1, save=6))
-    kinds = (WoundKind(), WoundKind(ap=2, damage=2, label="power"))
-    asked = [(i, j) for i in range(7) for j in range(7)]
-    want = {counts: list(_taken_one_at_a_time(order, Losses(), kinds, counts).items()) for counts in asked}
+    c = _two_units_of_ten()
+    want = list(combat.round_distribution(c).items())
+    assert list(round_odds(c).dist.items()) == want
     wrong = []
 
-    def ask(seed):
-        mine = list(asked)
-        random.Random(seed).shuffle(mine)
+    def ask():
         for _ in range(3):
-            for counts in mine:
-                if list(allocate_distribution(order, Losses(), kinds, counts, memo).items()) != want[counts]:
-                    wrong.append(counts)
+            if list(combat.round_distribution(c).items()) != want:
+                wrong.append(1)
 
-    threads = [threading.Thread(target=ask, args=(seed,)) for seed in range(4)]
+    threads = [threading.Thread(target=ask) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert wrong == []
+
+
+def test_readings_off_the_array_equal_the_readings_off_the_states():
+    """RoundOdds reads casualties and wounds lost off the joint array; the same read off every
+    state of ``dist`` (to 1e-15), and a chance read through ``values`` / ``chance``."""
+    cb = _random_combat(5)
+    o = round_odds(cb)
+    for u in cb.units:
+        by_state = o.pmf(lambda s, u=u: o.removed(s, u.id))
+        assert o.removed_pmf(u.id).as_list() == pytest.approx(by_state.as_list(), abs=1e-15)
+        lost = o.pmf(lambda s, u=u: o.wounds_lost(s, u.id))
+        assert o.wounds_lost_pmf(u.id).as_list() == pytest.approx(lost.as_list(), abs=1e-15)
+        some = o.values(u.id, [s.removed > u.start.removed for s in o.states(u.id)])
+        assert o.chance(some) == pytest.approx(o.probability(lambda s, u=u: o.removed(s, u.id) > 0), abs=1e-15)
