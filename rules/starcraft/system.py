@@ -40,6 +40,7 @@ class StarCraft(RuleSystem):
     tags = frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"})
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}
+    charge_sets_rest = True
 
     # --- units and terrain ------------------------------------------------------------------
 

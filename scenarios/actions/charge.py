@@ -72,7 +72,7 @@ class Charge(Strict):
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"
-        if self.set and ctx.state.system != "starcraft":
+        if self.set and not rules_for(ctx.state.system).charge_sets_rest:
             yield "set", "set: gives spots for the rest of a StarCraft charging unit (§8.7.7 step 4), not a rule of this system"
         if self.leader is not None and self.leader in self.set:
             yield f"set.{self.leader}", f"{self.leader} is the Leading Model: it goes where the charge takes it, not to a spot of set:"
