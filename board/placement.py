@@ -32,8 +32,9 @@ from typing import Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 
-from .arrays import Floats, Geoms
+from .arrays import Bools, Floats, Geoms
 from .bases import RoundBase
 from .coherency import LinkTest
 from .levels import Levels
@@ -64,6 +65,107 @@ class Placement:
 def _ring(c: Union[Sequence[float], Floats], R: float, step_deg: float) -> Floats:
     t = np.radians(np.arange(0.0, 360.0, step_deg))
     return np.column_stack([c[0] + R * np.cos(t), c[1] + R * np.sin(t)])
+
+
+class Surroundings:
+    """What every spot a model may be set at is generated from and checked against: the
+    Leading Model (already at its end spot), the bases that do not move (``fixed``: the Leading
+    Model, ``blockers``, ``stay``), the ``targets``, the ``keep_away`` bases with their
+    distances, the table and its footprints (by level, with ``levels``)."""
+
+    def __init__(self, leader: Figure, table: Table, blockers: Sequence[Figure] = (), pieces: Sequence[Piece] = (),
+                 targets: Sequence[Figure] = (), keep_away: Sequence[tuple[Figure, float]] = (), radius: float = 3.0,
+                 contact_range: float = 1.0, stay: Sequence[Figure] = (), levels: Optional[Levels] = None,
+                 pieces_on: Optional[PiecesOn] = None):
+        self.leader, self.table, self.radius, self.contact_range = leader, table, radius, contact_range
+        self.pieces, self.levels, self.pieces_on = pieces, levels, pieces_on
+        self.stay = list(stay)
+        fixed = [leader] + list(blockers) + self.stay
+        self.fc = np.array([f.at for f in fixed], dtype=float).reshape(-1, 2)
+        self.fr = np.array([_radius(f) for f in fixed])
+        self.tc = np.array([f.at for f in targets], dtype=float).reshape(-1, 2)
+        self.tr = np.array([_radius(f) for f in targets])
+        self.kc = np.array([f.at for f, _ in keep_away], dtype=float).reshape(-1, 2)
+        self.kr = np.array([_radius(f) + d for f, d in keep_away])
+        self.lr = _radius(leader)
+        self._trees: dict[Optional[str], Optional[tuple[shapely.STRtree, Geoms]]] = {}
+
+    def _tree_of(self, level: Optional[str]) -> Optional[tuple[shapely.STRtree, Geoms]]:
+        if level not in self._trees:
+            # (with levels, pieces_on is given)
+            on = self.pieces if self.levels is None else cast(PiecesOn, self.pieces_on)(level)
+            polys = np.array([p.footprint for p in on], dtype=np.object_)
+            self._trees[level] = (shapely.STRtree(polys), polys) if len(polys) else None
+        return self._trees[level]
+
+    def contact_circles(self, r: float, placed: Sequence[tuple[tuple[float, float], float]]) -> list[tuple[float, float, float]]:
+        """The circles a centre of a base of radius ``r`` runs on when it touches a model in
+        ``placed`` (``(centre, radius)``) or a target: ``(x, y, R)``."""
+        circles = [(x, y, r + pr + _EPS) for (x, y), pr in placed]
+        return circles + [(c[0], c[1], r + rt + _EPS) for c, rt in zip(self.tc, self.tr)]
+
+    def near_fixed(self, r: float) -> list[tuple[float, float, float]]:
+        """Contact circles round the fixed bases near the Leading Model (for the spots that
+        touch two bases at once)."""
+        return [(c[0], c[1], r + rf + _EPS) for c, rf in zip(self.fc, self.fr)
+                if math.dist(c, self.leader.at) < self.radius + 2 * r + rf + 1]
+
+    def candidates(self, r: float, placed: Sequence[tuple[tuple[float, float], float]],
+                   extra: Sequence[Floats] = ()) -> Floats:
+        """The candidate centres for a base of radius ``r`` with ``placed`` models set: rings
+        of contact spots round each placed model and target (every 5°), rings at half and all of
+        ``contact_range`` round each target (every 10°), the spots touching two bases at once,
+        and ``extra`` points; unique to 1e-9."""
+        circles = self.contact_circles(r, placed)
+        cand = [_ring((x, y), R, 5.0) for x, y, R in circles]
+        cand += [_ring(c, r + rt + self.contact_range * f, 10.0) for c, rt in zip(self.tc, self.tr) for f in (0.5, 1.0 - 1e-6)]
+        cand.append(circle_intersections(np.array(circles + self.near_fixed(r), dtype=float).reshape(-1, 3)))
+        cand += list(extra)
+        return cast(Floats, np.unique(np.round(np.concatenate(cand), 9), axis=0))
+
+    def legal(self, P: Floats, r: float, others: Sequence[tuple[tuple[float, float], float]] = ()) -> tuple[Floats, NDArray[np.object_]]:
+        """The centres of ``P`` where a base of radius ``r`` may legally end — wholly on the
+        table, overlapping no fixed base, none of ``others`` (``(centre, radius)``: models set
+        since) and no footprint of its level, not within its distance of a ``keep_away`` base —
+        and the level each stands on."""
+        ok, lv = self.legal_mask(P, r, others)
+        return P[ok], lv[ok]
+
+    def legal_mask(self, P: Floats, r: float, others: Sequence[tuple[tuple[float, float], float]] = ()) -> tuple[Bools, NDArray[np.object_]]:
+        """:meth:`legal` as a mask over ``P``, and the level of every centre."""
+        table = self.table
+        ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
+        allc = np.concatenate([self.fc, np.array([p for p, _ in others], dtype=float).reshape(-1, 2)])
+        allr = np.concatenate([self.fr, np.array([pr for _, pr in others])])
+        if len(allc):
+            d = np.linalg.norm(P[:, None, :] - allc[None, :, :], axis=2) - allr[None, :] - r
+            ok &= d.min(axis=1) >= -TOUCH
+        if len(self.kc):
+            d = np.linalg.norm(P[:, None, :] - self.kc[None, :, :], axis=2) - self.kr[None, :] - r
+            ok &= d.min(axis=1) > TOUCH
+        levels = self.levels
+        lv = np.array(levels.surface_at(P), dtype=object) if levels is not None else np.full(len(P), None, dtype=object)
+        for level in set(lv[ok].tolist()) if ok.any() else ():
+            tp = self._tree_of(level)
+            if tp is None:
+                continue
+            idx = np.nonzero(ok & np.array([x == level for x in lv.tolist()], dtype=bool))[0]
+            gi, pi = tp[0].query(shapely.points(P[idx]), predicate="dwithin", distance=r)
+            if len(gi):
+                dd = shapely.distance(shapely.points(P[idx][gi]), tp[1][pi])
+                bad = np.unique(gi[dd < r - TOUCH])
+                ok[idx[bad]] = False
+        return ok, lv
+
+    def wholly(self, P: Floats, r: float) -> Bools:
+        """Which centres keep a base of radius ``r`` wholly within ``radius`` of the Leading Model."""
+        return cast(Bools, np.hypot(*(P - np.array(self.leader.at)).T) + r - self.lr <= self.radius + TOUCH)
+
+    def target_gaps(self, P: Floats, r: float) -> Floats:
+        """Each centre's edge-to-edge gap to the nearest target (``inf`` without targets)."""
+        if not len(self.tc):
+            return np.full(len(P), np.inf)
+        return cast(Floats, (np.linalg.norm(P[:, None, :] - self.tc[None, :, :], axis=2) - self.tr[None, :] - r).min(axis=1))
 
 
 def place_around(
@@ -97,23 +199,9 @@ def place_around(
     the unit that is itself within ``contact_range`` of a target (StarCraft Close Ranks, §8.8.1)
     instead of being within ``contact_range`` of a target.
     """
-    fixed = [leader] + list(blockers) + list(stay)
-    fc = np.array([f.at for f in fixed], dtype=float).reshape(-1, 2)
-    fr = np.array([_radius(f) for f in fixed])
-    tc = np.array([f.at for f in targets], dtype=float).reshape(-1, 2)
-    tr = np.array([_radius(f) for f in targets])
-    kc = np.array([f.at for f, _ in keep_away], dtype=float).reshape(-1, 2)
-    kr = np.array([_radius(f) + d for f, d in keep_away])
-    trees: dict[Optional[str], Optional[tuple[shapely.STRtree, Geoms]]] = {}
-
-    def tree_of(level: Optional[str]) -> Optional[tuple[shapely.STRtree, Geoms]]:
-        if level not in trees:
-            # (with levels, pieces_on is given)
-            polys = np.array([p.footprint for p in (pieces if levels is None else cast(PiecesOn, pieces_on)(level))], dtype=np.object_)
-            trees[level] = (shapely.STRtree(polys), polys) if len(polys) else None
-        return trees[level]
-
-    lr = _radius(leader)
+    ground = Surroundings(leader, table, blockers, pieces, targets, keep_away, radius, contact_range, stay, levels, pieces_on)
+    tc, tr = ground.tc, ground.tr
+    lr = ground.lr
     placed = [(leader.at, lr)] + [(f.at, _radius(f)) for f in stay]
 
     def near_target(c: tuple[float, float], rad: float) -> bool:
@@ -129,34 +217,7 @@ def place_around(
     on: dict[str, Optional[str]] = {}
     for m in movers:
         r = _radius(m)
-        circles = [(x, y, r + pr + _EPS) for (x, y), pr in placed]
-        circles += [(c[0], c[1], r + rt + _EPS) for c, rt in zip(tc, tr)]
-        near_fixed = [(c[0], c[1], r + rf + _EPS) for c, rf in zip(fc, fr) if math.dist(c, leader.at) < radius + 2 * r + rf + 1]
-        cand = [_ring((x, y), R, 5.0) for x, y, R in circles]
-        cand += [_ring(c, r + rt + contact_range * f, 10.0) for c, rt in zip(tc, tr) for f in (0.5, 1.0 - 1e-6)]
-        cand.append(circle_intersections(np.array(circles + near_fixed, dtype=float).reshape(-1, 3)))
-        P: Floats = np.unique(np.round(np.concatenate(cand), 9), axis=0)
-        ok = (P[:, 0] - r >= -TOUCH) & (P[:, 1] - r >= -TOUCH) & (table.width - P[:, 0] - r >= -TOUCH) & (table.height - P[:, 1] - r >= -TOUCH)
-        allc = np.concatenate([fc, np.array([p for p, _ in placed[1 + len(stay):]], dtype=float).reshape(-1, 2)])
-        allr = np.concatenate([fr, np.array([pr for _, pr in placed[1 + len(stay):]])])
-        if len(allc):
-            d = np.linalg.norm(P[:, None, :] - allc[None, :, :], axis=2) - allr[None, :] - r
-            ok &= d.min(axis=1) >= -TOUCH
-        if len(kc):
-            d = np.linalg.norm(P[:, None, :] - kc[None, :, :], axis=2) - kr[None, :] - r
-            ok &= d.min(axis=1) > TOUCH
-        lv = np.array(levels.surface_at(P), dtype=object) if levels is not None else np.full(len(P), None, dtype=object)
-        for level in set(lv[ok].tolist()) if ok.any() else ():
-            tp = tree_of(level)
-            if tp is None:
-                continue
-            idx = np.nonzero(ok & np.array([x == level for x in lv.tolist()], dtype=bool))[0]
-            gi, pi = tp[0].query(shapely.points(P[idx]), predicate="dwithin", distance=r)
-            if len(gi):
-                dd = shapely.distance(shapely.points(P[idx][gi]), tp[1][pi])
-                bad = np.unique(gi[dd < r - TOUCH])
-                ok[idx[bad]] = False
-        P, lv = P[ok], lv[ok]
+        P, lv = ground.legal(ground.candidates(r, placed), r, placed[1 + len(stay):])
         if not len(P):
             unplaced[m.id] = "no legal spot: every spot overlaps a base or terrain, leaves the table or comes too near an enemy"
             continue
@@ -178,9 +239,9 @@ def place_around(
             unplaced[m.id] = "no legal spot with a clear coherency link to the models already set"
             continue
         dl = np.hypot(*(P - np.array(leader.at)).T)
-        wholly = dl + r - lr <= radius + TOUCH
+        wholly = ground.wholly(P, r)
         if len(tc):
-            gt = (np.linalg.norm(P[:, None, :] - tc[None, :, :], axis=2) - tr[None, :] - r).min(axis=1)
+            gt = ground.target_gaps(P, r)
             if support_contact:
                 sc = np.array([c for c, _ in supports], dtype=float).reshape(-1, 2)
                 sr = np.array([rad for _, rad in supports])

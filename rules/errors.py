@@ -11,13 +11,17 @@ class IllegalAction(TapelineError):
     """An action the rules do not allow; the state is left untouched.
 
     ``index`` is the action's position in the scenario's ``actions:`` list (filled in by the
-    replay when the rules raise it), ``rule`` the rule broken with its section number.
+    replay when the rules raise it), ``rule`` the rule broken with its section number, ``field``
+    the part of the action at fault when the rules know it (``set.z2``): the location is then
+    ``actions[3].set.z2`` (``action.set.z2`` for a move pushed on a game).
     """
 
-    def __init__(self, rule: str, message: str, index: Optional[int] = None):
-        self.rule, self.message, self.index = rule, message, index
+    def __init__(self, rule: str, message: str, index: Optional[int] = None, field: Optional[str] = None):
+        self.rule, self.message, self.index, self.field = rule, message, index, field
         if index is not None:
-            self.location = f"actions[{index}]"
+            self.location = f"actions[{index}]" + (f".{field}" if field else "")
+        elif field:
+            self.location = f"action.{field}"
         super().__init__(message)
 
     def __str__(self) -> str:
@@ -25,7 +29,7 @@ class IllegalAction(TapelineError):
         return f"{where}{self.message} ({self.rule})"
 
     def at(self, index: int) -> "IllegalAction":
-        return IllegalAction(self.rule, self.message, index)
+        return IllegalAction(self.rule, self.message, index, self.field)
 
 
 class ChoiceError(IllegalAction):

@@ -21,7 +21,9 @@
    minimises the largest gap to them) if the rolled distance allows, else as close as possible
    within 1"; the rest are set in coherency with
    priority A base contact with declared targets, B within 1" of them, C close to the Leading
-   Model; none within 1" of an undeclared enemy. A model that cannot be set legally with a link
+   Model; none within 1" of an undeclared enemy — at the spots the player gives, each checked,
+   the others by the default that puts the most in base contact, then within 1"
+   (:mod:`rules.starcraft.charge_followers`). A model that cannot be set legally with a link
    is removed (§4.4). Grass the Leading Model's path crosses, or a model ends on, is removed
    (§7.1).
 """
@@ -34,7 +36,6 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from tapeline.board.errors import GeometryError
 from tapeline.board.measure import gap
-from tapeline.board.placement import place_around
 from tapeline.board.regions import Region
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
@@ -44,11 +45,11 @@ from ..charge_geometry import Group, MoveRules, Plan, best_plan, closest_within,
 from ..charge_odds import BEST_OF_2D6, D6, ChargeDice, ChargeOdds, charge_odds
 from ..errors import IllegalAction
 from ..state import GameState
+from . import charge_followers as followers
 from . import charge_goal as goal
 from .elevation import Level, level
 from .engagement import units_engaged
-from .movement import (ENGAGEMENT_RANGE, coherency_radius, end_pieces_on, grass_crossed, grass_ended_on, link_space,
-                       move_rules, speed, without_grass)
+from .movement import ENGAGEMENT_RANGE, grass_crossed, grass_ended_on, move_rules, speed, without_grass
 
 RULE = "§8.7.7 Charge"
 BEST_OF_TWO = ("metabolic-boost", "charge", "charge_best_of_two")
@@ -109,6 +110,8 @@ class ChargeOutcome:
     grass_removed: tuple[str, ...] = ()
     target_models: dict[str, str] = field(default_factory=dict)   # target unit -> nominated model
     end_gaps: dict[str, float] = field(default_factory=dict)      # nominated model -> Leading Model's gap to it
+    tiers: dict[str, str] = field(default_factory=dict)           # the rest: model -> priority tier A | B | C
+    placement: dict[str, Any] = field(default_factory=dict)       # how the rest were set (charge_followers.Followers)
 
 
 def engageable(state: GameState, target: str, mover: Optional[Figure] = None, on: goal.On = goal.HERE) -> list[Figure]:
@@ -267,14 +270,17 @@ def _unreachable_notes(state: GameState, rules: MoveRules, targets: Sequence[str
 
 
 def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Sequence[int], leader: Optional[str] = None,
-            modifier: int = 0, target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, ChargeOutcome]:
+            modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
+            spots: Optional[Mapping[str, tuple[float, float]]] = None) -> tuple[GameState, ChargeOutcome]:
     """Resolve a Charge with the given dice: the new state (unchanged on failure) and what
     happened. ``target_models`` nominates one model per target unit (default: the model of the
-    first target nearest the Leading Model's end spot)."""
+    first target nearest the Leading Model's end spot); ``spots`` sets some or all of the rest
+    (each checked; the others by the default: :mod:`rules.starcraft.charge_followers`)."""
     rc = reach(state, unit_id, targets, leader, modifier)
     for t in target_models or {}:
         if t not in rc.targets:
             raise IllegalAction(RULE, f"a model is nominated in {t}, which is not a declared target ({', '.join(rc.targets)})")
+    followers.check_keys(state, unit_id, rc.leader, spots or {})
     lead = state.figure(rc.leader)
     rules = move_rules(state, unit_id, lead, keep_away_from=[e.id for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying])
     # checked even if the charge fails
@@ -303,28 +309,15 @@ def resolve(state: GameState, unit_id: str, targets: Sequence[str], rolls: Seque
         pass
     end = path.end
     moved = lead.moved(end[0], end[1], rules.level_at(*end))
-    new = state.with_figures([moved])
     end_gaps = {m: gap(moved, state.figure(m)) for m in nominees.values()}
     end_gap = max(end_gaps.values())
-    rest = [f for f in state.figures_of(unit_id) if f.id != rc.leader]
-    rest.sort(key=lambda f: (min(gap(f, t) for t in new.figures_of(rc.targets[0])), f.id))
-    keep = [(f, ENGAGEMENT_RANGE) for e in state.enemies_of(unit_id) if e.id not in rc.targets and not e.flying for f in state.figures_of(e.id)]
-    tfigs = [f for t in rc.targets for f in state.figures_of(t)]
-    others = [f for f in state.all_figures() if f.unit != unit_id]
-    pieces = [p for p in state.table.pieces if not p.has("grass")]
-    lspace = link_space(state, unit_id, rc.targets)
-    pl = place_around(moved, rest, state.table, others, pieces, tfigs, keep, coherency_radius(state.unit(unit_id)),
-                      lspace.clear_segments, ENGAGEMENT_RANGE, levels=rules.levels,
-                      pieces_on=lambda lv: end_pieces_on(state.table, lv))
-    new = new.with_figures([f.moved(*pl.positions[f.id], pl.on.get(f.id)) for f in rest if f.id in pl.positions])
-    if pl.unplaced:
-        new = new.without_models(unit_id, list(pl.unplaced))
+    new, rest = followers.set_rest(state, state.with_figures([moved]), unit_id, rc.targets, moved, rules, spots)
     pts = path.points()
     grass = sorted(set(grass_crossed(state, pts)) | set(grass_ended_on(new, new.figures_of(unit_id))))
     new = without_grass(new, grass)
     return new, ChargeOutcome(rc, result, tuple(rolls), True, end, pts, nominees[rc.targets[0]], abs(end_gap) <= TOUCH, end_gap,
-                              dict(pl.positions), tuple(pl.unplaced), pl.out_of_coherency, tuple(grass),
-                              dict(nominees), end_gaps)
+                              dict(rest.positions), rest.removed, rest.out_of_coherency, tuple(grass),
+                              dict(nominees), end_gaps, dict(rest.tiers), rest.as_json())
 
 
 def nominated(state: GameState, targets: Sequence[str], end: Optional[Sequence[float]],
@@ -379,7 +372,8 @@ def outcome_answer(res: ChargeOutcome) -> dict[str, Any]:
         "path": [xy(p) for p in res.path] if res.success else [],
         "target_model": res.target_model, "target_models": dict(res.target_models), "contact": res.contact,
         "end_gap": num(res.end_gap), "end_gaps": {k: num(v) for k, v in res.end_gaps.items()},
-        "placed": {k: xy(v) for k, v in res.placed.items()},
+        "placed": {k: xy(v) for k, v in res.placed.items()}, "tiers": dict(res.tiers),
+        "placement": dict(res.placement),
         "removed": list(res.removed), "out_of_coherency": list(res.out_of_coherency),
         "grass_removed": list(res.grass_removed),
     }

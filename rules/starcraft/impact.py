@@ -62,6 +62,11 @@ def impact_of(state: GameState, unit_id: str) -> Optional[tuple[int, int]]:
     return None if not imp else (int(imp[0]), int(imp[1]))
 
 
+def immune(state: GameState, unit_id: str) -> bool:
+    """HIDDEN units (BURROWED ones are HIDDEN) are immune to IMPACT."""
+    return bool({"hidden", "burrowed"} & state.unit(unit_id).status)
+
+
 def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = None,
             split: Optional[Mapping[str, Mapping[str, int]]] = None) -> Optional[Impact]:
     """The unit's IMPACT dice against the charged ``targets`` (default: every unit it is now
@@ -75,8 +80,8 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
     for t in order:
         if t not in rk.engaged_with:
             raise IllegalAction(RULE, f"{unit_id} is not Engaged with {t}: IMPACT dice go only to charged units in its ranks")
-    immune = tuple(t for t in order if {"hidden", "burrowed"} & state.unit(t).status)
-    live = [t for t in order if t not in immune]
+    immunes = tuple(t for t in order if immune(state, t))
+    live = [t for t in order if t not in immunes]
     given = {m: dict(v) for m, v in (split or {}).items()}
     out: dict[str, dict[str, int]] = {}
     for m, parts in given.items():
@@ -95,7 +100,7 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         may = [t for t in live if t in rk.may_attack(m)]
         if may:
             out[m] = {may[0]: x}
-    return Impact(unit_id, x, y, rk, tuple(live), out, immune)
+    return Impact(unit_id, x, y, rk, tuple(live), out, immunes)
 
 
 def spec(state: GameState, imp: Impact, target: str) -> BatchSpec:

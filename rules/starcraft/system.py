@@ -40,6 +40,7 @@ class StarCraft(RuleSystem):
     tags = frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"})
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}
+    charge_sets_rest = True
 
     # --- units and terrain ------------------------------------------------------------------
 
@@ -114,22 +115,26 @@ class StarCraft(RuleSystem):
 
     def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
                        leader: Optional[str] = None, modifier: int = 0,
-                       target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
+                       target_models: Optional[Mapping[str, str]] = None,
+                       spots: Optional[Mapping[str, XY]] = None) -> tuple[GameState, dict[str, Any]]:
         new, res = charge.resolve(state, unit, list(targets), list(rolls), leader, modifier,
-                                  dict(target_models) if target_models else None)
+                                  dict(target_models) if target_models else None, spots)
         return new, charge.outcome_answer(res)
 
     def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,
                modifier: int = 0, target_models: Optional[Mapping[str, str]] = None,
                options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, dict[str, Any], Events]:
-        """Speed + the charge dice (rolled here), then :meth:`charge_outcome`."""
-        self.no_reactions(options)
+        """Speed + the charge dice (rolled here), then :meth:`charge_outcome`; ``options["set"]``
+        (the action's ``set:``): spots for the rest of the unit (§8.7.7 step 4)."""
+        opts = dict(options or {})
+        spots = opts.pop("set", None)
+        self.no_reactions(opts)
         rc = charge.reach(state, unit, list(targets), leader, modifier)
         n = rc.odds.dice.dice
         dice.take_events()
         rolls = dice.roll(n, f"charge roll ({unit}, {rc.odds.dice.name})") if n else []
         events = dice.take_events()
-        new, res = self.charge_outcome(state, unit, targets, rolls, leader, modifier, target_models)
+        new, res = self.charge_outcome(state, unit, targets, rolls, leader, modifier, target_models, spots)
         return new, res, events
 
     def charge_goal_regions(self, state: GameState, unit: str, targets: Sequence[str], lead: Figure) -> list[Region]:

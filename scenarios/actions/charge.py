@@ -7,11 +7,15 @@ actions:
      weapons: {t1: bolter}, casualties: {loyal: [a3, a2]}}               #   reacts with Overwatch
   - {action: charge, unit: zerglings, targets: [marines, medics], leader: z3,
      target_models: {marines: m2}, modifier: -2}
+  - {action: charge, unit: zealots, targets: [marauders], leader: z1, set: {z2: [10.6, 11.1]}}
 ```
 
 StarCraft (§8.7.7): Speed + D6 (or the higher of 2D6), success if the Leading Model can reach
 a legal end spot; it is set in base contact with the nominated target model when the roll
-allows, else as close as possible within 1"; the rest are set in coherency (priority A/B/C);
+allows, else as close as possible within 1"; the rest are set in coherency (priority A/B/C):
+at the spots in ``set`` (some or all of them; each checked — a legal end spot, coherency, the
+priority — a refusal located at ``set.<model>``), the others by the default, which puts the
+most in base contact with the targets, then within 1" (rules/starcraft/charge_followers.py);
 a model with no legal linked spot is removed (§4.4). Horus Heresy (§A.3): the Set-up Move
 (kept whatever follows), then 2D6 discard the lower, the charge move, and a Cool Check after a
 failure (Stunned on a fail); 40k 3rd (§B.1): the 6" assault move, 2D6 highest through difficult
@@ -29,7 +33,7 @@ from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
 from ..limits import MAX_MODELS
-from ..schema import ChargeModifier, Flag, Id, Strict
+from ..schema import XY, ChargeModifier, Flag, Id, Strict
 from ..validate import Static, target_problems
 from ..vocab import Ref, ReplayContext
 
@@ -50,6 +54,8 @@ class Charge(Strict):
     weapons: Annotated[dict[Id, Id], Field(max_length=MAX_MODELS)] = {}
     casualties: Annotated[dict[Id, Annotated[list[Id], Field(min_length=0, max_length=MAX_MODELS)]],
                           Field(max_length=20)] = {}
+    # StarCraft §8.7.7 step 4: spots for the rest of the unit
+    set: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)] = {}
 
     def options(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}
@@ -57,6 +63,8 @@ class Charge(Strict):
             out["weapons"] = dict(self.weapons)
         if self.casualties:
             out["casualties"] = {k: list(v) for k, v in self.casualties.items()}
+        if self.set:
+            out["set"] = {m: (float(x), float(y)) for m, (x, y) in self.set.items()}
         return out
 
     def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
@@ -64,6 +72,10 @@ class Charge(Strict):
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"
+        if self.set and not rules_for(ctx.state.system).charge_sets_rest:
+            yield "set", "set: gives spots for the rest of a StarCraft charging unit (§8.7.7 step 4), not a rule of this system"
+        if self.leader is not None and self.leader in self.set:
+            yield f"set.{self.leader}", f"{self.leader} is the Leading Model: it goes where the charge takes it, not to a spot of set:"
 
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]
@@ -74,6 +86,7 @@ class Charge(Strict):
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
         out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
+        out += [(f"set.{m}", "model", m, self.unit) for m in self.set]
         return out
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
