@@ -105,7 +105,12 @@ def _unit_or_model(ctx: Static, ident: str, within: Within, entry: Entry) -> Opt
 
 @kind("side")
 def _side(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
-    sides = sorted({u.side for u in ctx.state.units})
+    return side_problem(ctx.state, ident)
+
+
+def side_problem(state: GameState, ident: str) -> Optional[str]:
+    """Why ``ident`` is no side of the file (one its units have), or None."""
+    sides = sorted({u.side for u in state.units})
     return None if ident in sides else f"no side {ident!r} (the file's sides: {', '.join(sides) or 'none'})"
 
 
@@ -152,9 +157,20 @@ def target_problems(targets: Sequence[str]) -> Iterable[tuple[str, str]]:
         yield f"targets.{i}", f"{t!r} is already a declared target of the charge (targets[{first}]): name each target unit once"
 
 
-def problems(spec: Scenario, state: GameState) -> list[Problem]:
-    """Every static problem of the file's actions and expectations, located."""
+def settings_problems(spec: Scenario, state: GameState) -> list[Problem]:
+    """The file's ``settings:`` that name what the file lacks: a ``home_edges`` side no unit
+    has."""
     out: list[Problem] = []
+    for side in spec.settings.home_edges:
+        msg = side_problem(state, side)
+        if msg is not None:
+            out.append((("settings", "home_edges", side), msg))
+    return out
+
+
+def problems(spec: Scenario, state: GameState) -> list[Problem]:
+    """Every static problem of the file's settings, actions and expectations, located."""
+    out: list[Problem] = settings_problems(spec, state)
     for section in ("actions", "expect"):
         for i, entry in enumerate(getattr(spec, section)):
             ctx = Static(spec, state, section, i)

@@ -51,7 +51,8 @@ class Challenge(Strict):
         out += [("acceptor", "model", self.acceptor)] if self.acceptor else []
         out += [("disgrace", "model", self.disgrace)] if self.disgrace else []
         out += [(f"gambits.{m}", "model", m) for m in self.gambits] + [(f"weapons.{m}", "model", m) for m in self.weapons]
-        return out
+        out += [(f"banned.{m}", "model", m) for m in self.banned]
+        return out + ([("active", "side", self.active)] if self.active is not None else [])
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         opts = {"disgrace": self.disgrace, "gambits": self.gambits, "weapons": self.weapons, "rounds": self.rounds,

@@ -49,7 +49,7 @@ def _choice_refs(prefix: str, choices: Mapping[str, Sequence[str]]) -> list[Ref]
     out: list[Ref] = []
     for t, ms in choices.items():
         out.append((f"{prefix}.{t}", "unit", t))
-        out += [(f"{prefix}.{t}", "model", m) for m in ms]
+        out += [(f"{prefix}.{t}.{i}", "model", m, t) for i, m in enumerate(ms)]
     return out
 
 

@@ -56,7 +56,7 @@ class Fight(Strict):
             out += [(f"targets.{m}", "unit", u) for u in ([t] if isinstance(t, str) else t)]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
         out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
-        return out
+        return out + ([("active", "side", self.active)] if self.active is not None else [])
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         ctx.dice.take_events()

@@ -40,6 +40,7 @@ class ResolutionAction(Strict):
 
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]
+        out += [(f"bonus.{s}", "side", s) for s in self.bonus]
         return out + ([("panic_unit", "unit", self.panic_unit)] if self.panic_unit else [])
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:

@@ -1,0 +1,71 @@
+"""``check`` is the contract (issue 21): a file ``tapeline check`` calls valid is never refused
+by ``replay`` for a reference or a word. Each class of file that once passed ``check`` and failed
+later (or was silently ignored) is refused by ``check`` with one located line, exit status 2.
+The malformed-file corpus (tests/scenarios/malformed/) holds one file per class; the cases here
+are the ones an inline file shows more plainly, or that the corpus cannot hold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import cli
+from tests.scenarios.test_hostile import refused
+
+#: Two Horus Heresy units in base contact (the static checks need no more).
+HERESY = """\
+tapeline: 1
+system: heresy
+board: {width: 24, height: 24}
+units:
+  - {id: tac, side: loyalist, base: 32, stats: {weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4,
+     attacks: 1, leadership: 7, save: 3, models: {a1: {subtypes: [champion]}}}, models: [{id: a1, at: [5, 5]}, {id: a2, at: [5, 7]}]}
+  - {id: trt, side: traitor, base: 32, stats: {weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4,
+     attacks: 1, leadership: 7, save: 3, models: {t1: {subtypes: [champion]}}}, models: [{id: t1, at: [6.26, 5]}, {id: t2, at: [6.26, 7]}]}
+"""
+
+#: A StarCraft Marine unit and a Zergling in reach of it.
+STARCRAFT = """\
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - {id: t, side: terran, profile: marine, leader: m1, models: [{id: m1, at: [5, 5]}, {id: m2, at: [7, 5]}]}
+  - {id: z, side: zerg, profile: zergling, models: [{id: z1, at: [5.9, 6]}]}
+"""
+
+
+def check_refuses(write, text: str, where: str, name: str = "s.yaml") -> str:
+    """``check`` (and ``replay``) refuse the file with one line naming ``where``; that line."""
+    path = write(text, name)
+    line = refused(cli("check", path), path, where)
+    assert refused(cli("replay", path), path, where) == line
+    code, out, _ = cli("check", path, "--json")
+    assert code == 2 and json.loads(out)["errors"][0]["location"].startswith(where)
+    return line
+
+
+# --- casualties of another unit, sides no unit has ----------------------------------------------
+
+
+@pytest.mark.parametrize("action, where", [
+    ("{action: fight, unit: tac, casualties: {trt: [t2, a1]}}", "actions[0].casualties.trt[1]"),
+    ("{action: challenge, challenger: a1, acceptor: t1, active: orks}", "actions[0].active"),
+    ("{action: resolution, unit: tac, bonus: {loyalist: 1, orks: 1}}", "actions[0].bonus.orks"),
+])
+def test_a_heresy_casualty_or_side_that_is_not_there_is_refused(write, action, where):
+    line = check_refuses(write, HERESY + f"actions:\n  - {action}\n", where)
+    assert "'orks'" in line or "is not in unit 'trt'" in line
+
+
+def test_an_impact_casualty_of_another_unit_is_refused(write):
+    line = check_refuses(write, STARCRAFT + "actions:\n  - {action: impact, unit: z, casualties: {t: [z1]}}\n",
+                         "actions[0].casualties.t[0]")
+    assert "model 'z1' is not in unit 't' (it is in 'z')" in line
+
+
+def test_a_home_edge_of_a_side_no_unit_has_is_refused(write):
+    line = check_refuses(write, HERESY + "settings: {home_edges: {traitor: right, Traitor: left}}\n",
+                         "settings.home_edges.Traitor")
+    assert "no side 'Traitor' (the file's sides: loyalist, traitor)" in line
