@@ -209,6 +209,12 @@ class RuleSystem:
         weapons only where it uses them)."""
         return None
 
+    def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
+        """Why model ``model`` cannot strike with ``weapon`` in close combat (a fight, a Close
+        Combat Attack, a challenge): it does not carry it, or it is no close combat weapon —
+        decided on the file's profiles alone, as the fight would decide it (``None``: it may)."""
+        return None
+
     # --- the board --------------------------------------------------------------------------
 
     def engaged(self, state: GameState, a: str, b: str) -> Engagement:

@@ -9,7 +9,8 @@ Every action and expectation model says what it names, and the checks here need 
   ``within``, an action *of word* ``within``). Built-in kinds: ``model`` (a model that must be
   on the table when the entry is resolved or checked), ``casualty`` (a model of the file that
   may have been removed by then: a casualty list), ``unit``, ``unit_or_model``, ``side``, ``terrain``,
-  ``weapon``, ``action``; a module may add its own with :func:`kind`.
+  ``weapon`` (of unit ``within``), ``melee_weapon`` (one model ``within`` strikes with in close
+  combat), ``action``; a module may add its own with :func:`kind`.
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
 
@@ -126,6 +127,15 @@ def _weapon(ctx: Static, ident: str, within: Optional[str], entry: Entry) -> Opt
     if within is None or not ctx.state.has_unit(within):
         return None
     return rules_for(ctx.state.system).weapon_problem(ctx.state, within, ident)
+
+
+@kind("melee_weapon")
+def _melee_weapon(ctx: Static, ident: str, within: Optional[str], entry: Entry) -> Optional[str]:
+    """A weapon model ``within`` may strike with in close combat (a fight, a Close Combat
+    Attack, a challenge), as the file's system decides it from the profiles."""
+    if within is None or within not in ctx.state.figures:
+        return None
+    return rules_for(ctx.state.system).melee_weapon_problem(ctx.state, within, ident)
 
 
 @kind("action")

@@ -172,6 +172,16 @@ def weapon_of(state: GameState, unit_id: str, model: str, chosen: Optional[str],
     return (hand or ws or [kit.BARE_HANDS])[0]
 
 
+def weapon_problem(state: GameState, unit_id: str, model: str, chosen: str) -> Optional[str]:
+    """Why the model cannot fight with the weapon ``chosen`` (it is not among its close combat
+    weapons): what :func:`weapon_of` would refuse (``None``: it may)."""
+    try:
+        weapon_of(state, unit_id, model, chosen, False)
+    except IllegalAction as e:
+        return e.message
+    return None
+
+
 def two_weapon_bonus(state: GameState, unit_id: str, model: str, weapon: MeleeWeapon) -> int:
     """+1 Attack for two close combat weapons, one in each hand (seed "Close Combat Weapons"):
     another weapon that pairs with the one used (``two_weapons: any`` both, or a second of the

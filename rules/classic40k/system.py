@@ -44,6 +44,10 @@ class Classic40k(ContactSystem):
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         return weapons.known(name, defined)
 
+    def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
+        """A close combat weapon of the model's wargear (seed "Special Close Combat Attacks")."""
+        return melee.weapon_problem(state, state.unit_of(model).id, model, weapon)
+
     def engaged(self, state: GameState, a: str, b: str) -> Engagement:
         return engagement.engaged(state, a, b)
 

@@ -43,6 +43,10 @@ class HorusHeresy(ContactSystem):
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         return weapons.known(name, defined)
 
+    def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
+        """A melee weapon the model carries (§A.7)."""
+        return weapons.melee_problem(state.unit_of(model), model, weapon)
+
     def engaged(self, state: GameState, a: str, b: str) -> Engagement:
         return engaged(state, a, b)
 

@@ -120,6 +120,16 @@ def melee_options(unit: UnitState, model: str) -> list[tuple[str, MeleeWeapon]]:
     return out or [(BASIC.name, BASIC)]
 
 
+def melee_problem(unit: UnitState, model: str, wanted: str) -> Optional[str]:
+    """Why ``model`` of ``unit`` carries no melee weapon ``wanted`` (what :func:`choose` would
+    refuse in a fight or a challenge; ``None``: it carries one)."""
+    try:
+        choose(melee_options(unit, model), wanted, model, "melee weapon")
+    except IllegalAction as e:
+        return e.message
+    return None
+
+
 def ranged_options(unit: UnitState, model: str) -> list[RangedProfile]:
     """The ranged weapons ``model`` carries."""
     file = unit.stats.get("ranged_weapons") or {}

@@ -113,6 +113,17 @@ def _weapon(prof: UnitProfile, name: str, model: str) -> Weapon:
     return w
 
 
+def weapon_problem(state: GameState, model_id: str, name: str) -> Optional[str]:
+    """Why ``name`` is no Combat-phase weapon of model ``model_id``'s profile (§5.1, step 3):
+    what a Close Combat Attack would refuse, decided on the profile alone (``None``: it is one)."""
+    u = state.unit_of(model_id)
+    try:
+        _weapon(make_profile(u.profile or u.id, u.stats), name, model_id)
+    except IllegalAction as e:
+        return e.message
+    return None
+
+
 def default_weapon(prof: UnitProfile) -> Optional[Weapon]:
     """The profile's first Combat-phase weapon that is not an upgrade (SPECIALIST weapons only
     when named); ``None`` when it has none (a Medic, a Goliath: it activates but cannot strike)."""

@@ -85,6 +85,10 @@ class StarCraft(RuleSystem):
             return getattr(e, "message", None) or str(e)
         return None
 
+    def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
+        """A Combat-phase weapon of the model's profile (§5.1, §8.8.1 step 3)."""
+        return melee.weapon_problem(state, model, weapon)
+
     # --- the board --------------------------------------------------------------------------
 
     def engaged(self, state: GameState, a: str, b: str) -> Engagement:

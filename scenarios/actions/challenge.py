@@ -51,6 +51,7 @@ class Challenge(Strict):
         out += [("acceptor", "model", self.acceptor)] if self.acceptor else []
         out += [("disgrace", "model", self.disgrace)] if self.disgrace else []
         out += [(f"gambits.{m}", "model", m) for m in self.gambits] + [(f"weapons.{m}", "model", m) for m in self.weapons]
+        out += [(f"weapons.{m}", "melee_weapon", w, m) for m, w in self.weapons.items()]
         out += [(f"banned.{m}", "model", m) for m in self.banned]
         return out + ([("active", "side", self.active)] if self.active is not None else [])
 

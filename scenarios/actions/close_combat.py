@@ -71,6 +71,7 @@ class CloseCombat(PoolModifiers):
         out += [(f"targets.{i}", "unit", t) for i, t in enumerate(self.targets or ())]
         out += [(f"assign.{m}", "model", m) for m in self.assign] + [(f"assign.{m}", "unit", t) for m, t in self.assign.items()]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
+        out += [(f"weapons.{m}", "melee_weapon", w, m) for m, w in self.weapons.items()]
         surge = [self.surge_to] if isinstance(self.surge_to, str) else list(self.surge_to or ())
         out += [("surge_to", "unit", t) for t in surge]
         out += [(f"precision_split.{t}", "unit", t) for t in self.precision_split]

@@ -51,6 +51,7 @@ class Fight(Strict):
         out: list[Ref] = [("unit", "unit", self.unit)]
         out += [(f"charged.{i}", "unit", u) for i, u in enumerate(self.charged)]
         out += [(f"weapons.{m}", "model", m) for m in self.weapons]
+        out += [(f"weapons.{m}", "melee_weapon", w, m) for m, w in self.weapons.items()]
         out += [(f"targets.{m}", "model", m) for m in self.targets]
         for m, t in self.targets.items():
             out += [(f"targets.{m}", "unit", u) for u in ([t] if isinstance(t, str) else t)]

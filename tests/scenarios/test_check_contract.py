@@ -69,3 +69,22 @@ def test_a_home_edge_of_a_side_no_unit_has_is_refused(write):
     line = check_refuses(write, HERESY + "settings: {home_edges: {traitor: right, Traitor: left}}\n",
                          "settings.home_edges.Traitor")
     assert "no side 'Traitor' (the file's sides: loyalist, traitor)" in line
+
+
+# --- close combat weapons ----------------------------------------------------------------------
+
+
+def test_an_assault_phase_weapon_in_a_close_combat_is_refused(write):
+    line = check_refuses(write, STARCRAFT + "actions:\n  - {action: close_combat, unit: t, weapons: {m1: c-14-rifle}}\n",
+                         "actions[0].weapons.m1")
+    assert "C-14 Rifle is an Assault-phase weapon" in line
+
+
+def test_a_weapon_the_model_carries_passes_check_in_any_spelling(write):
+    kit = HERESY.replace("save: 3, models: {a1", "save: 3, wargear: [power sword], models: {a1")
+    for action in ("{action: fight, unit: tac, weapons: {a2: Power-Sword}}",
+                   "{action: challenge, challenger: a1, acceptor: t1, weapons: {a1: power_sword, t1: basic close combat weapon}}"):
+        path = write(kit + f"actions:\n  - {action}\n")
+        assert cli("check", path)[0] == 0, cli("check", path)
+    path = write(STARCRAFT + "actions:\n  - {action: close_combat, unit: t, weapons: {m1: Bayonet, m2: strike}}\n")
+    assert cli("check", path)[0] == 0, cli("check", path)
