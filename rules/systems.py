@@ -161,6 +161,8 @@ class RuleSystem:
     one_turn_statuses: ClassVar[frozenset[str]] = frozenset()
     #: a charge may give spots for the rest of the unit (``set:``; StarCraft §8.7.7 step 4)
     charge_sets_rest: ClassVar[bool] = False
+    #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
+    gambits: ClassVar[tuple[str, ...]] = ()
     #: the fight's choices made once per model, each with the rule that says so and why:
     #: ``weapons`` (a model's weapon) and ``assign`` (the unit it attacks)
     one_per_model: ClassVar[Mapping[str, tuple[str, str]]] = {

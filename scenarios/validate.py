@@ -10,7 +10,7 @@ Every action and expectation model says what it names, and the checks here need 
   on the table when the entry is resolved or checked), ``casualty`` (a model of the file that
   may have been removed by then: a casualty list), ``unit``, ``unit_or_model``, ``side``, ``terrain``,
   ``weapon`` (of unit ``within``), ``melee_weapon`` (one model ``within`` strikes with in close
-  combat), ``action``; a module may add its own with :func:`kind`.
+  combat), ``gambit``, ``action``; a module may add its own with :func:`kind`.
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
 
@@ -136,6 +136,16 @@ def _melee_weapon(ctx: Static, ident: str, within: Optional[str], entry: Entry) 
     if within is None or within not in ctx.state.figures:
         return None
     return rules_for(ctx.state.system).melee_weapon_problem(ctx.state, within, ident)
+
+
+@kind("gambit")
+def _gambit(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
+    """A Gambit of the file's system (Horus Heresy §A.6); a system with none refuses the
+    challenge itself."""
+    gambits = rules_for(ctx.state.system).gambits
+    if not gambits or ident in gambits:
+        return None
+    return f"{ident!r} is not a core Gambit{hint(ident, gambits)} (the Gambits: {', '.join(gambits)})"
 
 
 @kind("action")

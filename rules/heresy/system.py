@@ -29,6 +29,7 @@ class HorusHeresy(ContactSystem):
                           "disordered"})
     one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
     charge_rules: ClassVar[ChargeRules] = charge
+    gambits = challenge.GAMBITS
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}
 

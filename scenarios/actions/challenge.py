@@ -6,7 +6,7 @@ actions:
     challenger: sgt-a            # a Command, Champion or Paragon model of the active side
     acceptor: champ-b            # the enemy model that accepts; or refuse: true
     disgrace: champ-b            # refused: the enemy model made Disgraced (default: the first eligible)
-    gambits: {sgt-a: [finishing_blow], champ-b: [guard_up]}   # one per round, optional
+    gambits: {sgt-a: [finishing_blow], champ-b: [guard_up]}   # one per round (null: none), at most `rounds`
     weapons: {sgt-a: power sword}                             # the weapon each duellist declares
     rounds: 1                    # rounds fought at most while both live (default 1)
     heroic_intervention: false   # the reactive player's challenge (a Reaction, §A.4)
@@ -16,7 +16,7 @@ actions:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Self
+from typing import Annotated, Iterator, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -24,6 +24,7 @@ from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Flag, Id, Strict
+from ..validate import Static
 from ..vocab import Ref, ReplayContext
 
 
@@ -46,13 +47,22 @@ class Challenge(Strict):
             raise ValueError("give an acceptor, or refuse: true")
         return self
 
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
+        """One Gambit per duellist and round (§A.6 Face-Off): a list longer than ``rounds``
+        names Gambits for rounds the challenge never fights."""
+        for m, gs in self.gambits.items():
+            if len(gs) > self.rounds:
+                yield (f"gambits.{m}", f"{len(gs)} Gambits for {m} in a challenge of {self.rounds} round"
+                       f"{'s' if self.rounds != 1 else ''}: a duellist chooses one Gambit per round (HH3 §A.6 Face-Off)")
+
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("challenger", "model", self.challenger)]
         out += [("acceptor", "model", self.acceptor)] if self.acceptor else []
         out += [("disgrace", "model", self.disgrace)] if self.disgrace else []
         out += [(f"gambits.{m}", "model", m) for m in self.gambits] + [(f"weapons.{m}", "model", m) for m in self.weapons]
         out += [(f"weapons.{m}", "melee_weapon", w, m) for m, w in self.weapons.items()]
-        out += [(f"banned.{m}", "model", m) for m in self.banned]
+        out += [(f"banned.{m}", "model", m) for m in self.banned] + [(f"banned.{m}", "gambit", g) for m, g in self.banned.items()]
+        out += [(f"gambits.{m}.{i}", "gambit", g) for m, gs in self.gambits.items() for i, g in enumerate(gs) if g is not None]
         return out + ([("active", "side", self.active)] if self.active is not None else [])
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:

@@ -88,3 +88,21 @@ def test_a_weapon_the_model_carries_passes_check_in_any_spelling(write):
         assert cli("check", path)[0] == 0, cli("check", path)
     path = write(STARCRAFT + "actions:\n  - {action: close_combat, unit: t, weapons: {m1: Bayonet, m2: strike}}\n")
     assert cli("check", path)[0] == 0, cli("check", path)
+
+
+# --- Gambits ------------------------------------------------------------------------------------
+
+
+def test_a_gambit_named_by_feint_and_riposte_must_be_a_gambit(write):
+    line = check_refuses(write, HERESY + "actions:\n  - {action: challenge, challenger: a1, acceptor: t1, "
+                         "gambits: {a1: [feint_and_riposte]}, banned: {a1: taunt}}\n", "actions[0].banned.a1")
+    assert "'taunt' is not a core Gambit; closest: taunt_and_bait" in line
+
+
+def test_one_gambit_per_round_of_the_challenge_passes(write):
+    path = write(HERESY + "actions:\n  - {action: challenge, challenger: a1, acceptor: t1, rounds: 3, "
+                 "gambits: {a1: [guard_up, null, withdraw], t1: [grandstand]}}\n")
+    assert cli("check", path)[:2] == (0, f"{path}: valid (heresy, 2 units, 4 models, 0 terrain pieces)\n")
+    path = write(HERESY + "actions:\n  - {action: challenge, challenger: a1, acceptor: t1, rounds: 2, "
+                 "gambits: {a1: [guard_up, null, null]}}\n")
+    assert "3 Gambits for a1 in a challenge of 2 rounds" in refused(cli("check", path), path, "actions[0].gambits.a1")
