@@ -161,6 +161,10 @@ class RuleSystem:
     one_turn_statuses: ClassVar[frozenset[str]] = frozenset()
     #: a charge may give spots for the rest of the unit (``set:``; StarCraft §8.7.7 step 4)
     charge_sets_rest: ClassVar[bool] = False
+    #: the traits (StarCraft: keywords) a weapon profile of the file may carry, by the ``stats``
+    #: key that holds the profiles (``weapons``, ``melee_weapons``, ``ranged_weapons``); an empty
+    #: set: the system reads no traits on those profiles
+    weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {}
     #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
     gambits: ClassVar[tuple[str, ...]] = ()
     #: the fight's choices made once per model, each with the rule that says so and why:

@@ -32,7 +32,7 @@ from tapeline.board.terrain import Join, Piece, PieceFacts
 from tapeline.board.units import TOUCH
 from tapeline.rules.dice import Dice, RecordedDice, SeededDice
 from tapeline.rules.state import GameState, UnitState, frozen_map
-from tapeline.rules.systems import UnitEntry, UnitProblem, rules_for
+from tapeline.rules.systems import RuleSystem, UnitEntry, UnitProblem, rules_for
 
 from . import schema, validate, yamlio
 from .errors import ScenarioError
@@ -313,6 +313,8 @@ def build_state(spec: Scenario, probs: _Problems) -> Optional[GameState]:
                       + hint(u.leader, [m.id for m in u.models]))
         for path, msg in rules.unit_problems(info.stats):  # the profile's kit and the file's
             probs.add(("units", i) + tuple(path), msg)
+        for path, msg in _trait_problems(rules, stats):
+            probs.add(("units", i, "stats") + path, msg)
         for j, m in enumerate(u.models):
             size = m.base if m.base is not None else info.base
             if size is None:
@@ -347,6 +349,30 @@ def build_state(spec: Scenario, probs: _Problems) -> Optional[GameState]:
         return None
     _check_overlaps(table, list(figures.values()), where, rules.impassable, probs)
     return GameState(spec.system, table, tuple(units), frozen_map(figures), frozen_map(spec.settings.model_dump()))
+
+
+#: Where a weapon profile of ``stats`` lists its traits: StarCraft's ``keywords``, Horus Heresy's
+#: and 40k's ``traits``.
+_TRAIT_FIELDS = {"weapons": "keywords", "melee_weapons": "traits", "ranged_weapons": "traits"}
+
+
+def _trait_problems(rules: RuleSystem, stats: Mapping[str, Any]) -> list[tuple[Location, str]]:
+    """Every weapon trait of the unit's profiles that the system does not read (a typo such as
+    ``breeching`` would otherwise be ignored), with the closest it knows."""
+    out: list[tuple[Location, str]] = []
+    for profiles, known in rules.weapon_traits.items():
+        field = _TRAIT_FIELDS[profiles]
+        word = "keyword" if field == "keywords" else "trait"
+        for wname, spec in (stats.get(profiles) or {}).items():
+            for t in spec.get(field) or {}:
+                if t in known:
+                    continue
+                if known:
+                    msg = f"unknown weapon {word} {t!r}{hint(t, known)} ({rules.name} reads: {', '.join(sorted(known))})"
+                else:
+                    msg = f"unknown weapon {word} {t!r}: system {rules.name} reads no {word}s of {profiles}"
+                out.append(((profiles, wname, field, t), msg))
+    return out
 
 
 def _check_overlaps(table: Table, figs: list[Figure], where: Mapping[str, tuple[int, int]],

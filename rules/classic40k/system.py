@@ -30,6 +30,8 @@ class Classic40k(ContactSystem):
                           "sweeping_advance"})
     one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
     charge_rules: ClassVar[ChargeRules] = charge
+    #: 40k 3rd close combat weapons have no traits: a profile says what it does by its fields
+    weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {"melee_weapons": frozenset()}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
 

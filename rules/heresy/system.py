@@ -30,6 +30,7 @@ class HorusHeresy(ContactSystem):
     one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
     charge_rules: ClassVar[ChargeRules] = charge
     gambits = challenge.GAMBITS
+    weapon_traits = {"melee_weapons": weapons.MELEE_TRAITS, "ranged_weapons": weapons.RANGED_TRAITS}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}
 

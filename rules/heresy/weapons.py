@@ -40,6 +40,13 @@ def _w(name: str, im: Optional[str] = None, sm: Optional[str] = None, ap: Option
                        traits=MappingProxyType(traits))
 
 
+#: The traits a melee profile may carry, each read by the rules: Shred, Breaching, Rending and
+#: Critical Hit by the Wound Tests (:mod:`rules.heresy.melee`), Duellist's Edge by a challenge's
+#: Focus roll (:mod:`rules.heresy.challenge`).
+MELEE_TRAITS = frozenset({"shred", "breaching", "rending", "critical_hit", "duellists_edge"})
+#: The traits a ranged profile may carry: Assault (Volleys) and the Wound Tests' traits.
+RANGED_TRAITS = frozenset({"assault", "shred", "breaching", "rending", "critical_hit"})
+
 #: Legiones Astartes melee profiles (§A.11, docs/heresy-assault.md); a file may override any.
 ARMOURY = MappingProxyType({
     "chainsword": _w("chainsword", ap=5, shred=6),

@@ -40,6 +40,12 @@ def catalogue() -> Mapping[str, Mapping[str, Any]]:
     return yaml.load(SOURCE.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # type: ignore[no-any-return]
 
 
+#: The weapon keywords (§11) a profile may carry: those the rules read (``Weapon.kw``), and
+#: INSTANT, which takes Reactions away — tapeline models none, so it changes nothing here.
+KEYWORDS = frozenset({"ability_template", "anti_evade", "bulky", "concentrated_fire", "critical_hit", "indirect_fire",
+                      "instant", "long_range", "pierce", "pinpoint", "precision", "sidearm", "specialist"})
+
+
 @dataclass(frozen=True)
 class Weapon:
     """A weapon profile (§5.1): Phase, RNG, Target, RoA, Hit, Surge type and die, DMG, keywords."""

@@ -22,7 +22,7 @@ from ..systems import Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, Uni
 from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
                template_attack, terrain, visibility)
 from .batches import Modifiers, Settings
-from .catalogue import catalogue, key, make_profile, unit_weapon
+from .catalogue import KEYWORDS, catalogue, key, make_profile, unit_weapon
 from .charge import ChargeReach
 from .melee import CloseCombat
 from .ranks import Ranks, ranks
@@ -38,6 +38,7 @@ class StarCraft(RuleSystem):
     engagement_range = movement.ENGAGEMENT_RANGE
     statuses = frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"})
     tags = frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"})
+    weapon_traits = {"weapons": KEYWORDS}
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}
     charge_sets_rest = True

@@ -241,8 +241,14 @@ def test_loadout_and_file_weapons(write):
     assert model_line(u, "a2")["attacks"] == 2 and model_line(u, "a1")["attacks"] == 1
     assert wargear(u, "a1") == ["bolt-pistol", "chainsword"] and wargear(u, "a2") == ["power-fist"]
     arm = armoury(u, WEAPONS)
-    assert arm["claws"].strength.apply(4) == 5 and arm["claws"].ap == 2 and arm["claws"].traits["rending"] == 6
+    assert arm["claws"].strength.apply(4) == 5 and arm["claws"].ap == 2
     assert arm["power-fist"].strength.apply(6, cap=10) == 10 and arm["power-fist"].strikes_last
+    # Traits pass through to the profile (40k 3rd reads none and its files may give none; the
+    # loadout is shared with Horus Heresy, which reads them).
+    from tapeline.rules.state import UnitState, frozen_map
+
+    hh = UnitState("h", "red", ("h1",), stats=frozen_map({"melee_weapons": {"claws": {"ap": 2, "traits": {"rending": 6}}}}))
+    assert armoury(hh, {})["claws"].traits["rending"] == 6
 
 
 def _squad():
@@ -259,7 +265,7 @@ def _squad():
             base: 25
             stats: {weapon_skill: 4, attacks: 1, wargear: [bolt-pistol, chainsword],
                     models: {a2: {attacks: 2, wargear: [power-fist]}},
-                    melee_weapons: {claws: {strength: "+1", ap: 2, traits: {rending: 6}}}}
+                    melee_weapons: {claws: {strength: "+1", ap: 2}}}
             models: [{id: a1, at: [5, 5]}, {id: a2, at: [7, 5]}]
         """
     ).state

@@ -106,3 +106,36 @@ def test_one_gambit_per_round_of_the_challenge_passes(write):
     path = write(HERESY + "actions:\n  - {action: challenge, challenger: a1, acceptor: t1, rounds: 2, "
                  "gambits: {a1: [guard_up, null, null]}}\n")
     assert "3 Gambits for a1 in a challenge of 2 rounds" in refused(cli("check", path), path, "actions[0].gambits.a1")
+
+
+# --- weapon traits ------------------------------------------------------------------------------
+
+
+def test_every_weapon_trait_a_system_accepts_is_read_by_its_rules():
+    """The lists ``check`` accepts are the names the rules read: each appears as a string in the
+    system's rules (outside the list itself), and the bundled profiles use no other."""
+    import re
+    from pathlib import Path
+
+    from tapeline.rules.heresy import weapons
+    from tapeline.rules.starcraft.catalogue import catalogue
+    from tapeline.rules.systems import REGISTRY, rules_for
+
+    root = Path(__file__).resolve().parents[2] / "rules"
+    lists = re.compile(r"^(MELEE_TRAITS|RANGED_TRAITS|KEYWORDS) = frozenset\(\{[^}]*\}\)", re.M)  # the lists themselves
+    for name in REGISTRY:
+        system = rules_for(name)
+        code = "\n".join(lists.sub("", p.read_text()) for p in (root / name).glob("*.py"))
+        for profiles, known in system.weapon_traits.items():
+            for t in known - {"instant"}:  # INSTANT: Reactions, which tapeline does not model (catalogue.py)
+                assert re.search(rf"[\"']{t}[\"']", code), (name, profiles, t)
+    assert {t for w in weapons.ARMOURY.values() for t in w.traits} <= weapons.MELEE_TRAITS
+    used = {k for unit in catalogue().values() for w in (unit.get("weapons") or {}).values() for k in w.get("keywords") or {}}
+    assert used <= rules_for("starcraft").weapon_traits["weapons"]
+
+
+def test_a_ranged_trait_typo_is_refused_with_the_closest_trait(write):
+    text = HERESY.replace("save: 3, models: {a1", "save: 3, ranged_weapons: {bolter: {range: 24, strength: 4, "
+                          "traits: {asault: null}}}, models: {a1")
+    line = check_refuses(write, text, "units[0].stats.ranged_weapons.bolter.traits.asault")
+    assert "unknown weapon trait 'asault'; closest: assault" in line
