@@ -119,6 +119,10 @@ class FightChoices:
     charged: Optional[str] = None
 
 
+#: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
+#: keeps from the table edge and which point of a base it measures, template shapes.
+COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
+
 #: What an action of one system says in the others: its rule and message.
 ELSEWHERE: Mapping[str, tuple[str, str]] = {
     "run": ("§8.5.2 Move / §8.7.1 Run", "the run action follows StarCraft TMG movement rules"),
@@ -161,6 +165,8 @@ class RuleSystem:
     one_turn_statuses: ClassVar[frozenset[str]] = frozenset()
     #: a charge may give spots for the rest of the unit (``set:``; StarCraft §8.7.7 step 4)
     charge_sets_rest: ClassVar[bool] = False
+    #: the ``settings:`` a file of the system may give: :data:`COMMON_SETTINGS` and its own
+    settings: ClassVar[frozenset[str]] = COMMON_SETTINGS
     #: the traits (StarCraft: keywords) a weapon profile of the file may carry, by the ``stats``
     #: key that holds the profiles (``weapons``, ``melee_weapons``, ``ranged_weapons``); an empty
     #: set: the system reads no traits on those profiles

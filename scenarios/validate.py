@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVa
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.state import GameState
-from tapeline.rules.systems import rules_for
+from tapeline.rules.systems import SYSTEMS, rules_for
 
 from .expectations.common import ExpectBase
 from .schema import Scenario
@@ -178,9 +178,15 @@ def target_problems(targets: Sequence[str]) -> Iterable[tuple[str, str]]:
 
 
 def settings_problems(spec: Scenario, state: GameState) -> list[Problem]:
-    """The file's ``settings:`` that name what the file lacks: a ``home_edges`` side no unit
-    has."""
+    """The file's ``settings:`` that its system does not read (another system's: a 40k setting
+    in a StarCraft file), and those that name what the file lacks (a ``home_edges`` side no
+    unit has)."""
+    own = rules_for(spec.system).settings
     out: list[Problem] = []
+    for name in sorted(set(spec.settings.model_fields_set) - own):
+        readers = [s for s in SYSTEMS if name in rules_for(s).settings]  # (the error's path only: loads the others)
+        out.append((("settings", name), f"{name} is a setting of system {' and '.join(readers) or 'none'}: "
+                    f"a {spec.system} file does not read it"))
     for side in spec.settings.home_edges:
         msg = side_problem(state, side)
         if msg is not None:

@@ -15,7 +15,7 @@ from ..dice import Dice
 from ..engagement import Engagement
 from ..errors import IllegalAction
 from ..state import GameState
-from ..systems import Events, FightChoices, UnitEntry, UnitInfo, XY
+from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
 from . import aftermath, catalogue, challenge, charge, melee, movement, resolution, weapons
 
 
@@ -29,6 +29,8 @@ class HorusHeresy(ContactSystem):
                           "disordered"})
     one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
     charge_rules: ClassVar[ChargeRules] = charge
+    settings = COMMON_SETTINGS | {"casualty_default", "los_area_terrain", "charge_roll_against", "points_limit", "home_edges",
+                                  "hh_ws_table", "hh_hold_pile_in"}
     gambits = challenge.GAMBITS
     weapon_traits = {"melee_weapons": weapons.MELEE_TRAITS, "ranged_weapons": weapons.RANGED_TRAITS}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),

@@ -18,7 +18,7 @@ from ..charge_geometry import MoveRules
 from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
-from ..systems import Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
+from ..systems import COMMON_SETTINGS, Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
 from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
                template_attack, terrain, visibility)
 from .batches import Modifiers, Settings
@@ -38,6 +38,8 @@ class StarCraft(RuleSystem):
     engagement_range = movement.ENGAGEMENT_RANGE
     statuses = frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"})
     tags = frozenset({"armoured", "biological", "light", "mechanical", "psionic", "flying", "ground"})
+    settings = COMMON_SETTINGS | {"casualty_default", "guardian_shield_die", "coherency_link_max", "coherency_link_terrain",
+                                  "casualty_priority_range", "template_casualties"}
     weapon_traits = {"weapons": KEYWORDS}
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}

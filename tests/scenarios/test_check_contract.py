@@ -139,3 +139,32 @@ def test_a_ranged_trait_typo_is_refused_with_the_closest_trait(write):
                           "traits: {asault: null}}}, models: {a1")
     line = check_refuses(write, text, "units[0].stats.ranged_weapons.bolter.traits.asault")
     assert "unknown weapon trait 'asault'; closest: assault" in line
+
+
+# --- settings of another system -------------------------------------------------------------------
+
+
+def test_every_setting_is_read_by_some_system_and_only_its_own_pass():
+    from tapeline.rules.systems import COMMON_SETTINGS, REGISTRY, rules_for
+    from tapeline.scenarios.schema import Settings
+
+    owned = set().union(*(rules_for(n).settings for n in REGISTRY))
+    assert owned == set(Settings.model_fields)
+    assert all(COMMON_SETTINGS <= rules_for(n).settings for n in REGISTRY)
+
+
+@pytest.mark.parametrize("text, setting, owner", [
+    (STARCRAFT, "los_area_terrain: see_out", "heresy and classic40k"),      # even at its default
+    (HERESY, "template_casualties: affected", "starcraft"),
+    (HERESY, "c40k_morale_modifier: per_wound", "classic40k"),
+])
+def test_a_setting_of_another_system_is_refused(write, text, setting, owner):
+    line = check_refuses(write, text + f"settings: {{strict_choices: true, {setting}}}\n", "settings." + setting.split(":")[0])
+    assert f"is a setting of system {owner}: a" in line
+
+
+def test_the_common_settings_pass_in_every_system(write):
+    common = "settings: {strict_choices: true, edge_clearance: base, path_reference: centre, templates: {big: {diameter: 7}}}\n"
+    for text in (STARCRAFT, HERESY):
+        path = write(text + common)
+        assert cli("check", path)[0] == 0, cli("check", path)
