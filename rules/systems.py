@@ -143,6 +143,18 @@ ELSEWHERE: Mapping[str, tuple[str, str]] = {
 }
 
 
+#: The methods of :class:`RuleSystem` a system may lack (their base version refuses with
+#: :class:`NotInThisSystem`), each with the name its refusal gives (:meth:`RuleSystem.unavailable`).
+OPTIONAL: Mapping[str, str] = {
+    "attack_odds": "attack", "template_attack": "template", "template_plan": "template", "shoot": "shoot", "run": "run",
+    "pile_in": "pile_in", "close_ranks": "close_ranks", "assault": "assault", "advance": "advance",
+    "consolidate": "consolidate", "fight": "fight", "close_combat": "close_combat", "impact": "impact",
+    "shielded": "shielded", "declare_close_combat": "fight_dice", "ranks": "ranks", "engaged_units": "unit_engaged",
+    "challenge": "challenge", "resolution": "resolution", "aftermath": "aftermath", "morale": "morale",
+    "locked_with": "locked", "combat_result": "combat_result", "start_phase": "phase", "pass_turn": "pass", "hold": "hold",
+}
+
+
 class RuleSystem:
     """One game system's rules, as every client asks them.
 
@@ -190,8 +202,26 @@ class RuleSystem:
 
     def unavailable(self, what: str) -> NoReturn:
         """Refuse an action or question of another system (:data:`ELSEWHERE` says whose)."""
+        raise self._refusal(what)
+
+    def _refusal(self, what: str) -> NotInThisSystem:
         rule, message = ELSEWHERE.get(what, (what, f"the {what} action is not available for system {self.name}"))
-        raise NotInThisSystem(what, rule, message)
+        return NotInThisSystem(what, rule, message)
+
+    def lacks(self, method: str) -> Optional[NotInThisSystem]:
+        """The refusal a call of ``method`` (a name of :data:`OPTIONAL`) would meet in this
+        system, known before any call: the system does not implement it (``None``: it does).
+        ``check`` asks it for each method an action or expectation calls, so that a word of
+        another system is refused where the file names it, not when the replay reaches it.
+
+        >>> rules_for("starcraft").lacks("challenge").message
+        'the challenge action is not available for system starcraft'
+        >>> rules_for("heresy").lacks("challenge") is None
+        True
+        """
+        if getattr(type(self), method) is not getattr(RuleSystem, method):
+            return None
+        return self._refusal(OPTIONAL[method])
 
     # --- units and terrain (the loader) ---------------------------------------------------------
 

@@ -11,6 +11,10 @@ Every action and expectation model says what it names, and the checks here need 
   may have been removed by then: a casualty list), ``unit``, ``unit_or_model``, ``side``, ``terrain``,
   ``weapon`` (of unit ``within``), ``melee_weapon`` (one model ``within`` strikes with in close
   combat), ``gambit``, ``action``; a module may add its own with :func:`kind`.
+* ``needs`` (optional, a class attribute) names the :class:`~tapeline.rules.systems.RuleSystem`
+  methods the entry calls that a system may lack (``("challenge",)``): a file of a system
+  without one of them is refused at the entry's word (``actions[0].action``), as the replay
+  would refuse it (``RuleSystem.lacks``).
 * ``static_problems(ctx)`` (optional) yields ``(field, message)`` for anything else a rule can decide
   on the initial state (:class:`Static` gives the state, the file and the entry's index).
 
@@ -205,7 +209,14 @@ def problems(spec: Scenario, state: GameState) -> list[Problem]:
 
 
 def entry_problems(ctx: Static, entry: Entry) -> Iterator[tuple[str, str]]:
-    """(field, message) for one entry: its ``after:``, its references, its own checks."""
+    """(field, message) for one entry: its word (one of the file's system), its ``after:``, its
+    references, its own checks. A word of another system is the entry's one problem."""
+    rules = rules_for(ctx.state.system)
+    for method in getattr(entry, "needs", ()):
+        refusal = rules.lacks(method)
+        if refusal is not None:
+            yield ("action" if ctx.section == "actions" else "expect"), str(refusal)
+            return
     after = getattr(entry, "after", None)
     if ctx.section == "expect" and isinstance(after, int) and after >= ctx.n_actions:
         n = ctx.n_actions

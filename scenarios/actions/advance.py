@@ -21,7 +21,7 @@ difficult terrain and may not end in base contact with an enemy; without ``moves
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
@@ -33,6 +33,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class Advance(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("advance",)
     action: Literal["advance"]
     unit: Id
     toward: Optional[XY] = None
@@ -46,6 +47,7 @@ class Advance(Strict):
 
 
 class Consolidate(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("consolidate",)
     action: Literal["consolidate"]
     unit: Id
     moves: Annotated[dict[Id, XY], Field(max_length=2000)] = {}

@@ -19,7 +19,7 @@ action naming the rule. On success the unit gains the status ``charged`` (+1 Att
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -33,6 +33,7 @@ Path_ = Annotated[list[XY], Field(min_length=1, max_length=100)]
 
 
 class Assault(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("assault",)
     action: Literal["assault"]
     unit: Id
     targets: Annotated[list[Id], Field(min_length=1, max_length=20)]

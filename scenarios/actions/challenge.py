@@ -16,7 +16,7 @@ actions:
 
 from __future__ import annotations
 
-from typing import Annotated, Iterator, Literal, Optional, Self
+from typing import Annotated, ClassVar, Iterator, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -29,6 +29,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class Challenge(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("challenge",)
     action: Literal["challenge"]
     challenger: Id
     acceptor: Optional[Id] = None

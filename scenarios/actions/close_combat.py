@@ -55,6 +55,7 @@ def _choice_refs(prefix: str, choices: Mapping[str, Sequence[str]]) -> list[Ref]
 
 class CloseCombat(PoolModifiers):
     """The Close Combat Attack of ``unit`` (§8.8.1 steps 2–5)."""
+    needs: ClassVar[tuple[str, ...]] = ("close_combat",)
 
     activation: ClassVar[str] = "fight"
     action: Literal["close_combat"]
@@ -87,6 +88,7 @@ class CloseCombat(PoolModifiers):
 
 class Impact(Strict):
     """IMPACT (X) Y of ``unit`` right after its successful Charge (§11 IMPACT)."""
+    needs: ClassVar[tuple[str, ...]] = ("impact",)
 
     activation: ClassVar[str] = "impact"
     action: Literal["impact"]

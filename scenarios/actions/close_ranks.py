@@ -31,6 +31,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class CloseRanks(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("close_ranks",)
     activation: ClassVar[str] = "close_ranks"
     action: Literal["close_ranks"]
     unit: Id

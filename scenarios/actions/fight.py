@@ -23,7 +23,7 @@ result is kept in the state for ``morale``, ``advance``, ``consolidate``
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, ClassVar, Literal, Optional, Union
 
 from pydantic import Field
 
@@ -38,6 +38,7 @@ Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Fi
 
 
 class Fight(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("fight",)
     action: Literal["fight"]
     unit: Id
     weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}

@@ -14,7 +14,7 @@ when a winning unit's D6 + Initiative equals or beats its own (docs/close-combat
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
@@ -24,6 +24,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class Morale(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("morale",)
     action: Literal["morale"]
     unit: Id
 

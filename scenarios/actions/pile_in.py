@@ -19,7 +19,7 @@ else an illegal action naming §A.7.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
@@ -31,6 +31,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class PileIn(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("pile_in",)
     action: Literal["pile_in"]
     unit: Id
     models: Optional[Annotated[list[Id], Field(max_length=2000)]] = None

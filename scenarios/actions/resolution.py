@@ -19,7 +19,7 @@ first, and makes the moves (every path checked). The ``combat_result`` expectati
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from pydantic import Field
 
@@ -33,6 +33,7 @@ Option = Literal["hold", "disengage", "fall_back", "gun_down", "pursue", "consol
 
 
 class ResolutionAction(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("resolution",)
     action: Literal["resolution"]
     unit: Id
     bonus: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-100, le=100)]], Field(max_length=20)] = {}
@@ -50,6 +51,7 @@ class ResolutionAction(Strict):
 
 
 class Aftermath(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("aftermath",)
     action: Literal["aftermath"]
     unit: Id
     choices: Annotated[dict[Id, Option], Field(max_length=50)] = {}

@@ -37,6 +37,7 @@ from ..vocab import Ref, ReplayContext
 
 class Phase(Strict):
     """Start Phase 2 (Assault) or Phase 3 (Combat)."""
+    needs: ClassVar[tuple[str, ...]] = ("start_phase",)
 
     action: Literal["phase"]
     phase: Literal["assault", "combat"]
@@ -54,6 +55,7 @@ class Phase(Strict):
 
 class Pass(Strict):
     """A player Passes (§8.2.1)."""
+    needs: ClassVar[tuple[str, ...]] = ("pass_turn",)
 
     action: Literal["pass"]
     side: Id
@@ -68,6 +70,7 @@ class Pass(Strict):
 class Hold(Strict):
     """Hold (§8.7.2): the unit's activation, doing nothing (Phase 3: only an Engaged BURROWED
     unit that does not Close Ranks, which therefore does not attack)."""
+    needs: ClassVar[tuple[str, ...]] = ("hold",)
 
     activation: ClassVar[str] = "hold"
     action: Literal["hold"]

@@ -31,6 +31,7 @@ from ..vocab import Ref, ReplayContext
 
 
 class Run(Strict):
+    needs: ClassVar[tuple[str, ...]] = ("run",)
     activation: ClassVar[str] = "run"
     action: Literal["run"]
     unit: Id

@@ -87,6 +87,7 @@ class BatchOrder(PoolModifiers):
 
 class Shoot(Strict):
     """A Ranged Attack by ``unit``: its ``batches`` resolved in order."""
+    needs: ClassVar[tuple[str, ...]] = ("shoot",)
 
     activation: ClassVar[str] = "ranged_attack"
     action: Literal["shoot"]

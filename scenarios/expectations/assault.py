@@ -22,7 +22,7 @@ unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an en
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Self
+from typing import Annotated, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -78,6 +78,7 @@ class FightOdds(ExpectBase, Numeric):
 class CombatResult(ExpectBase):
     """What the ``resolution`` of the unit's combat found: ``winner`` (a side), ``draw``,
     ``points`` per side, ``massacre``, ``panic`` (``passed``, ``failed`` or ``none``)."""
+    needs: ClassVar[tuple[str, ...]] = ("combat_result",)
 
     expect: Literal["combat_result"]
     unit: Id

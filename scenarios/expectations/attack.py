@@ -18,7 +18,7 @@ Marker), ``kills``, ``marker``, ``discarded``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional, Self
+from typing import Annotated, Any, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -118,6 +118,7 @@ class DamageMarker(ExpectBase, Numeric):
 
 class Shielded(ExpectBase):
     """Is the unit still Shielded (§11 SHIELDED)?"""
+    needs: ClassVar[tuple[str, ...]] = ("shielded",)
 
     expect: Literal["shielded"]
     unit: Id

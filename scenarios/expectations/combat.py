@@ -27,7 +27,7 @@ expect:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional, Self
+from typing import Annotated, Any, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -89,6 +89,7 @@ class CloseCombatExpect(ExpectBase, Numeric):
 
 
 class FightDice(ExpectBase):
+    needs: ClassVar[tuple[str, ...]] = ("declare_close_combat",)
     expect: Literal["fight_dice"]
     unit: Id
     dice: Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100_000)]], Field(max_length=20)]
@@ -109,6 +110,7 @@ class FightDice(ExpectBase):
 
 
 class RanksExpect(ExpectBase):
+    needs: ClassVar[tuple[str, ...]] = ("ranks",)
     expect: Literal["ranks"]
     unit: Id
     fighting: Optional[Annotated[list[Id], Field(max_length=200)]] = None
@@ -127,6 +129,7 @@ class RanksExpect(ExpectBase):
 
 
 class UnitEngaged(ExpectBase):
+    needs: ClassVar[tuple[str, ...]] = ("engaged_units",)
     expect: Literal["unit_engaged"]
     unit: Id
     with_: Optional[Id] = Field(default=None, alias="with")
@@ -143,6 +146,7 @@ class UnitEngaged(ExpectBase):
 
 
 class Activation(ExpectBase):
+    needs: ClassVar[tuple[str, ...]] = ("start_phase",)
     expect: Literal["activation"]
     unit: Id
     marker: Literal["movement", "assault", "none"]
@@ -159,6 +163,7 @@ class Activation(ExpectBase):
 
 
 class Round(ExpectBase):
+    needs: ClassVar[tuple[str, ...]] = ("start_phase",)
     expect: Literal["round"]
     phase: Optional[Literal["assault", "combat", "over"]] = None
     turn: Optional[Id] = None

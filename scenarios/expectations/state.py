@@ -15,7 +15,7 @@ expect:
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal, Optional, Self
+from typing import Annotated, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -62,6 +62,7 @@ class Status(ExpectBase):
 class Locked(ExpectBase):
     """Is the unit locked in combat (a model in base contact with an enemy)? ``with`` lists
     exactly the enemy units it is locked with."""
+    needs: ClassVar[tuple[str, ...]] = ("locked_with",)
 
     expect: Literal["locked"]
     unit: Id

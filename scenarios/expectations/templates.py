@@ -25,7 +25,7 @@ model's margin (``equals``/``tol``, ``at_least``, ``at_most``). ``template``: ``
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Self
+from typing import Annotated, ClassVar, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
@@ -107,6 +107,7 @@ class BatchWant(Strict):
 
 class TemplateAttack(ExpectBase):
     """What a StarCraft template weapon aimed at ``target`` does on the board at this point."""
+    needs: ClassVar[tuple[str, ...]] = ("template_plan",)
 
     expect: Literal["template"]
     unit: Id

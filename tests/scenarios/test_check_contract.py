@@ -168,3 +168,60 @@ def test_the_common_settings_pass_in_every_system(write):
     for text in (STARCRAFT, HERESY):
         path = write(text + common)
         assert cli("check", path)[0] == 0, cli("check", path)
+
+
+# --- words of another system --------------------------------------------------------------------
+
+
+def test_the_methods_a_system_may_lack_are_the_ones_that_refuse():
+    """:data:`OPTIONAL` lists exactly the interface's methods whose base version refuses, each
+    with the name its refusal gives."""
+    import inspect
+
+    from tapeline.rules.errors import NotInThisSystem
+    from tapeline.rules.systems import OPTIONAL, RuleSystem, rules_for
+
+    refusing = {name for name, fn in vars(RuleSystem).items() if callable(fn) and "self.unavailable(" in inspect.getsource(fn)}
+    assert refusing == set(OPTIONAL)
+    system = rules_for("starcraft")
+    for name, what in OPTIONAL.items():
+        fn = getattr(RuleSystem, name)
+        nargs = len(inspect.signature(fn).parameters) - 1
+        with pytest.raises(NotInThisSystem) as e:
+            fn(system, *([None] * nargs))
+        assert e.value.what == what
+
+
+@pytest.mark.parametrize("word, cls", sorted(__import__("tapeline.scenarios.vocab", fromlist=["x"]).models("action").items())
+                         + sorted(__import__("tapeline.scenarios.vocab", fromlist=["x"]).models("expect").items()))
+def test_every_entry_names_the_rules_it_may_lack(word, cls):
+    """Each action and expectation declares in ``needs`` every method of :data:`OPTIONAL` it
+    calls, so that ``check`` refuses it in a system without that rule."""
+    import inspect
+    import re
+
+    from tapeline.rules.systems import OPTIONAL
+
+    calls = set(re.findall(r"rules(?:_for\(state\.system\))?\.(\w+)\(", inspect.getsource(cls)))
+    assert calls & set(OPTIONAL) <= set(getattr(cls, "needs", ())), word
+    assert set(getattr(cls, "needs", ())) <= set(OPTIONAL), word
+
+
+@pytest.mark.parametrize("text, entry, where, says", [
+    (STARCRAFT, "actions:\n  - {action: challenge, challenger: m1, acceptor: z1}", "actions[0].action",
+     "the challenge action is not available for system starcraft"),
+    (STARCRAFT, "actions:\n  - {action: fight, unit: t}", "actions[0].action", "the fight action is not available"),
+    (HERESY, "actions:\n  - {action: shoot, unit: tac, batches: [{weapon: bolter, target: trt}]}", "actions[0].action",
+     "shoot resolves StarCraft TMG Ranged Attacks (system starcraft)"),
+    (HERESY, "actions:\n  - {action: morale, unit: trt}", "actions[0].action", "the morale action is not available for system heresy"),
+    (HERESY, "actions:\n  - {action: phase, phase: assault, first_player: loyalist}", "actions[0].action",
+     "phase follows the StarCraft TMG round"),
+    (STARCRAFT, "expect:\n  - {expect: locked, unit: t, with: [z]}", "expect[0].expect", "locked in combat is a Horus Heresy"),
+    (HERESY, "expect:\n  - {expect: shielded, unit: tac}", "expect[0].expect", "Shields are StarCraft TMG's"),
+    (HERESY, "expect:\n  - {expect: round, number: 1}", "expect[0].expect", "phase follows the StarCraft TMG round"),
+    (STARCRAFT, "expect:\n  - {expect: combat_result, unit: t, winner: terran}", "expect[0].expect",
+     "the combat_result action is not available for system starcraft"),
+])
+def test_a_word_of_another_system_is_refused_where_the_file_names_it(write, text, entry, where, says):
+    line = check_refuses(write, text + entry + "\n", where)
+    assert says in line
