@@ -123,6 +123,9 @@ class FightChoices:
 #: keeps from the table edge and which point of a base it measures, template shapes.
 COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
 
+#: A charge's options for Horus Heresy's Volleys and Reactions (§A.3 step 4, §A.4).
+REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "weapons", "casualties"})
+
 #: What an action of one system says in the others: its rule and message.
 ELSEWHERE: Mapping[str, tuple[str, str]] = {
     "run": ("§8.5.2 Move / §8.7.1 Run", "the run action follows StarCraft TMG movement rules"),
@@ -196,9 +199,26 @@ class RuleSystem:
     def no_reactions(self, options: Optional[Mapping[str, Any]]) -> None:
         """Refuse a charge's Horus Heresy options (Volleys, Overwatch, Evade ...) in a system
         without them."""
-        if options:
-            raise IllegalAction("charge", f"{', '.join(sorted(options))}: Volleys and Overwatch are Horus Heresy rules, "
-                                f"not {self.name}'s")
+        self.refuse_options("charge", options or {})
+
+    def option_problems(self, method: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """``(option, why)`` for each option of a call of ``method`` (``charge``, ``fight``,
+        ``pile_in``: its options by name, as the file gives them) that the system does not
+        have — another system's option, which the call refuses. ``check`` asks it of each such
+        action, so that the file is refused where it names the option; the call itself raises
+        the first (:meth:`refuse_options`). Here: a charge's Volleys and Reactions (options
+        ``volley``, ``target_volley``, ``overwatch``, ``evade``, ``weapons``, ``casualties``),
+        which only Horus Heresy has."""
+        if method == "charge":
+            return [(k, f"Volleys and Overwatch are Horus Heresy rules, not {self.name}'s") for k in sorted(options)
+                    if k in REACTION_OPTIONS]
+        return []
+
+    def refuse_options(self, method: str, options: Mapping[str, Any]) -> None:
+        """Raise :class:`IllegalAction` for the first of :meth:`option_problems`, at its option
+        (``field``: ``actions[3].active`` once the replay gives it its index)."""
+        for option, why in self.option_problems(method, options):
+            raise IllegalAction(method, why, field=option)
 
     def unavailable(self, what: str) -> NoReturn:
         """Refuse an action or question of another system (:data:`ELSEWHERE` says whose)."""

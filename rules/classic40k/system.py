@@ -12,7 +12,6 @@ from ..contact_charge import ContactCharge
 from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
-from ..errors import IllegalAction
 from ..state import GameState
 from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
 from . import aftermath, catalogue, assault, charge, engagement, melee, odds, rounds, weapons
@@ -65,6 +64,24 @@ class Classic40k(ContactSystem):
         new, res, events = charge.charge(state, unit, list(targets), dice, leader, modifier)
         return new, contact_outcome(res), events
 
+    def option_problems(self, method: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Horus Heresy's options of a fight (``active``, ``pile_in: false``) and of a pile-in
+        (``models``, ``moves``: a 40k drawn-combat move moves every model not in base
+        contact), and of a charge (:class:`RuleSystem`'s)."""
+        out: list[tuple[str, str]] = []
+        if method == "fight":
+            if options.get("active") is not None:
+                out.append(("active", "the active side is a Horus Heresy option of a fight"))
+            if options.get("pile_in") is False:
+                out.append(("pile_in", "pile-in moves within a fight are Horus Heresy's (a 40k fight makes none)"))
+        elif method == "pile_in":
+            why = "a Horus Heresy option: a 40k drawn-combat move moves every model not in base contact"
+            if options.get("models") is not None:
+                out.append(("models", why))
+            if options.get("moves"):
+                out.append(("moves", why))
+        return out + super().option_problems(method, options)
+
     # --- moves ------------------------------------------------------------------------------
 
     def assault(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice,
@@ -74,9 +91,7 @@ class Classic40k(ContactSystem):
     def pile_in(self, state: GameState, unit: str, models: Optional[Sequence[str]],
                 moves: Mapping[str, XY]) -> tuple[GameState, Events]:
         """The moves of a drawn combat (seed "Drawn Combats"): every model not in base contact."""
-        if models is not None or moves:
-            raise IllegalAction("pile_in", "models and moves are Horus Heresy options: a 40k drawn-combat move moves every "
-                                "model not in base contact")
+        self.refuse_options("pile_in", {"models": models, "moves": moves})
         return aftermath.drawn_combat_move(state, unit)
 
     def advance(self, state: GameState, unit: str, dice: Dice, toward: Optional[XY]) -> tuple[GameState, Events]:
@@ -96,8 +111,7 @@ class Classic40k(ContactSystem):
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
               pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
         """One round of the combat with dice, and its result."""
-        if active is not None or not pile_in:
-            raise IllegalAction("fight", "active and pile_in are Horus Heresy options")
+        self.refuse_options("fight", {"active": active, "pile_in": pile_in})
         return rounds.fight_round(state, unit, dice, Choices(weapons, targets, casualties, tuple(charged)))
 
     def morale(self, state: GameState, unit: str, dice: Dice) -> tuple[GameState, Events]:

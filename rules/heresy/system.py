@@ -13,7 +13,6 @@ from ..contact_engagement import engaged
 from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
-from ..errors import IllegalAction
 from ..state import GameState
 from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
 from . import aftermath, catalogue, challenge, charge, melee, movement, resolution, weapons
@@ -77,11 +76,18 @@ class HorusHeresy(ContactSystem):
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
               pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
         """One round of the combat with dice (§A.7): Initiative steps, pile-ins, casualties."""
-        if charged:
-            raise IllegalAction("fight", "charged: Horus Heresy knows who charged from the charge itself")
-        if any(not isinstance(t, str) for t in targets.values()):
-            raise IllegalAction("fight", "targets: a Horus Heresy model attacks one unit")
+        self.refuse_options("fight", {"charged": charged, "targets": targets})
         return melee.fight_round(state, unit, dice, weapons, targets, casualties, active, pile_in)
+
+    def option_problems(self, method: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """A fight's 40k options: ``charged`` (Horus Heresy knows who charged from the charge)
+        and a model's attacks split between units (``targets``: one unit each, §A.7). A
+        charge has every option (Volleys and Reactions are Horus Heresy's)."""
+        if method != "fight":
+            return []
+        out = [("charged", "Horus Heresy knows who charged from the charge itself")] if options.get("charged") else []
+        return out + [(f"targets.{m}", "a Horus Heresy model attacks one unit") for m, t in (options.get("targets") or {}).items()
+                      if not isinstance(t, str)]
 
     def challenge(self, state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
                   options: Mapping[str, Any]) -> tuple[GameState, Events, dict[str, Any]]:

@@ -69,6 +69,7 @@ class Charge(Strict):
 
     def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
         yield from target_problems(self.targets)
+        yield from rules_for(ctx.state.system).option_problems("charge", self.options())
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"

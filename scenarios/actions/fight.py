@@ -23,7 +23,7 @@ result is kept in the state for ``morale``, ``advance``, ``consolidate``
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Optional, Union
+from typing import Annotated, ClassVar, Iterator, Literal, Optional, Union
 
 from pydantic import Field
 
@@ -31,6 +31,7 @@ from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
 from ..schema import Flag, Id, Strict
+from ..validate import Static
 from ..vocab import Ref, ReplayContext
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
@@ -47,6 +48,11 @@ class Fight(Strict):
     active: Optional[Id] = None
     pile_in: Flag = True
     charged: Ids = []
+
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
+        """Options of another system's fight (Horus Heresy's ``active`` in a 40k file ...)."""
+        yield from rules_for(ctx.state.system).option_problems(
+            "fight", {"active": self.active, "pile_in": self.pile_in, "charged": self.charged, "targets": self.targets})
 
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]

@@ -19,7 +19,7 @@ else an illegal action naming §A.7.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Optional
+from typing import Annotated, ClassVar, Iterator, Literal, Optional
 
 from pydantic import Field
 
@@ -27,6 +27,7 @@ from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
 from ..schema import XY, Id, Strict
+from ..validate import Static
 from ..vocab import Ref, ReplayContext
 
 
@@ -36,6 +37,10 @@ class PileIn(Strict):
     unit: Id
     models: Optional[Annotated[list[Id], Field(max_length=2000)]] = None
     moves: Annotated[dict[Id, XY], Field(max_length=2000)] = {}
+
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
+        """Options of another system's pile-in (Horus Heresy's ``models`` and ``moves`` in a 40k file)."""
+        yield from rules_for(ctx.state.system).option_problems("pile_in", {"models": self.models, "moves": self.moves})
 
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]

@@ -225,3 +225,55 @@ def test_every_entry_names_the_rules_it_may_lack(word, cls):
 def test_a_word_of_another_system_is_refused_where_the_file_names_it(write, text, entry, where, says):
     line = check_refuses(write, text + entry + "\n", where)
     assert says in line
+
+
+# --- options of another system ------------------------------------------------------------------
+
+CLASSIC40K = """\
+tapeline: 1
+system: classic40k
+board: {width: 24, height: 24}
+units:
+  - {id: marines, side: imperium, base: 25, stats: {weapon_skill: 4, strength: 4, toughness: 4, wounds: 1, initiative: 4,
+     attacks: 1, leadership: 8, save: 3}, models: [{id: m1, at: [5, 5]}, {id: m2, at: [7, 5]}]}
+  - {id: orks, side: orks, base: 25, stats: {weapon_skill: 4, strength: 3, toughness: 4, wounds: 1, initiative: 2,
+     attacks: 2, leadership: 7, save: 6}, models: [{id: o1, at: [5, 6]}]}
+"""
+
+
+@pytest.mark.parametrize("text, action, where", [
+    (CLASSIC40K, "{action: fight, unit: marines, active: imperium}", "actions[0].active"),
+    (CLASSIC40K, "{action: fight, unit: marines, pile_in: false}", "actions[0].pile_in"),
+    (CLASSIC40K, "{action: pile_in, unit: marines, models: [m1]}", "actions[0].models"),
+    (CLASSIC40K, "{action: charge, unit: marines, targets: [orks], overwatch: true}", "actions[0].overwatch"),
+    (STARCRAFT, "{action: charge, unit: z, targets: [t], evade: false}", "actions[0].evade"),
+    (HERESY, "{action: fight, unit: tac, charged: [tac]}", "actions[0].charged"),
+    (HERESY, "{action: fight, unit: tac, targets: {a1: trt, a2: {trt: 1}}}", "actions[0].targets.a2"),
+])
+def test_an_option_of_another_system_is_refused_where_the_file_gives_it(write, text, action, where):
+    check_refuses(write, text + f"actions:\n  - {action}\n", where)
+
+
+def test_the_call_itself_refuses_the_same_options():
+    from tapeline.rules.dice import SeededDice
+    from tapeline.rules.errors import IllegalAction
+    from tapeline.rules.systems import rules_for
+    from tests.conftest import scenario
+
+    state = scenario(CLASSIC40K).state
+    with pytest.raises(IllegalAction, match="^action.active: the active side is a Horus Heresy option") as e:
+        rules_for("classic40k").fight(state, "marines", SeededDice(1), {}, {}, {}, "imperium", True, [])
+    assert e.value.at(3).location == "actions[3].active"
+    with pytest.raises(IllegalAction, match="^action.moves: a Horus Heresy option"):
+        rules_for("classic40k").pile_in(state, "marines", None, {"m1": (5.0, 5.5)})
+    with pytest.raises(IllegalAction, match="^action.overwatch: Volleys and Overwatch are Horus Heresy rules"):
+        rules_for("starcraft").no_reactions({"overwatch": True, "set": {}})
+
+
+def test_a_starcraft_charge_may_set_the_rest_of_its_unit_and_nowhere_else_volleys(write):
+    # set: is StarCraft's own charge option (§8.7.7 step 4), not a Horus Heresy Reaction
+    path = write(STARCRAFT + "actions:\n  - {action: charge, unit: t, targets: [z], set: {m2: [6.5, 6.5]}}\n")
+    assert cli("check", path)[0] == 0, cli("check", path)
+    line = check_refuses(write, CLASSIC40K + "actions:\n  - {action: charge, unit: marines, targets: [orks], "
+                         "set: {m2: [6, 5.8]}}\n", "actions[0].set")
+    assert "StarCraft" in line and "Volleys" not in line
