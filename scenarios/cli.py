@@ -26,7 +26,7 @@ from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction, UnknownId
 
 from . import answers as A
-from .errors import ArgumentError, ScenarioError, one_line
+from .errors import ArgumentError, ScenarioError, escape_controls, one_line
 from .game import Game, open as open_game, units as catalogue_units
 from .guards import OutOfTime, file_argument, guarded
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES
@@ -369,8 +369,9 @@ NOTES: list[str] = []
 
 
 def emit(obj: Any, as_json: bool, human: str) -> None:
-    """Print ``obj`` as one JSON object with ``--json``, else the human text."""
-    print(json.dumps(obj, indent=2, ensure_ascii=False) if as_json else human)
+    """Print ``obj`` as one JSON object with ``--json``, else the human text (any control
+    character but the newline escaped: no text reaches the terminal raw)."""
+    print(json.dumps(obj, indent=2, ensure_ascii=False) if as_json else escape_controls(human, keep_newlines=True))
 
 
 def _check(args: argparse.Namespace) -> int:

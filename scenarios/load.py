@@ -35,7 +35,7 @@ from tapeline.rules.state import GameState, UnitState, frozen_map
 from tapeline.rules.systems import RuleSystem, UnitEntry, UnitProblem, rules_for
 
 from . import schema, validate, yamlio
-from .errors import ScenarioError
+from .errors import ScenarioError, escape_controls
 from .limits import MAX_MODELS, MAX_VERTICES
 from .schema import BaseSize, Scenario, TerrainSpec
 from .suggest import hint
@@ -61,9 +61,11 @@ class Loaded:
 
 
 def _loc(path: Location) -> str:
+    """``units[2].models[0].at``; a key of the file is written with its control characters
+    escaped (a location is printed)."""
     out = ""
     for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+        out += f"[{p}]" if isinstance(p, int) else (f".{escape_controls(str(p))}" if out else escape_controls(str(p)))
     return out or "file"
 
 

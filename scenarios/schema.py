@@ -17,6 +17,7 @@ from tapeline.board.errors import GeometryError
 from tapeline.board.templates import dims_from
 
 from . import vocab
+from .errors import CONTROL, escape_controls
 
 # --- limits (scenarios/limits.py): every count and size a file may ask for --------------------
 from .limits import (  # noqa: F401 - re-exported (scenarios.schema.MAX_MODELS as before)
@@ -38,8 +39,24 @@ Positive = Annotated[float, Field(strict=True, gt=0, le=MAX_INCHES, allow_inf_na
 BaseMM = Annotated[float, Field(strict=True, ge=MIN_BASE_MM, le=MAX_BASE_MM, allow_inf_nan=False)]
 #: An angle in degrees, counter-clockwise from +x.
 Angle = Annotated[float, Field(strict=True, ge=-360, le=360, allow_inf_nan=False)]
-Id = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_ID)]
-Text = Annotated[str, Field(strict=True, max_length=10_000)]
+
+
+def _no_control(v: str) -> str:
+    """Refuse a control character (ESC, BEL, TAB, DEL, C1 ...: written in a file as a YAML or
+    JSON escape, ``"\\e"``, ``"\\x1b"``) in an id or a name: printed, it would act on the
+    user's terminal."""
+    bad = CONTROL.search(v)
+    if bad is not None:
+        c = bad.group()
+        raise ValueError(f"holds the control character {escape_controls(c)} (U+{ord(c):04X}) at character {bad.start() + 1}: "
+                         "ids and names may hold no control characters")
+    return v
+
+
+#: An id (of a model, unit, piece, side, weapon ...): 1 to MAX_ID characters, no control character.
+Id = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_ID), AfterValidator(_no_control)]
+#: A name (the file's, a weapon's, a profile's): at most 10,000 characters, no control character.
+Text = Annotated[str, Field(strict=True, max_length=10_000), AfterValidator(_no_control)]
 Flag = Annotated[bool, Field(strict=True)]
 XY = tuple[Coord, Coord]
 #: A list of ids (tags, targets, casualties, ...): at most MAX_LIST.

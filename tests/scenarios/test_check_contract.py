@@ -277,3 +277,51 @@ def test_a_starcraft_charge_may_set_the_rest_of_its_unit_and_nowhere_else_volley
     line = check_refuses(write, CLASSIC40K + "actions:\n  - {action: charge, unit: marines, targets: [orks], "
                          "set: {m2: [6, 5.8]}}\n", "actions[0].set")
     assert "StarCraft" in line and "Volleys" not in line
+
+
+# --- control characters ----------------------------------------------------------------------------
+
+CONTROLS = ["\\e", "\\x1b", "\\x07", "\\t", "\\x7f", "\\x9b", "\\0"]
+
+
+def _no_raw_control(text: str) -> None:
+    from tapeline.scenarios.errors import CONTROL
+
+    assert not CONTROL.search(text.replace("\n", "")), repr(text)
+
+
+@pytest.mark.parametrize("escape", CONTROLS)
+@pytest.mark.parametrize("before, after, where", [
+    ("side: zerg", 'side: "zerg{e}[31m"', "units[1].side (line 6)"),
+    ("{id: m2,", '{id: "m{e}2",', "units[0].models[1].id (line 5)"),
+    ("{id: z,", '{id: "z{e}",', "units[1].id (line 6)"),
+    ("profile: zergling", 'profile: "zergling{e}"', "units[1].profile (line 6)"),
+    ("board:", 'name: "a{e}b"\nboard:', "name (line 3)"),
+])
+def test_a_control_character_in_an_id_or_a_name_is_refused_and_never_printed(write, escape, before, after, where):
+    text = STARCRAFT.replace(before, after.replace("{e}", escape), 1)
+    path = write(text)
+    for args in (("check", path), ("replay", path), ("los", path, "m1", "z1")):
+        code, out, err = cli(*args)
+        line = refused((code, out, err), path, where)
+        assert "ids and names may hold no control characters" in line
+        _no_raw_control(out + err)
+    code, out, err = cli("check", path, "--json")
+    assert code == 2 and json.loads(out)["errors"][0]["location"] == where
+    _no_raw_control(out + err)
+
+
+def test_a_control_character_in_a_key_is_escaped_in_the_location(write):
+    path = write(HERESY + 'settings: {home_edges: {"loyal\\eist": left}}\n')
+    line = refused(cli("check", path), path, "settings.home_edges.loyal\\x1bist (line 9)")
+    assert "control character \\x1b (U+001B)" in line
+    path = write(STARCRAFT + '"zz\\x1b": 1\n')
+    line = refused(cli("check", path), path, "zz\\x1b (line 7): unknown key")
+    _no_raw_control(line)
+
+
+def test_no_control_character_from_the_command_line_reaches_the_terminal(write):
+    path = write(STARCRAFT)
+    code, out, err = cli("measure", path, "m1", "z\x1b[2J")
+    assert "argument B" in refused((code, out, err), path) and "\\x1b" in err
+    _no_raw_control(out + err)
