@@ -17,6 +17,7 @@ Exit status: 0 answered, 1 a replay's expectation failed, 2 invalid input (docs/
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import signal
@@ -28,6 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn, Optional, TypeVar, Union
+
+from tapeline.board.errors import TapelineError
 
 from .errors import one_line
 
@@ -121,11 +124,66 @@ def time_limit(seconds: float, wall: bool = False) -> Iterator[None]:
             signal.signal(signal.SIGALRM, old_wall)
 
 
-def _env_number(name: str, default: float) -> float:
+#: The largest time limit (seconds: about 11.6 days): longer than anyone waits for an answer,
+#: and well inside the range of the timers (``1e308`` overflowed them).
+MAX_TIME_LIMIT = 1_000_000
+#: The smallest memory limit but 0 (bytes, 256 MiB): with less address space a ``tapeline``
+#: process cannot even load its libraries (numpy, shapely, pydantic), let alone answer.
+MIN_MEMORY_LIMIT = 256 * 2**20
+#: The largest (bytes, 128 TiB): the whole address space a process has on a 64-bit machine.
+MAX_MEMORY_LIMIT = 2**47
+
+
+class LimitError(TapelineError):
+    """An environment variable that sets a limit holds no value the limit can take: ``location``
+    names the variable, the message says what it may hold."""
+
+    def __init__(self, variable: str, message: str):
+        super().__init__(message)
+        self.location, self.message = variable, message
+
+
+def _env_number(name: str, default: float) -> tuple[float, str]:
+    """The number ``name`` holds (``default`` when it is unset or empty) and its text; a
+    :class:`LimitError` for text that is no finite number."""
+    raw = os.environ.get(name, "")
+    if not raw.strip():
+        return default, ""
     try:
-        return float(os.environ.get(name, default))
+        value = float(raw)
     except ValueError:
-        return default
+        value = math.nan
+    if not math.isfinite(value):
+        raise LimitError(name, f"{raw[:40]!r} is not a finite number{_RANGES[name]}")
+    return value, raw
+
+
+_RANGES = {
+    "TAPELINE_TIME_LIMIT": f": give seconds, from 0 (no limit) to {MAX_TIME_LIMIT:,}",
+    "TAPELINE_MEMORY_LIMIT": (f": give bytes, from {MIN_MEMORY_LIMIT:,} (256 MiB, the least tapeline starts with) "
+                              f"to {MAX_MEMORY_LIMIT:,} (128 TiB), or 0 (no limit)"),
+}
+
+
+def time_limit_seconds() -> float:
+    """``TAPELINE_TIME_LIMIT``: seconds, 0 (no limit) to :data:`MAX_TIME_LIMIT`; unset or
+    empty: :data:`TIME_LIMIT`. Anything else is a :class:`LimitError` naming the variable."""
+    name = "TAPELINE_TIME_LIMIT"
+    value, raw = _env_number(name, TIME_LIMIT)
+    if not 0 <= value <= MAX_TIME_LIMIT:
+        raise LimitError(name, f"{raw[:40]!r} is out of range{_RANGES[name]}")
+    return value
+
+
+def memory_limit_bytes() -> int:
+    """``TAPELINE_MEMORY_LIMIT``: bytes, 0 (no limit) or :data:`MIN_MEMORY_LIMIT` to
+    :data:`MAX_MEMORY_LIMIT`; unset or empty: :data:`MEMORY_LIMIT`. Anything else is a
+    :class:`LimitError` naming the variable."""
+    name = "TAPELINE_MEMORY_LIMIT"
+    value, raw = _env_number(name, MEMORY_LIMIT)
+    if value != 0 and not MIN_MEMORY_LIMIT <= value <= MAX_MEMORY_LIMIT:
+        raise LimitError(name, f"{raw[:40]!r} is out of range{_RANGES[name]}")
+    return int(value)
 
 
 def limit_memory(limit: float) -> None:
@@ -157,8 +215,11 @@ def run() -> NoReturn:  # console-script entry point
     _WALL_CLOCK = not session
     for name, value in BLAS_THREADS.items():  # before numpy is imported
         os.environ.setdefault(name, value)
-    limit_memory(_env_number("TAPELINE_MEMORY_LIMIT", MEMORY_LIMIT))
-    seconds = _env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT)
+    try:
+        memory, seconds = memory_limit_bytes(), time_limit_seconds()
+    except LimitError as e:
+        _says(argv, f"{e.location}: {e.message}")
+    limit_memory(memory)
     if seconds > 0 and not session:
         watchdog(seconds * WALL_FACTOR + WATCHDOG_GRACE, argv)  # returns in the worker only
     from .cli import main  # the command's modules: numpy is loaded from here on
@@ -208,7 +269,7 @@ def watchdog(deadline: float, argv: Sequence[str]) -> None:
             os.kill(pid, signal.SIGKILL)  # (a worker that ended this instant is a zombie: no harm done)
             _, status = os.waitpid(pid, 0)
             if os.waitstatus_to_exitcode(status) == -signal.SIGKILL:
-                _watchdog_says(argv, f"gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
+                _says(argv, f"{_command(argv)}: gave up after {deadline:g} s of wall-clock time, the limit (TAPELINE_TIME_LIMIT)")
             break
         ended, status = os.waitpid(pid, os.WNOHANG)
         if ended:
@@ -219,7 +280,7 @@ def watchdog(deadline: float, argv: Sequence[str]) -> None:
             name = f" ({signal.Signals(-code).name})"
         except ValueError:
             name = ""
-        _watchdog_says(argv, f"stopped by signal {-code}{name}: out of memory, or killed")
+        _says(argv, f"{_command(argv)}: stopped by signal {-code}{name}: out of memory, or killed")
     os._exit(code)
 
 
@@ -230,10 +291,15 @@ def file_argument(argv: Sequence[str]) -> str | None:
     return next((w for w in words if os.path.isfile(w)), words[0] if words else None)
 
 
-def _watchdog_says(argv: Sequence[str], message: str) -> NoReturn:
+def _command(argv: Sequence[str]) -> str:
+    return next((w for w in argv if not w.startswith("-")), "tapeline")
+
+
+def _says(argv: Sequence[str], message: str) -> NoReturn:
+    """End the process with ``FILE: message`` (``tapeline: error: message`` without a file) as
+    its one line on stderr, exit status 2."""
     file = file_argument(argv)
-    command = next((w for w in argv if not w.startswith("-")), "tapeline")
-    print(one_line(f"{file}: {command}: {message}" if file else f"tapeline: error: {message}"), file=sys.stderr, flush=True)
+    print(one_line(f"{file}: {message}" if file else f"tapeline: error: {message}"), file=sys.stderr, flush=True)
     os._exit(2)
 
 
@@ -259,7 +325,7 @@ def finish(code: Union[str, int, None]) -> NoReturn:
 def guarded(action: Callable[[], T]) -> T:
     """``action()`` with numpy's warnings quiet and the time limit (TAPELINE_TIME_LIMIT) set:
     one command, or one question of a session."""
-    with quiet_numerics(), time_limit(_env_number("TAPELINE_TIME_LIMIT", TIME_LIMIT), wall=_WALL_CLOCK):
+    with quiet_numerics(), time_limit(time_limit_seconds(), wall=_WALL_CLOCK):
         return action()
 
 

@@ -325,3 +325,47 @@ def test_no_control_character_from_the_command_line_reaches_the_terminal(write):
     code, out, err = cli("measure", path, "m1", "z\x1b[2J")
     assert "argument B" in refused((code, out, err), path) and "\\x1b" in err
     _no_raw_control(out + err)
+
+
+# --- the environment's limits ---------------------------------------------------------------------
+
+
+def _tapeline(tmp_path, env: dict, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.yaml"
+    path.write_text(STARCRAFT)
+    full = {k: v for k, v in os.environ.items() if not k.startswith("TAPELINE_")} | env
+    r = subprocess.run([sys.executable, "-m", "tapeline.scenarios", *args, str(path)], env=full, cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    return r, path
+
+
+@pytest.mark.parametrize("variable, value", [
+    ("TAPELINE_TIME_LIMIT", "inf"), ("TAPELINE_TIME_LIMIT", "nan"), ("TAPELINE_TIME_LIMIT", "1e308"),
+    ("TAPELINE_TIME_LIMIT", "-1"), ("TAPELINE_TIME_LIMIT", "15s"),
+    ("TAPELINE_MEMORY_LIMIT", "inf"), ("TAPELINE_MEMORY_LIMIT", "nan"), ("TAPELINE_MEMORY_LIMIT", "1e308"),
+    ("TAPELINE_MEMORY_LIMIT", "1000"), ("TAPELINE_MEMORY_LIMIT", "-1"), ("TAPELINE_MEMORY_LIMIT", "3 GiB"),
+])
+def test_a_limit_the_environment_cannot_set_is_one_line_naming_the_variable(tmp_path, variable, value):
+    r, path = _tapeline(tmp_path, {variable: value}, "check")
+    assert r.returncode == 2 and r.stdout == "", r
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: {variable}: {value!r} "), r
+    assert ("not a finite number" if value in ("inf", "nan", "15s", "3 GiB") else "is out of range") in r.stderr
+
+
+@pytest.mark.parametrize("env", [{"TAPELINE_TIME_LIMIT": "1000"}, {"TAPELINE_TIME_LIMIT": "0"}, {"TAPELINE_TIME_LIMIT": ""},
+                                 {"TAPELINE_MEMORY_LIMIT": "0"}, {"TAPELINE_MEMORY_LIMIT": "4e9"},
+                                 {"TAPELINE_MEMORY_LIMIT": str(2**28)}])
+def test_the_limits_the_environment_may_set_are_taken(tmp_path, env):
+    r, path = _tapeline(tmp_path, env, "check")
+    assert (r.returncode, r.stderr) == (0, ""), r
+
+
+def test_a_bad_time_limit_in_process_is_one_line_too(write, monkeypatch):
+    path = write(STARCRAFT)
+    monkeypatch.setenv("TAPELINE_TIME_LIMIT", "inf")
+    assert "TAPELINE_TIME_LIMIT: 'inf' is not a finite number" in refused(cli("check", path), path)
