@@ -99,14 +99,24 @@ def _clean_loc(loc: Location) -> Location:
     return tuple(out)
 
 
+#: The suffixes of a scenario file (in any case): YAML or JSON, as the format says.
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
 def read(path: str | Path) -> Loaded:
-    """Load and validate a scenario file; raises :class:`ScenarioError`."""
+    """Load and validate a scenario file; raises :class:`ScenarioError`. Only a regular file
+    (:func:`scenarios.yamlio.read_text`) named ``.yaml``, ``.yml`` or ``.json`` is read: the
+    suffix says which of the two the text is, and any other is refused, not guessed."""
     file = str(path)
     try:
         text = yamlio.read_text(file)
     except yamlio.TextError as e:
         raise ScenarioError(file, [(e.location, e.message)]) from None
-    return parse(text, file, is_json=Path(file).suffix.lower() == ".json")
+    suffix = Path(file).suffix
+    if suffix.lower() not in SUFFIXES:
+        said = f"unknown file suffix {escape_controls(suffix)!r}" if suffix else "no file suffix"
+        raise ScenarioError(file, [("file", f"{said}: a scenario file ends in .yaml or .yml (YAML) or .json (JSON)")])
+    return parse(text, file, is_json=suffix.lower() == ".json")
 
 
 def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:

@@ -369,3 +369,27 @@ def test_a_bad_time_limit_in_process_is_one_line_too(write, monkeypatch):
     path = write(STARCRAFT)
     monkeypatch.setenv("TAPELINE_TIME_LIMIT", "inf")
     assert "TAPELINE_TIME_LIMIT: 'inf' is not a finite number" in refused(cli("check", path), path)
+
+
+# --- file suffixes ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, says", [("s.txt", "unknown file suffix '.txt'"), ("s.yaml.bak", "unknown file suffix '.bak'"),
+                                        ("scenario", "no file suffix"), ("s.yam", "unknown file suffix '.yam'")])
+def test_a_file_suffix_other_than_yaml_yml_json_is_refused(write, name, says):
+    path = write(STARCRAFT, name)
+    for command in ("check", "replay"):
+        line = refused(cli(command, path), path, "file")
+        assert line == f"{path}: file: {says}: a scenario file ends in .yaml or .yml (YAML) or .json (JSON)"
+
+
+@pytest.mark.parametrize("name", ["s.yaml", "s.yml", "S.YAML", "s.Yml"])
+def test_the_yaml_suffixes_are_read_in_any_case(write, name):
+    assert cli("check", write(STARCRAFT, name))[0] == 0
+
+
+def test_a_json_file_is_read_as_json(write):
+    import yaml
+
+    path = write(json.dumps(yaml.safe_load(STARCRAFT)), "s.JSON")
+    assert cli("check", path)[0] == 0
