@@ -338,7 +338,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a scenario's actions and check its expectations")
     _file(p, after_flag=False)
     p.add_argument("--html", metavar="OUT.html", default=None,
-                   help="also write the replay as one self-contained HTML page (no network needed)")
+                   help="also write the replay as one self-contained HTML page (no network needed); '-': the page on stdout, instead of the replay")
 
     sub.add_parser("schema", help="print the JSON Schema of scenario files")
 
@@ -399,6 +399,12 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    """The replay's answer; with ``--html OUT.html`` the page too, written to OUT.html — or,
+    ``--html -``, to standard output in place of the answer (the exit status still says whether
+    the expectations held)."""
+    if args.html == "-" and args.json:
+        raise ArgumentError("--html", "--html - writes the page to standard output, where --json writes the replay: "
+                                      "give one of them, or --html OUT.html")
     if args.html is not None:
         check_output(args.file, args.html, "--html")
     game = open_game(args.file)
@@ -406,9 +412,12 @@ def _replay(args: argparse.Namespace) -> int:
         from . import viewer
 
         text, r = viewer.page_and_replay(game._loaded)
+        answer = A.Replay.from_json(r.as_json())
+        if args.html == "-":
+            sys.stdout.write(text)
+            return 0 if answer.ok else 1
         write_output(args.file, args.html, "--html", text)
         print(f"wrote {args.html}", file=sys.stderr)
-        answer = A.Replay.from_json(r.as_json())
     else:
         answer = game.replay()
     emit(answer.as_json(), args.json, replay_text(game, answer))

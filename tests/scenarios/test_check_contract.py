@@ -393,3 +393,20 @@ def test_a_json_file_is_read_as_json(write):
 
     path = write(json.dumps(yaml.safe_load(STARCRAFT)), "s.JSON")
     assert cli("check", path)[0] == 0
+
+
+# --- '-' is standard output ------------------------------------------------------------------------
+
+
+def test_replay_html_dash_writes_the_page_to_standard_output(tmp_path, monkeypatch, write):
+    from tests.conftest import EXAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("replay", EXAMPLES / "charge-roaches-7in.yaml", "--html", "-")
+    assert (code, err) == (0, "") and out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    assert not (tmp_path / "-").exists()
+    failing = write(STARCRAFT + "expect:\n  - {expect: contact, a: m1, b: m2}\n")
+    code, out, err = cli("replay", failing, "--html", "-")
+    assert code == 1 and out.startswith("<!DOCTYPE html>") and "FAIL" in out and err == ""
+    line = refused(cli("replay", failing, "--html", "-", "--json"), failing, "--html: ")
+    assert "give one of them" in line and not (tmp_path / "-").exists()
