@@ -274,7 +274,8 @@ class RuleSystem:
     def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
         """Why model ``model`` cannot strike with ``weapon`` in close combat (a fight, a Close
         Combat Attack, a challenge): it does not carry it, or it is no close combat weapon —
-        decided on the file's profiles alone, as the fight would decide it (``None``: it may)."""
+        decided on the file's profiles alone, as the fight would decide it, in its words with
+        its rule (``None``: it may)."""
         return None
 
     # --- the board --------------------------------------------------------------------------

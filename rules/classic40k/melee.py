@@ -178,7 +178,7 @@ def weapon_problem(state: GameState, unit_id: str, model: str, chosen: str) -> O
     try:
         weapon_of(state, unit_id, model, chosen, False)
     except IllegalAction as e:
-        return e.message
+        return str(e)  # the message and the rule, as the fight refuses it
     return None
 
 

@@ -133,7 +133,7 @@ def melee_problem(unit: UnitState, model: str, wanted: str) -> Optional[str]:
     try:
         choose(melee_options(unit, model), wanted, model, "melee weapon")
     except IllegalAction as e:
-        return e.message
+        return str(e)  # the message and the rule, as the fight refuses it
     return None
 
 

@@ -120,7 +120,7 @@ def weapon_problem(state: GameState, model_id: str, name: str) -> Optional[str]:
     try:
         _weapon(make_profile(u.profile or u.id, u.stats), name, model_id)
     except IllegalAction as e:
-        return e.message
+        return str(e)  # the message and the rule, as the fight refuses it
     return None
 
 

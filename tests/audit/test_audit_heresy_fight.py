@@ -323,6 +323,9 @@ def test_bad_actions_exit_2_naming_the_rule_and_apply_nothing(write, action, rul
     # nothing of it is applied: the state after the charge is where any question stops
     code, out, err = cli("measure", f, "a1", "t1", "--after", "1")
     assert code == 2 and "actions[1]" in err and rule in err
+    if "weapons" in action:  # a weapon the model does not carry: refused by check itself (issue 21)
+        assert cli("check", f)[0] == 2 and "actions[1].weapons.a1" in cli("check", f)[2]
+        return
     charged = tapeline.open(f, after=0).state
     assert charged.turn.get("duel") in (None, ()) and not charged.unit("trt").status
     assert set(charged.unit("loy").models) == {"a1", "a2"} and set(charged.unit("trt").models) == {"t1", "t2"}
