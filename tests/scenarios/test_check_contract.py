@@ -132,6 +132,13 @@ def test_every_weapon_trait_a_system_accepts_is_read_by_its_rules():
     assert {t for w in weapons.ARMOURY.values() for t in w.traits} <= weapons.MELEE_TRAITS
     used = {k for unit in catalogue().values() for w in (unit.get("weapons") or {}).values() for k in w.get("keywords") or {}}
     assert used <= rules_for("starcraft").weapon_traits["weapons"]
+    import importlib
+
+    for name in ("heresy", "classic40k"):  # the bundled catalogues' profiles: only traits the system reads
+        system, units = rules_for(name), importlib.import_module(f"tapeline.rules.{name}.catalogue").catalogue()
+        for profiles, known in system.weapon_traits.items():
+            named = {t for unit in units.values() for w in (unit.get(profiles) or {}).values() for t in w.get("traits") or {}}
+            assert named <= known, (name, profiles, named - known)
 
 
 def test_a_ranged_trait_typo_is_refused_with_the_closest_trait(write):
