@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from bisect import insort
 from heapq import heappop, heappush
 from itertools import count
 from typing import Callable, Literal, Optional, Sequence, Union, cast
@@ -485,14 +486,15 @@ class Reach:
         nb = len(B.circle)
         arcs: list[Arc] = []
         for k, mine in touched.items():
-            old = on_circle.get(k, range(0))
-            nodes = sorted([*old, *(x for x in mine if x >= nb)], key=slot.__getitem__)
+            nodes = list(on_circle.get(k, ()))  # (in order of slot)
+            for x in mine:
+                if x >= nb:
+                    insort(nodes, x, key=slot.__getitem__)
             m = len(nodes)
             wrap = m > 1 and C.span[k] >= 2 * math.pi - 1e-12
-            at = {x: i for i, x in enumerate(nodes)}
             near: set[int] = set()  # the places whose arcs are written
             for x in mine:
-                i = at[x]
+                i = nodes.index(x)
                 near.add(i)
                 if x >= nb:  # added: its neighbours' arcs change too
                     if i > 0 or wrap:
