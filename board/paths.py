@@ -501,7 +501,7 @@ class Reach:
                         near.add((i - 1) % m)
                     if i < m - 1 or wrap:
                         near.add((i + 1) % m)
-            pairs: set[int] = set()  # pair p joins places p and p + 1 (p = m − 1: round the back)
+            pairs: set[int] = set()  # pair j joins places j and j + 1 (j = m − 1: round the back)
             for i in near:
                 key = nodes[i]
                 if key not in fresh:
@@ -512,10 +512,10 @@ class Reach:
                     pairs.add(i)
                 if wrap and i in (0, m - 1):
                     pairs.add(m - 1)
-            for p in sorted(pairs):
-                a_, b_ = nodes[p], nodes[(p + 1) % m]
+            for j in sorted(pairs):
+                a_, b_ = nodes[j], nodes[(j + 1) % m]
                 r0 = slot[a_]
-                r1 = slot[b_] if p < m - 1 else slot[b_] + 2 * math.pi
+                r1 = slot[b_] if j < m - 1 else slot[b_] + 2 * math.pi
                 if r1 - r0 >= 1e-12:
                     arcs.append((k, r0, r1, a_, b_))
         self._add_arcs(arcs, adj, legs, set(fresh))
