@@ -436,8 +436,9 @@ class Reach:
         """The same graph as ``_graph(goal, anchors)``, node for node and in the same order of
         neighbours (so Dijkstra settles ties alike), built from the part every start on this
         space shares (the start-independent tangents and ``anchors``, kept in the space's memo
-        under ``tag``): only the start's own tangents and the goal point's (``goal``), and the
-        arcs of the circles they touch, are added."""
+        under ``tag``): only the start's own tangents and the goal point's (``goal``) are
+        added, and the arcs beside the points they add (the arcs those points split). The nodes
+        that change get neighbour dicts of their own: the kept graph is never written."""
         C = self.space.circles
         B = self._base_graph(anchors, tag)
         line_adj, by_anchor, on_circle, index = cast(Shared, B.shared)  # (a shared graph has them)
@@ -455,7 +456,7 @@ class Reach:
         cx, cy, cr, clo = C.floats
         circle, slot = list(B.circle), list(B.slot)
         added: dict[tuple[int, float], int] = {}  # this start's own nodes: new ids
-        touched: dict[int, set[int]] = {}  # circle -> its nodes
+        touched: dict[int, set[int]] = {}  # circle -> the nodes the start's and goal's tangents end at on it
         fresh: dict[int, dict[int, float]] = {}  # node -> a dict of its own (copied from the shared one once)
         for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
             key = index.get((k, r))

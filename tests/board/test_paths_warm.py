@@ -93,7 +93,7 @@ def _compare(space: Space, pairs) -> int:
 def test_the_warm_query_gives_the_full_searchs_lengths(seed):
     rng = np.random.default_rng(seed)
     space = _crowded_space(rng) if seed % 2 else random_space(rng, int(rng.integers(10, 60)))
-    assert _compare(space, _pairs(rng, space, 8)) >= 0
+    assert _compare(space, _pairs(rng, space, 8)) >= 1  # (every seed has a pair that needs a search)
 
 
 def test_the_warm_query_on_a_big_table():
