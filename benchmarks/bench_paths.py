@@ -6,9 +6,10 @@ Scene: a 36" × 24" table with 8 rectangular ruins and 12 round bases (32 mm), c
 pairs drawn with a fixed seed.
 
 * **tapeline** (:mod:`board.paths`): the exact obstacles (footprints grown by ρ: rounded
-  rectangles; bases: discs of radius r + ρ). Build: the :class:`board.space.Space` and the
-  start-independent circle-to-circle tangents (``Reach.prepare``, kept in ``Space.memo``);
-  query: ``Reach(space, a).to_point(b)`` per pair (its start/goal tangents, arcs and Dijkstra).
+  rectangles; bases: discs of radius r + ρ). Build: the :class:`board.space.Space`, the
+  start-independent circle-to-circle tangents and the graph they make with their arcs
+  (``Reach.prepare``, kept in ``Space.memo``); query: ``Reach(space, a).to_point(b)`` per pair
+  (its start/goal tangents joined to the kept graph, the arcs they split, A*).
 * **peers**: the same obstacles as polygons *containing* the true grown outlines within δ = 1e-2"
   and 1e-3" (a circumscribed n-gon per curved part, n from ``r(1/cos(π/n) − 1) ≤ δ``, so every
   path they return stays legal), merged where they overlap (shapely ``union_all``); pyvisgraph
@@ -117,10 +118,10 @@ def scene(seed: int = 5):
     return rects, discs, pairs
 
 
-def tapeline_space(rects, discs) -> Space:
+def tapeline_space(rects, discs, width: float = W, height: float = H) -> Space:
     obs = [polygon_obstacle(f"r{i}", "terrain", b, RHO) for i, b in enumerate(rects)]
     obs += [disc_obstacle(f"m{i}", "model", p.x, p.y, BASE_R, RHO) for i, p in enumerate(discs)]
-    return Space(W, H, RHO, obs)
+    return Space(width, height, RHO, obs)
 
 
 def merged(rects, discs, delta):
@@ -177,7 +178,7 @@ def run(quick: bool = False) -> str:
     # tapeline
     t = time.process_time()
     space = tapeline_space(rects, discs)
-    Reach(space, pairs[0][0]).prepare()  # fills space.memo (circle-to-circle tangents)
+    Reach(space, pairs[0][0]).prepare()  # fills space.memo (circle-to-circle tangents and their graph)
     t_build = time.process_time() - t
     t = time.process_time()
     exact = [Reach(space, a).to_point(b) for a, b in pairs]

@@ -1,25 +1,29 @@
-"""Exact shortest paths for a moving model's centre: tangent graph + Dijkstra (networkx).
+"""Exact shortest paths for a moving model's centre: tangent graph, A* and Dijkstra.
 
 In configuration space (:mod:`board.space`) every obstacle is a union of discs (round bases,
 round pieces, and the corners of grown footprints) and straight strips. A shortest path is
 made of straight segments tangent to those circles and pieces of arc along them
-(docs/geometry.md §3). :class:`Reach` builds, once per start point:
+(docs/geometry.md §3). The tangent graph is:
 
-* every common tangent of two circles (two outer, two inner) and every tangent from the start,
-  kept when it is clear of every grown obstacle and the table edge (one vectorised shapely
-  distance query), and when its ends lie in their corner's normal cone;
+* every common tangent of two circles (two outer, two inner) and every tangent from the start
+  (and from a goal point), kept when it is clear of every grown obstacle and the table edge
+  (one vectorised distance query), and when its ends lie in their corner's normal cone;
 * an arc edge between consecutive tangent points on each circle, kept when the arc is clear
   (:meth:`board.space.Space.arcs_clear`);
 
-then Dijkstra (networkx's algorithm, on a plain adjacency dict) gives lengths exact to floating
-point. What does not depend on the start (the circle-to-circle tangents, arc verdicts, a goal
-region's anchors, and the graph they make: :meth:`Reach._start_graph`) is kept in the space
-(:class:`board.space.SearchMemo`, bounded) and shared, made by the first search that needs it
-(:meth:`Reach.prepare` makes the tangents ahead). A goal point adds its own tangents; a goal
-*region* (:class:`board.regions.Region`) adds the tangent points its outline calls for and is
-reached from every graph node by a straight leg to the nearest candidate point of the region.
-A region search first tries the part of the graph a path of bounded length can use
-(:meth:`Reach._bounded`: the same answer, bit for bit, when it settles it).
+and a search of it gives lengths exact to floating point. What does not depend on the start
+(the circle-to-circle tangents, arc verdicts, a goal region's anchors, and the graph they make:
+:meth:`Reach._start_graph`) is kept in the space (:class:`board.space.SearchMemo`, bounded)
+and shared, made by the first search that needs it (:meth:`Reach.prepare` makes it ahead).
+
+A goal *point* (:meth:`Reach.to_point`) joins the start's and its own tangents to the kept
+graph and is found by A* with the straight distance as its bound (:func:`_astar`): a warm
+query on a prepared space tests only those tangents and the arcs they split. A goal *region*
+(:class:`board.regions.Region`) adds the tangent points its outline calls for and is reached
+from every graph node by a straight leg to the nearest candidate point of the region, after
+Dijkstra (networkx's algorithm, on a plain adjacency dict) from the start. A region search
+first tries the part of the graph a path of bounded length can use (:meth:`Reach._bounded`:
+the same answer, bit for bit, when it settles it).
 
 >>> import math, shapely
 >>> from tapeline.board.space import Space, Obstacle
@@ -34,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from bisect import insort
 from heapq import heappop, heappush
 from itertools import count
 from typing import Callable, Literal, Optional, Sequence, Union, cast
@@ -171,9 +176,11 @@ class Reach:
 
     def prepare(self) -> "Reach":
         """Work out now what every full search on this space shares: the circle-to-circle
-        tangents, kept in the space's memo (otherwise the first search that needs them makes
-        them; a region search bounded by a short length never does). Returns ``self``."""
-        self._shared
+        tangents and the graph they make with their arcs, kept in the space's memo (otherwise
+        the first search that needs them makes them; a region search bounded by a short length
+        never does). A point query (:meth:`to_point`) on the space is then warm. Returns
+        ``self``."""
+        self._base_graph(None, ())
         return self
 
     @property
@@ -394,9 +401,10 @@ class Reach:
             shared = (line_adj, by_anchor, on_circle, dict(zip(zip(nk, nr), keys)))
         return _Graph(adj, pos, legs, nk, nr, shared)
 
-    def _add_arcs(self, arcs: list[Arc], adj: Adjacency, legs: Edges) -> None:
+    def _add_arcs(self, arcs: list[Arc], adj: Adjacency, legs: Edges, mine: Optional[set[int]] = None) -> None:
         """Join the nodes of ``arcs`` (``(circle, slot0, slot1, u, v)``, in order) by those that
-        are clear (verdicts kept in the space's memo)."""
+        are clear (verdicts kept in the space's memo). ``mine`` given: only those nodes' own
+        neighbours are written (another end's are a shared graph's, which has the arc already)."""
         _, _, cr, clo = self.space.circles.floats
 
         def test(todo: list[ArcKey]) -> list[bool]:
@@ -407,29 +415,40 @@ class Reach:
             if not clear:
                 continue
             w = (r1 - r0) * cr[k]
-            au = adj.setdefault(u, {})
-            if v not in au or au[v] > w:  # two arcs join the only two nodes of a circle: the shorter
-                au[v] = w
-                adj.setdefault(v, {})[u] = w
-                legs[(u, v)] = legs[(v, u)] = (u, ("arc", k, r0, r1))
+            for a, b in ((u, v), (v, u)):
+                if mine is None or a in mine:
+                    d = adj.setdefault(a, {})
+                    if b not in d or d[b] > w:  # two arcs join the only two nodes of a circle: the shorter
+                        d[b] = w
+                        legs[(u, v)] = legs[(v, u)] = (u, ("arc", k, r0, r1))
 
-    def _start_graph(self, anchors: Optional[tuple[Ints, Floats]], tag: tuple[int, ...]) -> _Graph:
-        """The same graph as ``_graph([], anchors)``, node for node and in the same order of
-        neighbours (so Dijkstra settles ties alike), built from the part every start on this
-        space shares (the start-independent tangents and ``anchors``, kept in the space's memo
-        under ``tag``): only the start's own tangents, and the arcs of the circles they touch,
-        are added."""
-        C = self.space.circles
+    def _base_graph(self, anchors: Optional[tuple[Ints, Floats]], tag: tuple[int, ...]) -> _Graph:
+        """The part of the graph every start on this space shares: the start-independent
+        tangents, their arcs and ``anchors``, kept in the space's memo under ``tag`` (``()``:
+        no anchors, what a point query joins its ends to)."""
         graphs = self.space.memo.graphs
         if tag not in graphs:
             self.space.memo.room_for_graph()  # (a bisection asks about many regions once each)
             graphs[tag] = self._graph([], anchors, segs=self._shared)
-        B = graphs[tag]
+        return graphs[tag]
+
+    def _start_graph(self, anchors: Optional[tuple[Ints, Floats]], tag: tuple[int, ...], goal: Sequence[PointTangent] = ()) -> _Graph:
+        """The same graph as ``_graph(goal, anchors)``, node for node and in the same order of
+        neighbours (so Dijkstra settles ties alike), built from the part every start on this
+        space shares (the start-independent tangents and ``anchors``, kept in the space's memo
+        under ``tag``): only the start's own tangents and the goal point's (``goal``) are
+        added, and the arcs beside the points they add (the arcs those points split). The nodes
+        that change get neighbour dicts of their own: the kept graph is never written."""
+        C = self.space.circles
+        B = self._base_graph(anchors, tag)
         line_adj, by_anchor, on_circle, index = cast(Shared, B.shared)  # (a shared graph has them)
-        own = self._own
+        own = [*self._own, *goal]
         adj, pos, legs = dict(B.adj), dict(B.pos), dict(B.legs)
         adj[START] = {}
         pos[START] = self.start
+        if goal:
+            adj[TARGET] = {}
+            pos[TARGET] = goal[0][2]
         if not own:
             return _Graph(adj, pos, legs, B.circle, B.slot)
         ks = np.array([kb[1] for _, kb, _, _ in own], dtype=int)
@@ -437,7 +456,7 @@ class Reach:
         cx, cy, cr, clo = C.floats
         circle, slot = list(B.circle), list(B.slot)
         added: dict[tuple[int, float], int] = {}  # this start's own nodes: new ids
-        touched: dict[int, set[int]] = {}  # circle -> its nodes
+        touched: dict[int, set[int]] = {}  # circle -> the nodes the start's and goal's tangents end at on it
         fresh: dict[int, dict[int, float]] = {}  # node -> a dict of its own (copied from the shared one once)
         for k, r, rel in zip(ks.tolist(), rk.tolist(), rels.tolist()):
             key = index.get((k, r))
@@ -456,26 +475,51 @@ class Reach:
         for (ka, _, p, q), k, r in zip(own, ks.tolist(), rk.tolist()):
             v = index.get((k, r))
             v = added[(k, r)] if v is None else v
+            u = _LABEL[ka]
             w = math.dist(p, q)
-            adj[START][v] = w
-            adj[v][START] = w
-            legs[(START, v)] = legs[(v, START)] = (START, ("line", p, q))
+            adj[u][v] = w
+            adj[v][u] = w
+            legs[(u, v)] = legs[(v, u)] = (u, ("line", p, q))
+        # The arcs that change: those of the nodes added, and of the nodes on either side of
+        # them along their circle (an arc between two shared nodes with none added between them
+        # is the shared graph's, and stays), and those of the nodes given a tangent (their
+        # neighbours are written afresh, the tangent before the arcs, as ``_graph`` orders them).
+        nb = len(B.circle)
         arcs: list[Arc] = []
-        for k, new in touched.items():
-            nodes = sorted(set(on_circle.get(k, ())) | new, key=slot.__getitem__)
-            for key in nodes:
+        for k, mine in touched.items():
+            nodes = list(on_circle.get(k, ()))  # (in order of slot)
+            for x in mine:
+                if x >= nb:
+                    insort(nodes, x, key=slot.__getitem__)
+            m = len(nodes)
+            wrap = m > 1 and C.span[k] >= 2 * math.pi - 1e-12
+            near: set[int] = set()  # the places whose arcs are written
+            for x in mine:
+                i = nodes.index(x)
+                near.add(i)
+                if x >= nb:  # added: its neighbours' arcs change too
+                    if i > 0 or wrap:
+                        near.add((i - 1) % m)
+                    if i < m - 1 or wrap:
+                        near.add((i + 1) % m)
+            pairs: set[int] = set()  # pair j joins places j and j + 1 (j = m − 1: round the back)
+            for i in near:
+                key = nodes[i]
                 if key not in fresh:
                     fresh[key] = adj[key] = dict(line_adj.get(key, {}))
-            m = len(nodes)
-            pairs = list(zip(range(m - 1), range(1, m)))
-            if m > 1 and C.span[k] >= 2 * math.pi - 1e-12:
-                pairs.append((m - 1, 0))
-            for a_, b_ in pairs:
-                r0 = slot[nodes[a_]]
-                r1 = slot[nodes[b_]] if b_ > a_ else slot[nodes[b_]] + 2 * math.pi
+                if i > 0:
+                    pairs.add(i - 1)
+                if i < m - 1:
+                    pairs.add(i)
+                if wrap and i in (0, m - 1):
+                    pairs.add(m - 1)
+            for j in sorted(pairs):
+                a_, b_ = nodes[j], nodes[(j + 1) % m]
+                r0 = slot[a_]
+                r1 = slot[b_] if j < m - 1 else slot[b_] + 2 * math.pi
                 if r1 - r0 >= 1e-12:
-                    arcs.append((k, r0, r1, nodes[a_], nodes[b_]))
-        self._add_arcs(arcs, adj, legs)
+                    arcs.append((k, r0, r1, a_, b_))
+        self._add_arcs(arcs, adj, legs, set(fresh))
         return _Graph(adj, pos, legs, circle, slot)
 
     def _legs(self, G: _Graph, route: list[int]) -> list[Leg]:
@@ -499,7 +543,12 @@ class Reach:
     # --- queries -----------------------------------------------------------------------------
 
     def to_point(self, goal: Sequence[float]) -> Optional[Path]:
-        """The shortest path to ``goal``, or ``None`` when no path exists."""
+        """The shortest path to ``goal``, or ``None`` when no path exists.
+
+        The space's kept graph (:meth:`_base_graph`) joined to the start's and the goal's
+        tangents and the arcs they split (:meth:`_start_graph`: the graph built for this start
+        and goal alone, node for node), searched by A* (:func:`_astar`): the length Dijkstra
+        finds on that graph, bit for bit (``tests/board/test_paths_warm.py``)."""
         g = (float(goal[0]), float(goal[1]))
         m, _ = self.space.point_margin([g])
         if m[0] < -TOL:
@@ -507,13 +556,13 @@ class Reach:
         if self.space.clear_segments([self.start], [g])[0]:
             return Path(self.start, (Leg("line", self.start, g),), math.dist(self.start, g))
         segs = self._point_tangents(g, "T")
-        G = self._graph(segs, None)
-        if TARGET not in G.adj:
+        if not segs:
             return None
-        dist, prev = _dijkstra(G.adj, START, TARGET)
-        if TARGET not in dist:
+        G = self._start_graph(None, (), segs)
+        length, prev = _astar(G.adj, G.pos, START, TARGET)
+        if length is None:
             return None
-        return Path(self.start, tuple(self._legs(G, _route(prev, TARGET))), float(dist[TARGET]))
+        return Path(self.start, tuple(self._legs(G, _route(prev, TARGET))), length)
 
     def _prepared(self, region: Region) -> Region:
         """The region as far as the centre can be there at all: minus the grown obstacles,
@@ -928,6 +977,45 @@ def _dijkstra(adj: Adjacency, source: int, target: Optional[int] = None, limit: 
     return dist, prev
 
 
+def _astar(adj: Adjacency, pos: dict[int, Pt], source: int, target: int) -> tuple[Optional[float], dict[int, int]]:
+    """The length of a shortest route from ``source`` to ``target`` (``None``: there is none)
+    and each reached node's predecessor: A* with the straight distance to the target as its
+    lower bound, less :data:`_ASTAR_SLACK`.
+
+    Every edge is at least as long as the straight line between its ends (a tangent is that
+    line; an arc is longer than its chord), so the bound never overestimates what is left, up
+    to how far a node's position may lie from the tangent points merged into it (far below the
+    slack). A node may be settled again when a shorter way to it turns up (the bound is not
+    trusted to be consistent to the last bit), so the length is the one Dijkstra finds: the
+    least sum of weights from ``source``, added in route order. Only where two routes have
+    exactly that length may the route differ from Dijkstra's."""
+    tx, ty = pos[target]
+    hyp = math.hypot
+    g: dict[int, float] = {source: 0.0}
+    prev: dict[int, int] = {}
+    c = count()
+    sx, sy = pos[source]
+    fringe: list[tuple[float, int, float, int]] = [(max(hyp(sx - tx, sy - ty) - _ASTAR_SLACK, 0.0), next(c), 0.0, source)]
+    bound: dict[int, float] = {}
+    while fringe:
+        _, _, d, v = heappop(fringe)
+        if v == target:
+            return d, prev
+        if d > g[v]:
+            continue  # a shorter way to v was found since this entry was pushed
+        for u, w in adj[v].items():
+            du = d + w
+            if u not in g or du < g[u]:
+                g[u] = du
+                prev[u] = v
+                h = bound.get(u)
+                if h is None:
+                    x, y = pos[u]
+                    h = bound[u] = max(hyp(x - tx, y - ty) - _ASTAR_SLACK, 0.0)
+                heappush(fringe, (du + h, next(c), du, u))
+    return None, prev
+
+
 def _route(prev: dict[int, int], node: int) -> list[int]:
     route = [node]
     while route[-1] in prev:
@@ -938,6 +1026,12 @@ def _route(prev: dict[int, int], node: int) -> list[int]:
 #: How far short of an outline vertex its last leg is probed (inches): a leg whose probe lies
 #: inside the goal region cannot end at that vertex.
 _PROBE = 1e-6
+
+#: What :func:`_astar` takes off its straight-line bound (inches): far more than a route can
+#: fall short of the straight distance between its ends' node positions through rounding
+#: (about 1e-11" per edge: tangent points merged into one node lie that close), far less than
+#: any length a user reads.
+_ASTAR_SLACK = 1e-6
 
 #: Graph nodes whose candidate end spots are tested together in :meth:`Reach.to_region`.
 _CHUNK = 64

@@ -86,8 +86,14 @@ class SearchMemo:
     * ``prepared`` and ``anchors``: goal regions less the grown obstacles, and the regions'
       anchors (:meth:`board.paths.Reach._region_anchors`): :data:`MEMO_REGIONS` regions, or
       one search's if that is more (forgotten, with the graphs, when full);
-    * ``graphs``: the start-independent part of the tangent graph, per set of regions'
-      anchors: :data:`SHARED_GRAPHS` (the oldest dropped first).
+    * ``graphs``: the start-independent part of the tangent graph (every clear
+      circle-to-circle tangent and the arcs between them), per set of regions' anchors — the
+      one without anchors, ``graphs[()]``, is what every point query (:meth:`board.paths.Reach.to_point`)
+      joins its start's and goal's tangents to: :data:`SHARED_GRAPHS` (the oldest dropped
+      first). Each is the size of the space's tangent graph: about 3 kB per clear tangent with
+      its arcs and nodes (8 MB for the 100 obstacles of ``benchmarks/bench_paths_warm.py``,
+      35 MB for its 300); a query adds only its own tangents to a copy of the graph's
+      top-level dicts, and never changes the kept graph.
 
     Forgetting changes no answer: what was kept is worked out again, the same way. Not safe
     for several threads at once (the searches share it without a lock): give each thread a
