@@ -52,6 +52,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
+from .separation import DELTA, Cores, separated
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -206,39 +207,86 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     wb = np.einsum("kji,jg->kig", mb, np.vstack([nx, ny]))
     ha, hb = np.linalg.norm(wa, axis=1), np.linalg.norm(wb, axis=1)
     proj = d[:, :1] * nx + d[:, 1:] * ny
-    pts = np.full((n, 4, 2), np.nan)
-    dirs = np.full((n, 4, 2), np.nan)
-    ok = np.zeros((n, 4), bool)
-    for k, sign in enumerate((-1.0, 1.0)):  # outer: hA - hB ; inner: hA + hB
+    # Bracket the four roots of each row on the grid: columns 2k + j, the j-th sign change of
+    # k = 0 (outer: hA - hB) or k = 1 (inner: hA + hB) ...
+    los, flos, goods, signs = [], [], [], []
+    for sign in (-1.0, 1.0):
         f = proj + ha + sign * hb
         chg = np.sign(f) != np.sign(np.roll(f, -1, axis=1))
         order = np.argsort(~chg, axis=1, kind="stable")[:, :2]
         for j in range(2):
             idx = order[:, j]
-            good = chg[np.arange(n), idx]
-            lo, hi = _GRID[idx].copy(), _GRID[idx] + _STEP
-            flo = f[np.arange(n), idx]
+            goods.append(chg[np.arange(n), idx])
+            los.append(_GRID[idx])
+            flos.append(f[np.arange(n), idx])
+            signs.append(np.full(n, sign))
+    # ... then bisect all four at once (rows: column-major blocks of n).
+    lo, flo, sg = np.concatenate(los), np.concatenate(flos), np.concatenate(signs)
+    hi = lo + _STEP
+    d4, ma4, mb4 = np.tile(d, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(mb, (4, 1, 1))
 
-            def fval(t: Floats) -> Floats:
-                nn = np.column_stack([np.cos(t), np.sin(t)])
-                h1 = np.linalg.norm(_mtv(ma, nn), axis=1)
-                h2 = np.linalg.norm(_mtv(mb, nn), axis=1)
-                return cast(Floats, np.einsum("ij,ij->i", d, nn) + h1 + sign * h2)
+    def fval(t: Floats) -> Floats:
+        nn = np.column_stack([np.cos(t), np.sin(t)])
+        h1 = np.linalg.norm(_mtv(ma4, nn), axis=1)
+        h2 = np.linalg.norm(_mtv(mb4, nn), axis=1)
+        return cast(Floats, np.einsum("ij,ij->i", d4, nn) + h1 + sg * h2)
 
-            for _ in range(48):
-                mid = 0.5 * (lo + hi)
-                fm = fval(mid)
-                same = np.sign(fm) == np.sign(flo)
-                lo = np.where(same, mid, lo)
-                flo = np.where(same, fm, flo)
-                hi = np.where(same, hi, mid)
-            t = 0.5 * (lo + hi)
-            nn = np.column_stack([np.cos(t), np.sin(t)])
-            _, touch = _support_point(ca, ma, nn)
-            pts[:, 2 * k + j] = touch
-            dirs[:, 2 * k + j] = np.column_stack([-nn[:, 1], nn[:, 0]])
-            ok[:, 2 * k + j] = good
-    return pts, dirs, ok
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        fm = fval(mid)
+        same = np.sign(fm) == np.sign(flo)
+        lo = np.where(same, mid, lo)
+        flo = np.where(same, fm, flo)
+        hi = np.where(same, hi, mid)
+    t = 0.5 * (lo + hi)
+    nn = np.column_stack([np.cos(t), np.sin(t)])
+    _, touch = _support_point(np.tile(ca, (4, 1)), ma4, nn)
+    pts = touch.reshape(4, n, 2).transpose(1, 0, 2)
+    dirs = np.column_stack([-nn[:, 1], nn[:, 0]]).reshape(4, n, 2).transpose(1, 0, 2)
+    ok = np.stack(goods, axis=1)
+    return np.ascontiguousarray(pts), np.ascontiguousarray(dirs), ok
+
+
+def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra: Floats, rb: Floats,
+                             steps: int = 3) -> tuple[Floats, Floats, Floats]:
+    """Close approximations of the four common tangents of two bases, cheaply (rows).
+
+    Returns lines ``(p, d)`` of shape (n, 4, 2), each through a point of A (``p``) and a point
+    of B (``p + d``) — columns 0–1 the outer tangents, 2–3 the inner ones — and the unit normals
+    (n, 2, 2) of the two outer lines, pointing away from the bases. Started from the common
+    tangents of the inscribed discs (radii ``ra``, ``rb``; exact for round bases: the closed
+    form of :func:`_circle_tangents`) and refined by ``steps`` rounds of: the points of the two
+    bases farthest along the normal (for an inner tangent, B's along the opposite normal), and
+    the normal of the line through them. Any line through a point of each base is a fair
+    candidate sight line, so the approximation is never wrong, only less often clear.
+    """
+    n = len(ca)
+    dd = cb - ca
+    D = np.hypot(dd[:, 0], dd[:, 1])
+    th = np.arctan2(dd[:, 1], dd[:, 0])
+    ang, sgn = [], []
+    for q, side in ((ra - rb, 1.0), (ra + rb, -1.0)):  # outer: both along n; inner: B along -n
+        al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
+        ang += [th + al, th - al]
+        sgn += [side, side]
+    t = np.concatenate(ang)
+    nv = np.column_stack([np.cos(t), np.sin(t)])
+    s = np.repeat(np.array(sgn), n)[:, None]
+    c4a, m4a, c4b, m4b = np.tile(ca, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(cb, (4, 1)), np.tile(mb, (4, 1, 1))
+    for step in range(steps + 1):
+        _, pa = _support_point(c4a, m4a, nv)
+        _, pb = _support_point(c4b, m4b, s * nv)
+        e = pb - pa
+        L = np.hypot(e[:, 0], e[:, 1])
+        perp = np.column_stack([-e[:, 1], e[:, 0]]) / np.where(L > 0, L, 1.0)[:, None]
+        perp *= np.where(np.einsum("ij,ij->i", perp, nv) < 0, -1.0, 1.0)[:, None]
+        line_normal = np.where((L > 0)[:, None], perp, nv)
+        if step < steps:
+            nv = line_normal
+    p = pa.reshape(4, n, 2).transpose(1, 0, 2)
+    d = e.reshape(4, n, 2).transpose(1, 0, 2)
+    normals = line_normal.reshape(4, n, 2).transpose(1, 0, 2)[:, :2]
+    return np.ascontiguousarray(p), np.ascontiguousarray(d), np.ascontiguousarray(normals)
 
 
 def chords(p: Floats, d: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
@@ -327,16 +375,29 @@ class Blockers:
         if len(poly_idx):
             shapely.prepare(self.shrunk)
         self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
+        # Grown by DELTA (round joins of at most 45°, corners on the arc: every point within
+        # 0.92 DELTA of the footprint is inside): a segment clear of these is clear of the
+        # footprint itself by a margin (find_witnesses' tangents).
+        grown: Union[Geoms, list[BaseGeometry]] = shapely.buffer(self.footprints[poly_idx], DELTA, quad_segs=2) if len(poly_idx) else []
+        self.grown = np.array(grown, dtype=object)
+        if len(poly_idx):
+            shapely.prepare(self.grown)
+        self.grown_tree = shapely.STRtree(self.grown) if len(poly_idx) else None
         self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
         vx: list[Floats] = []  # convex vertices, and the piece of each
         vp: list[Ints] = []
         e0: list[Floats] = []  # edges: from, to, and the piece of each
         e1: list[Floats] = []
         ep: list[Ints] = []
+        rings: list[Floats] = []  # polygon footprints without holes, for their convex parts
+        ring_piece: list[int] = []
         for i, p in enumerate(self.pieces):
             ring = shapely.get_coordinates(p.footprint.exterior)[:-1]
             if not p.footprint.exterior.is_ccw:
                 ring = ring[::-1]
+            if p.circle is None and not len(p.footprint.interiors):
+                rings.append(ring)
+                ring_piece.append(i)
             nxt, prv = np.roll(ring, -1, axis=0), np.roll(ring, 1, axis=0)
             e0.append(ring)
             e1.append(nxt)
@@ -353,6 +414,9 @@ class Blockers:
         self.e0 = np.vstack(e0) if e0 else np.zeros((0, 2))
         self.e1 = np.vstack(e1) if e1 else np.zeros((0, 2))
         self.epiece = np.concatenate(ep).astype(np.int64) if ep else np.zeros(0, np.int64)
+        # What a piece must cover to settle a pair as blocked (board/separation.py): the convex
+        # parts of each polygon, and each circle, eroded by SIGHT_TOL + DELTA.
+        self.cores = Cores(rings, ring_piece, self.circles, SIGHT_TOL + DELTA)
 
 
 def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
@@ -394,8 +458,15 @@ def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floa
     return p + ta[:, None] * d, p + tb[:, None] * d, good & oka & okb
 
 
-def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, heights: Optional[Heights]) -> Bools:
-    """Which segments meet the interior of a piece that blocks their pair."""
+def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, heights: Optional[Heights],
+             hits: Optional[list[tuple[Ints, Ints]]] = None, grown: bool = False) -> Bools:
+    """Which segments meet the interior of a piece that blocks their pair.
+
+    ``hits``, when given, receives ``(segment rows, pieces)``: every piece that blocks a
+    segment over its whole length (with heights, a piece taller than both eyes). ``grown``
+    (without heights): test against the footprints grown by ``DELTA`` instead, so a segment
+    called clear stays ``DELTA`` (or, at a rounded corner, 0.99 ``DELTA``) from every piece."""
+    assert not (grown and heights is not None), "the grown test is a 2D test"
     n = len(pair)
     out = np.zeros(n, bool)
     if n == 0 or not len(bl.pieces):
@@ -406,8 +477,9 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         geoms[deg] = shapely.points(s0[deg])
     if heights is not None:
         za, zb, tops = heights
-    if bl.shrunk_tree is not None:
-        si, ti = bl.shrunk_tree.query(geoms, predicate="intersects")
+    tree = bl.grown_tree if grown else bl.shrunk_tree
+    if tree is not None:
+        si, ti = tree.query(geoms, predicate="intersects")
         pi = bl.poly_idx[ti]
         keep = block[pair[si], pi]
         si, pi, ti = si[keep], pi[keep], ti[keep]
@@ -419,13 +491,19 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
                 q0 = s0[si[part]] + t0[part, None] * (s1[si[part]] - s0[si[part]])
                 q1 = s0[si[part]] + t1[part, None] * (s1[si[part]] - s0[si[part]])
                 hit[part] = shapely.intersects(shapely.linestrings(np.stack([q0, q1], axis=1)), bl.shrunk[ti[part]])
+            if hits is not None:
+                hits.append((si[full], pi[full]))
             si = si[hit]
+        elif hits is not None:
+            hits.append((si, pi))
         out[si] = True
     for j in np.nonzero(bl.is_circle)[0]:
-        rows = np.nonzero(block[pair, j] & ~out)[0]
+        mine = block[pair, j] if hits is not None else block[pair, j] & ~out  # (hits: every row)
+        rows = np.nonzero(mine)[0]
         if not len(rows):
             continue
         a, b = s0[rows], s1[rows]
+        full = np.ones(len(rows), bool)
         if heights is not None:
             t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], np.full(len(rows), tops[j]))
             a, b = a + t0[:, None] * (b - a), a + t1[:, None] * (b - a)
@@ -433,7 +511,10 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         else:
             live = np.ones(len(rows), bool)
         cx, cy, r = bl.circles[j]
-        out[rows[live & (_point_segment_distance(np.array([cx, cy]), a, b) < r - SIGHT_TOL)]] = True
+        hit = live & (_point_segment_distance(np.array([cx, cy]), a, b) < (r + DELTA if grown else r - SIGHT_TOL))
+        out[rows[hit]] = True
+        if hits is not None:
+            hits.append((rows[hit & full], np.full(int((hit & full).sum()), j)))
     return out
 
 
@@ -456,131 +537,238 @@ def _point_segment_distance(c: Floats, a: Floats, b: Floats) -> Floats:
 
 
 def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
-                   heights: Optional[Heights] = None) -> tuple[Bools, Floats]:
-    """Witness search for many pairs at once.
+                   heights: Optional[Heights] = None, pairs: Optional[tuple[Ints, Ints]] = None) -> tuple[Bools, Floats]:
+    """Witness search for many pairs at once, the easy pairs settled first.
 
-    ``figs_a[k]``, ``figs_b[k]`` is pair ``k``; ``block[k, j]`` says piece ``j`` of ``bl`` may
-    block pair ``k`` (the rule system's decision). ``heights`` is optional ``(za, zb, tops)``:
-    eye heights per pair and piece tops. Returns ``(found (n,), witness (n, 2, 2))``, each
-    witness running from A's base to B's base (NaN where none).
+    Pair ``k`` is ``figs_a[k]``, ``figs_b[k]``, or with ``pairs = (ia, ib)`` it is
+    ``figs_a[ia[k]]``, ``figs_b[ib[k]]`` (a matrix names each model once). ``block[k, j]`` says
+    piece ``j`` of ``bl`` may block pair ``k`` (the rule system's decision). ``heights`` is
+    optional ``(za, zb, tops)``: eye heights per pair and piece tops. Returns ``(found (n,),
+    witness (n, 2, 2))``, each witness running from A's base to B's base (NaN where none).
+
+    The verdicts are those of the exact search (:func:`search_witnesses`); the pairs it would
+    settle quickly are settled first, in arrays over all pairs at once, and only the rest are
+    searched:
+
+    1. the centre line: where its S(L) is clear it is the witness (the search's own first
+       candidate, so the same witness);
+    2. one piece across the band between the two bases: a piece that blocks the centre segment
+       and holds a path that every sight line between the bases must cross
+       (:mod:`board.separation`) settles the pair as blocked — the search would find no clear
+       candidate, as every candidate is such a sight line;
+    3. (without heights, bases apart) near-tangent lines (:func:`outer_and_inner_tangents`),
+       tested against the footprints *grown* by ``DELTA``: one that is clear is a sight line
+       clear of every blocking footprint by a margin, so (§1 of docs/geometry.md) a clear
+       candidate of the search exists too and its verdict is also "visible". With heights a
+       piece between the two eyes can leave clear lines the search does not prove it finds
+       (docs/line-of-sight.md, "What is not proven"), so only the search's own candidates are
+       tried there.
     """
-    n = len(figs_a)
-    found = np.zeros(n, bool)
-    wit = np.full((n, 2, 2), np.nan)
-    if n == 0:
-        return found, wit
-    block = np.asarray(block, bool).reshape(n, len(bl.pieces))
-    ca, ma = frames(figs_a)
-    cb, mb = frames(figs_b)
+    sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
+    if not sr.n:
+        return sr.found, sr.wit
+    pair, piece = sr.centre()
+    todo = np.nonzero(~sr.done)[0]
+    p, d, normal = outer_and_inner_tangents(sr.ca[todo], sr.ma[todo], sr.cb[todo], sr.mb[todo],
+                                            sr.inner_a[todo], sr.inner_b[todo])
+    row = np.full(sr.n, -1)
+    row[todo] = np.arange(len(todo))
+    t = row[pair]
+    pair, piece, t = pair[t >= 0], piece[t >= 0], t[t >= 0]  # (with heights a far segment may be the witness)
+    blocked = separated(bl.cores, sr.ca[pair], sr.ma[pair], sr.cb[pair], sr.mb[pair], sr.inner_a[pair],
+                        sr.inner_b[pair], normal[t, 0], normal[t, 1], piece)
+    sr.done[pair[blocked]] = True
+    if heights is None:
+        apart = np.hypot(*(sr.cb[todo] - sr.ca[todo]).T) > sr.ra[todo] + sr.rb[todo]
+        c = _Cands()
+        c.add(np.repeat(todo, 4), p, d, np.repeat(apart, 4))
+        sr.run(c, grown=True)
+    sr.exact(centre=False)
+    return sr.found, sr.wit
 
-    variants: list[Optional[Ints]] = [None]  # S(L) to the inner chord ends, and (heights) to the far end
-    if heights is not None:
-        za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
-        variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
 
-    def run(cands: _Cands) -> None:
+def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
+                     heights: Optional[Heights] = None, pairs: Optional[tuple[Ints, Ints]] = None) -> tuple[Bools, Floats]:
+    """The exact witness search itself, on every pair (arguments and answer as
+    :func:`find_witnesses`, which gives the same verdicts faster).
+
+    Stage 1: the centre line and the four common tangents of A and B. Stage 2, for the pairs
+    still open: the point features (convex corners of the blocking pieces in the pair's hull,
+    crossings of their outlines with the base outlines) and the curve features (A, B, round
+    pieces), and the tangents from each point to each curve and the common tangents of two
+    curves. Stage 3: the lines through two point features. Stage 4 (heights): the families of
+    :mod:`board.sightheights` for a piece between the two eye heights.
+    """
+    sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
+    if sr.n:
+        sr.exact(centre=True)
+    return sr.found, sr.wit
+
+
+def _radii(figs: Sequence[Figure]) -> tuple[Floats, Floats]:
+    """Each base's inner radius (the disc it contains: a round base's radius, an oval's half
+    width) and its reach (the disc that contains it: the radius, an oval's half length)."""
+    inner = np.array([f.base.radius if isinstance(f.base, RoundBase) else min(f.base.a, f.base.b) for f in figs], float)
+    reach = np.array([f.base.reach for f in figs], float)
+    return inner.reshape(-1), reach.reshape(-1)
+
+
+class _Search:
+    """One batched witness search: the bases of every pair (``ca, ma, cb, mb``: centres and
+    shape matrices; ``inner_a, inner_b`` and ``ra, rb``: the radii of the discs inside and
+    around each base), the blockers and the rules' mask; which pairs are ``done`` (a witness
+    found, or settled as blocked) and the witnesses found."""
+
+    def __init__(self, figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
+                 heights: Optional[Heights], pairs: Optional[tuple[Ints, Ints]]):
+        if pairs is None:
+            pairs = (np.arange(len(figs_a)), np.arange(len(figs_b)))
+        ia, ib = (np.asarray(x, np.intp) for x in pairs)
+        n = self.n = len(ia)
+        self.bl, self.heights = bl, heights
+        self.found = np.zeros(n, bool)
+        self.done = np.zeros(n, bool)
+        self.wit = np.full((n, 2, 2), np.nan)
+        self.block = np.asarray(block, bool).reshape(n, len(bl.pieces))
+        c, m = frames(figs_a)
+        inner, reach = _radii(figs_a)
+        self.ca, self.ma, self.inner_a, self.ra = c[ia], m[ia], inner[ia], reach[ia]
+        c, m = frames(figs_b)
+        inner, reach = _radii(figs_b)
+        self.cb, self.mb, self.inner_b, self.rb = c[ib], m[ib], inner[ib], reach[ib]
+        # S(L) to the inner chord ends, and (heights) to the far end of the lower model's chord
+        self.variants: list[Optional[Ints]] = [None]
+        if heights is not None:
+            za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
+            self.variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
+
+    def run(self, cands: _Cands, hits: Optional[list[tuple[Ints, Ints]]] = None, grown: bool = False) -> None:
+        """Test the candidate lines of the pairs not done; the first clear one of a pair is its
+        witness. ``hits`` and ``grown``: see :func:`_blocked`."""
         pair0, p0, d0 = cands.arrays()
-        live = ~found[pair0]
+        live = ~self.done[pair0]
         pair0, p0, d0 = pair0[live], p0[live], d0[live]
         parts = []
-        for far in variants:
-            s0, s1, ok = _segments(pair0, p0, d0, ca, ma, cb, mb, far)
+        for far in self.variants:
+            s0, s1, ok = _segments(pair0, p0, d0, self.ca, self.ma, self.cb, self.mb, far)
             parts.append((pair0[ok], s0[ok], s1[ok]))
         pair, s0, s1 = (np.concatenate(x) for x in zip(*parts))
-        clear = ~_blocked(bl, pair, s0, s1, block, heights)
+        rows: Optional[list[tuple[Ints, Ints]]] = [] if hits is not None else None
+        clear = ~_blocked(self.bl, pair, s0, s1, self.block, self.heights, rows, grown)
+        if hits is not None and rows:
+            hits += [(pair[r], j) for r, j in rows]
         idx = np.nonzero(clear)[0]
         first_pair, first = np.unique(pair[idx], return_index=True)
         sel = idx[first]
-        found[first_pair] = True
-        wit[first_pair, 0] = s0[sel]
-        wit[first_pair, 1] = s1[sel]
+        self.found[first_pair] = self.done[first_pair] = True
+        self.wit[first_pair, 0] = s0[sel]
+        self.wit[first_pair, 1] = s1[sel]
 
-    # Stage 1: centre line and the four common tangents.
-    allp = np.arange(n)
-    c1 = _Cands()
-    c1.add(allp, ca, cb - ca)
-    tp, td, tok = common_tangents(ca, ma, cb, mb)
-    c1.add(np.repeat(allp, 4), tp, td, tok.ravel())
-    run(c1)
-    rest = np.nonzero(~found)[0]
-    if not len(rest) or not len(bl.pieces):
-        return found, wit
+    def centre(self) -> tuple[Ints, Ints]:
+        """The centre line of every pair; ``(pair, piece)`` for each piece that blocks a centre
+        segment over its whole length."""
+        c0 = _Cands()
+        c0.add(np.arange(self.n), self.ca, self.cb - self.ca)
+        hits: list[tuple[Ints, Ints]] = [(np.zeros(0, np.intp), np.zeros(0, np.intp))]
+        self.run(c0, hits)
+        return np.concatenate([h[0] for h in hits]), np.concatenate([h[1] for h in hits]).astype(np.intp)
 
-    # Stage 2: features of the remaining pairs.
-    hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
-    hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
-    keep = block[rest[hi], pj]
-    hi, pj = hi[keep], pj[keep]
-    order = np.lexsort((pj, hi))
-    hi, pj = hi[order], pj[order]
-    rel_pair = rest[hi]
-    # point features: convex vertices inside the hull
-    vs = np.searchsorted(bl.vpiece, pj, "left")
-    ve = np.searchsorted(bl.vpiece, pj, "right")
-    cnt = ve - vs
-    rr = np.repeat(np.arange(len(hi)), cnt)
-    vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
-    inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
-    pt_pairs = [rel_pair[rr][inside]]
-    pt_xys = [bl.vx[vi][inside]]
-    # point features: crossings of blocker outlines with base outlines
-    for c, m in ((ca, ma), (cb, mb)):
-        ol = outlines(c[rel_pair], m[rel_pair])
-        near = shapely.intersects(ol, bl.footprints[pj])
-        if near.any():
-            nr = np.nonzero(near)[0]
-            es = np.searchsorted(bl.epiece, pj[nr], "left")
-            ee = np.searchsorted(bl.epiece, pj[nr], "right")
-            ec = ee - es
-            r2 = np.repeat(nr, ec)
-            ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
-            prs = rel_pair[r2]
-            xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
-            pt_pairs.append(prs[rows])
-            pt_xys.append(xy)
-    pt_pair = np.concatenate(pt_pairs)
-    pt_xy = np.vstack(pt_xys)
-    o = np.argsort(pt_pair, kind="stable")
-    pt_pair, pt_xy = pt_pair[o], pt_xy[o]
-    # curve features: A, B, circular blockers
-    circ = bl.is_circle[pj]
-    cv_pair = np.concatenate([rest, rest, rel_pair[circ]])
-    cv_kind = np.concatenate([np.zeros(len(rest), int), np.ones(len(rest), int), np.full(int(circ.sum()), 2)])
-    cc = bl.circles[pj[circ]]
-    cv_c = np.vstack([ca[rest], cb[rest], cc[:, :2]])
-    cv_m = np.concatenate([ma[rest], mb[rest], np.eye(2)[None] * cc[:, 2, None, None]])
-    o = np.argsort(cv_pair, kind="stable")
-    cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
+    def exact(self, centre: bool) -> None:
+        """Stages 1–4 (:func:`search_witnesses`) for the pairs not done; with ``centre`` the
+        centre line is among stage 1's candidates (the others have had it)."""
+        bl, block, heights = self.bl, self.block, self.heights
+        ca, ma, cb, mb = self.ca, self.ma, self.cb, self.mb
+        found, run, variants = self.found, self.run, self.variants
+        if heights is not None:
+            za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
+        # Stage 1: centre line and the four common tangents.
+        todo = np.nonzero(~self.done)[0]
+        if not len(todo):
+            return
+        c1 = _Cands()
+        if centre:
+            c1.add(todo, ca[todo], cb[todo] - ca[todo])
+        tp, td, tok = common_tangents(ca[todo], ma[todo], cb[todo], mb[todo])
+        c1.add(np.repeat(todo, 4), tp, td, tok.ravel())
+        run(c1)
+        rest = np.nonzero(~self.done)[0]
+        if not len(rest) or not len(bl.pieces):
+            return
 
-    c2 = _Cands()
-    # point–curve tangents
-    i, j = combos(pt_pair, cv_pair)
-    t1, t2, ok = tangents_from(pt_xy[i], cv_c[j], cv_m[j])
-    c2.add(pt_pair[i], pt_xy[i], t1 - pt_xy[i], ok)
-    c2.add(pt_pair[i], pt_xy[i], t2 - pt_xy[i], ok)
-    # curve–curve (A–B done in stage 1)
-    i, j = combos(cv_pair, cv_pair, same=True)
-    sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
-    i, j = i[sel], j[sel]
-    if len(i):
-        tp, td, tok = common_tangents(cv_c[i], cv_m[i], cv_c[j], cv_m[j])
-        c2.add(np.repeat(cv_pair[i], 4), tp, td, tok.ravel())
-    run(c2)
-    # point–point, the quadratic part, last
-    c3 = _Cands()
-    i, j = combos(pt_pair, pt_pair, same=True)
-    c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
-    run(c3)
-    if heights is not None and not found.all():
-        # Stage 4: a piece between the two eye heights (board/sightheights.py).
-        cond = _partial_conditions(bl, rel_pair, pj, found, heights)
-        if len(cond[0]):
-            c4 = _Cands()
-            geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
-                                   za < zb, ca, ma, cb, mb, tangents_from, combos)
-            partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
-            run(c4)
-    return found, wit
+        # Stage 2: features of the remaining pairs.
+        hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
+        hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
+        keep = block[rest[hi], pj]
+        hi, pj = hi[keep], pj[keep]
+        order = np.lexsort((pj, hi))
+        hi, pj = hi[order], pj[order]
+        rel_pair = rest[hi]
+        # point features: convex vertices inside the hull
+        vs = np.searchsorted(bl.vpiece, pj, "left")
+        ve = np.searchsorted(bl.vpiece, pj, "right")
+        cnt = ve - vs
+        rr = np.repeat(np.arange(len(hi)), cnt)
+        vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
+        inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
+        pt_pairs = [rel_pair[rr][inside]]
+        pt_xys = [bl.vx[vi][inside]]
+        # point features: crossings of blocker outlines with base outlines
+        for c, m in ((ca, ma), (cb, mb)):
+            ol = outlines(c[rel_pair], m[rel_pair])
+            near = shapely.intersects(ol, bl.footprints[pj])
+            if near.any():
+                nr = np.nonzero(near)[0]
+                es = np.searchsorted(bl.epiece, pj[nr], "left")
+                ee = np.searchsorted(bl.epiece, pj[nr], "right")
+                ec = ee - es
+                r2 = np.repeat(nr, ec)
+                ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
+                prs = rel_pair[r2]
+                xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
+                pt_pairs.append(prs[rows])
+                pt_xys.append(xy)
+        pt_pair = np.concatenate(pt_pairs)
+        pt_xy = np.vstack(pt_xys)
+        o = np.argsort(pt_pair, kind="stable")
+        pt_pair, pt_xy = pt_pair[o], pt_xy[o]
+        # curve features: A, B, circular blockers
+        circ = bl.is_circle[pj]
+        cv_pair = np.concatenate([rest, rest, rel_pair[circ]])
+        cv_kind = np.concatenate([np.zeros(len(rest), int), np.ones(len(rest), int), np.full(int(circ.sum()), 2)])
+        cc = bl.circles[pj[circ]]
+        cv_c = np.vstack([ca[rest], cb[rest], cc[:, :2]])
+        cv_m = np.concatenate([ma[rest], mb[rest], np.eye(2)[None] * cc[:, 2, None, None]])
+        o = np.argsort(cv_pair, kind="stable")
+        cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
+
+        c2 = _Cands()
+        # point–curve tangents
+        i, j = combos(pt_pair, cv_pair)
+        t1, t2, ok = tangents_from(pt_xy[i], cv_c[j], cv_m[j])
+        c2.add(pt_pair[i], pt_xy[i], t1 - pt_xy[i], ok)
+        c2.add(pt_pair[i], pt_xy[i], t2 - pt_xy[i], ok)
+        # curve–curve (A–B done in stage 1)
+        i, j = combos(cv_pair, cv_pair, same=True)
+        sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
+        i, j = i[sel], j[sel]
+        if len(i):
+            tp, td, tok = common_tangents(cv_c[i], cv_m[i], cv_c[j], cv_m[j])
+            c2.add(np.repeat(cv_pair[i], 4), tp, td, tok.ravel())
+        run(c2)
+        # point–point, the quadratic part, last
+        c3 = _Cands()
+        i, j = combos(pt_pair, pt_pair, same=True)
+        c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
+        run(c3)
+        if heights is not None and not self.done.all():
+            # Stage 4: a piece between the two eye heights (board/sightheights.py).
+            cond = _partial_conditions(bl, rel_pair, pj, found, heights)
+            if len(cond[0]):
+                c4 = _Cands()
+                geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
+                                       za < zb, ca, ma, cb, mb, tangents_from, combos)
+                partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
+                run(c4)
 
 
 def _partial_conditions(bl: Blockers, rel_pair: Ints, pj: Ints, found: Bools, heights: Heights) -> Conditions:

@@ -1,0 +1,253 @@
+"""One blocking piece across the band between two bases: a pair settled as blocked in arrays.
+
+Most blocked pairs of a visibility matrix are blocked by a single piece standing across the
+band between the two bases (a wall, a block, a rock, an L-shaped ruin). :func:`separated`
+recognises them without building any candidate sight line, so the exact witness search of
+:mod:`board.sight` runs only on the pairs it cannot settle. It is *sufficient*, never
+necessary: a pair it does not settle is searched as before, so it can only save time, never
+change a verdict.
+
+**The lemma.** Let A and B be disjoint compact convex sets (two bases), H the convex hull of
+their union and h_X(m) = max over X of m·x the support function. Let x⁺, x⁻ and y be points and
+m⁺, m⁻ unit vectors such that
+
+1. x⁺ is beyond H in direction m⁺ — m⁺·x⁺ ≥ max(h_A(m⁺), h_B(m⁺)) — and x⁻ beyond H in
+   direction m⁻; and m⁺·(x⁺ − x⁻) > 0, m⁻·(x⁻ − x⁺) > 0;
+2. A and B lie strictly on opposite sides of the line ℓ through x⁺ and x⁻;
+3. the triangle Δ = (x⁺, y, x⁻) misses A and B (y = x⁺ allowed: Δ is then the segment).
+
+Then every segment from a point of A to a point of B meets the path [x⁺, y] ∪ [y, x⁻].
+
+*Proof.* Let s run from a ∈ A to b ∈ B. By (2) it crosses ℓ, at a point z of H (H is convex).
+A point of ℓ beyond x⁺, x⁺ + t(x⁺ − x⁻) with t > 0, has m⁺·p > m⁺·x⁺ ≥ h_H(m⁺) by (1), so it
+is not in H; the same beyond x⁻: so z lies on [x⁺, x⁻]. If y lies on ℓ, [x⁺, y] ∪ [y, x⁻]
+covers [x⁺, x⁻] and holds z. Otherwise Δ is a true triangle with [x⁺, x⁻] as one side; say y is
+on B's side of ℓ (the other case is the same with s run from b). If z is x⁺ or x⁻ it is on the
+path. Else s enters Δ through z, coming from A's side, and ends at b, which is not in Δ (3):
+it leaves Δ convex through its boundary, not through the side on ℓ again (s crosses ℓ once),
+so through [x⁺, y] or [y, x⁻]. ∎
+
+**Use.** If a blocking piece contains such a path, every sight line between the two bases
+crosses that piece and the pair is blocked. The paths tried, for the pieces that block the
+pair's centre segment (a piece that blocks every sight line blocks that one):
+
+* a convex part K of the footprint (a polygon is cut into convex parts once per table,
+  :func:`convex_parts`, two ways; a round piece is its exact circle): x⁺ and x⁻ the points of K
+  farthest along m⁺ and m⁻, y = x⁺ — the segment [x⁺, x⁻] lies in K;
+* two overlapping convex parts K, K′ of one footprint (an L-shaped ruin's two arms): x⁺ in K,
+  x⁻ in K′ as above, y a point of K ∩ K′ — [x⁺, y] lies in K, [y, x⁻] in K′.
+
+m⁺ and m⁻ are the outward normals of (approximations of) the two outer common tangents of the
+bases: the lemma holds for any unit vectors, and with those (1) asks no more than that the piece
+reaches past both tangents. Every support function is exact (a base is c + M·(unit disc):
+h(m) = m·c + |Mᵀm|), and (3) is tested in each base's own frame, where it is a disc.
+
+**Floating point.** Every part K is eroded by ``SIGHT_TOL + DELTA`` (so it lies ``DELTA``
+inside the tolerance-shrunk footprint the search tests candidates with) and every condition is
+asked with a margin of ``DELTA`` = 1e-7" — far above every rounding error involved
+(coordinates of at most a few hundred inches, errors near 1e-13). The conditions then hold
+exactly for the bases grown by ``DELTA / 2``, which contain the ends of every candidate segment
+the search could try (chord ends lie within 1e-9" of their base, :func:`board.sight.chords`),
+so each candidate crosses K, well inside the footprint, and the search would call it blocked.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import shapely
+
+from .arrays import Bools, Floats, Geoms, Ints
+
+#: The margin of every condition, and how far the parts are eroded beyond the sight tolerance.
+DELTA = 1e-7
+
+
+def convex_parts(ring: Floats) -> list[Floats]:
+    """Convex polygons (counter-clockwise rings, not closed) whose union is the simple polygon
+    ``ring`` (counter-clockwise, not closed).
+
+    A reflex corner is cut away along its incoming edge, continued into the polygon to the first
+    edge it meets: the corner is convex in one part and a straight angle in the other, and the
+    cut's far end is convex in both, so each cut removes a reflex corner and adds none.
+    """
+    todo, out = [_dedupe(np.asarray(ring, float))], []
+    while todo:
+        r = todo.pop()
+        n = len(r)
+        u = r - r[np.arange(n) - 1]  # incoming edge at each corner
+        w = r[(np.arange(n) + 1) % n] - r  # outgoing edge
+        turn = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
+        reflex = np.nonzero(turn < -1e-12 * np.hypot(u[:, 0], u[:, 1]) * np.hypot(w[:, 0], w[:, 1]))[0]
+        if not len(reflex):
+            out.append(r)
+            continue
+        i = int(reflex[0])
+        p, d = r[i], u[i]
+        q, e = r - p, w  # edge k runs from r[k] along e[k]
+        den = d[0] * e[:, 1] - d[1] * e[:, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (q[:, 0] * e[:, 1] - q[:, 1] * e[:, 0]) / den  # along the cut
+            s = (q[:, 0] * d[1] - q[:, 1] * d[0]) / den  # along edge k
+        hit = (den != 0) & (t > 1e-12) & (s >= 0) & (s <= 1)
+        hit[[(i - 1) % n, i]] = False
+        k = int(np.argmin(np.where(hit, t, np.inf)))
+        x = p + t[k] * d
+        first = [(i + j) % n for j in range((k - i) % n + 1)]  # r[i] ... r[k], then x
+        second = [(k + 1 + j) % n for j in range((i - k - 1) % n + 1)]  # x, then r[k+1] ... r[i]
+        todo += [_dedupe(np.vstack([r[first], x])), _dedupe(np.vstack([x, r[second]]))]
+    return out
+
+
+def _dedupe(r: Floats) -> Floats:
+    """The ring without repeated consecutive corners."""
+    e = r - r[np.arange(len(r)) - 1]
+    keep = np.hypot(e[:, 0], e[:, 1]) > 1e-12
+    return r[keep] if keep.any() else r[:1]
+
+
+def _both_ways(ring: Floats) -> tuple[list[Floats], list[Floats]]:
+    """:func:`convex_parts` cutting each reflex corner along its incoming edge, and (for a polygon
+    with one) along its outgoing edge — the same cuts on the mirror image: an L's two arms each
+    come out whole once, one from each way, and overlap."""
+    e = np.diff(ring[np.arange(-1, len(ring) + 1) % len(ring)], axis=0)  # each corner's edges in, out
+    if (e[:-1, 0] * e[1:, 1] - e[:-1, 1] * e[1:, 0] > 0).all():  # convex already
+        return [ring], []
+    flip = np.array([-1.0, 1.0])
+    return convex_parts(ring), [(p * flip)[::-1] for p in convex_parts((ring * flip)[::-1])]
+
+
+class Cores:
+    """What a piece must cover to settle a pair, prepared once per table: the convex parts of
+    each polygon footprint (:func:`_both_ways`) eroded by ``erode``, their corners padded by
+    repeating the last (``piece[q]``, ``corners[q, v]``, sorted by piece); the pairs of parts of
+    one piece that overlap, with a point common to both (``link_piece``, ``link``, ``link_y``);
+    and each round piece's circle eroded (``circles``, NaN rows for polygons)."""
+
+    def __init__(self, rings: Sequence[Floats], ring_piece: Sequence[int], circles: Floats, erode: float):
+        raw: list[tuple[int, Floats]] = []  # (piece, part), with the pairs of parts cut the two ways
+        cross: list[tuple[int, int]] = []
+        for ring, j in zip(rings, ring_piece):
+            one, other = _both_ways(ring)
+            first = len(raw)
+            raw += [(j, c) for c in one + other]
+            cross += [(first + a, first + len(one) + b) for a in range(len(one)) for b in range(len(other))]
+        piece = np.array([j for j, _ in raw], np.intp)
+        number = np.arange(len(raw))
+        parts: Geoms = np.zeros(0, dtype=object)
+        if raw:  # erode every part at once (a convex part's erosion is one convex polygon, or empty)
+            lens = [len(c) for _, c in raw]
+            rings_ = shapely.linearrings(np.vstack([np.vstack([c, c[:1]]) for _, c in raw]),
+                                         indices=np.repeat(np.arange(len(raw)), np.add(lens, 1)))
+            parts = np.asarray(shapely.buffer(shapely.polygons(rings_), -erode, join_style="mitre"))
+            keep = ~shapely.is_empty(parts) & (shapely.get_type_id(parts) == 3)
+            piece, parts, number = piece[keep], parts[keep], number[keep]
+        ext = shapely.get_exterior_ring(parts)
+        xy, idx = shapely.get_coordinates(ext, return_index=True)
+        last = np.r_[idx[1:] != idx[:-1], True] if len(idx) else np.zeros(0, bool)  # each ring's closing corner
+        xy, idx = xy[~last], idx[~last]
+        cnt = np.bincount(idx, minlength=len(parts))
+        start = np.cumsum(cnt) - cnt
+        v = int(cnt.max()) if len(cnt) else 1
+        k = np.minimum(np.arange(v)[None, :], (cnt - 1)[:, None])  # pad with the last corner
+        ccw = shapely.is_ccw(ext)
+        k = np.where(ccw[:, None], k, np.maximum(cnt - 1, 0)[:, None] - k)  # counter-clockwise
+        self.piece: Ints = piece
+        self.corners: Floats = xy[start[:, None] + k] if len(xy) else np.zeros((0, 1, 2))
+        # parts of one piece cut the two ways that overlap, each way round, with a point of both
+        at = np.full(len(raw), -1)
+        at[number] = np.arange(len(number))
+        ab = at[np.array(cross, np.intp).reshape(-1, 2)]
+        ab = ab[(ab >= 0).all(axis=1)]
+        both = np.asarray(shapely.intersection(parts[ab[:, 0]], parts[ab[:, 1]])) if len(ab) else np.zeros(0, dtype=object)
+        ok = (shapely.get_type_id(both) == 3) & (shapely.area(both) > 1e-12) if len(ab) else np.zeros(0, bool)
+        ab, y = ab[ok], shapely.get_coordinates(shapely.centroid(both[ok])).reshape(-1, 2)
+        link, link_y = np.vstack([ab, ab[:, ::-1]]), np.vstack([y, y])
+        order = np.argsort(piece[link[:, 0]], kind="stable")
+        self.link_piece: Ints = piece[link[order, 0]]
+        self.link: Ints = link[order].astype(np.intp)
+        self.link_y: Floats = link_y[order]
+        self.circles = circles - [0.0, 0.0, erode]
+
+
+def _rows(keys: Ints, sorted_keys: Ints) -> tuple[Ints, Ints]:
+    """``(row, k)``: every index ``k`` of ``sorted_keys`` equal to ``keys[row]``."""
+    lo = np.searchsorted(sorted_keys, keys, "left")
+    cnt = np.searchsorted(sorted_keys, keys, "right") - lo
+    row = np.repeat(np.arange(len(keys)), cnt)
+    return row, np.repeat(lo, cnt) + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
+
+
+def support(c: Floats, m: Floats, w: Floats) -> Floats:
+    """Support values ``h(w) = w·c + |Mᵀw|`` of the bases ``c + M·(unit disc)`` (rows)."""
+    return np.asarray(np.einsum("ij,ij->i", w, c) + np.linalg.norm(np.einsum("nji,nj->ni", m, w), axis=1), float)
+
+
+def _farthest(corners: Floats, w: Floats) -> Floats:
+    """The corner of each polygon (rows, padded) farthest along ``w``."""
+    k = np.argmax(np.einsum("rvk,rk->rv", corners, w), axis=1)
+    return np.asarray(corners[np.arange(len(k)), k], float)
+
+
+def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, m: Floats, grow: Floats) -> Bools:
+    """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss the bases
+    ``c + M·(unit disc)`` grown by ``grow`` in their frame (a disc of radius 1 + grow there)."""
+    minv = np.linalg.inv(m)
+    a, b, d = (np.einsum("nij,nj->ni", minv, x - c) for x in (p, q, r))
+    far = np.ones(len(c), bool)
+    for u, v in ((a, b), (b, d), (d, a)):
+        e = v - u
+        L2 = np.einsum("ij,ij->i", e, e)
+        t = np.clip(-np.einsum("ij,ij->i", u, e) / np.where(L2 > 0, L2, 1), 0, 1)
+        far &= np.hypot(*(u + t[:, None] * e).T) > 1 + grow
+    # the centre inside the triangle: on the same side of all three edges
+    s = [u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] for u, v in ((a, b), (b, d), (d, a))]
+    inside = ((s[0] >= 0) & (s[1] >= 0) & (s[2] >= 0)) | ((s[0] <= 0) & (s[1] <= 0) & (s[2] <= 0))
+    misses: Bools = far & ~inside
+    return misses
+
+
+def separated(cores: Cores, ca: Floats, ma: Floats, cb: Floats, mb: Floats, inner_a: Floats, inner_b: Floats,
+              mp: Floats, mm: Floats, piece: Ints) -> Bools:
+    """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``(ca[k],
+    ma[k])`` and ``(cb[k], mb[k])`` (inner radii ``inner_a``, ``inner_b``), with the outward
+    directions ``mp[k]``, ``mm[k]`` (unit)? Then it blocks every sight line between them."""
+    out = np.zeros(len(piece), bool)
+    if not len(piece):
+        return out
+    reach_p = np.maximum(support(ca, ma, mp), support(cb, mb, mp)) + DELTA
+    reach_m = np.maximum(support(ca, ma, mm), support(cb, mb, mm)) + DELTA
+    rows, xp, xm, ys = [], [], [], []
+    circ = ~np.isnan(cores.circles[piece, 2])  # a disc: its farthest points along m+ and m-
+    k = np.nonzero(circ)[0]
+    o, r = cores.circles[piece[k], :2], cores.circles[piece[k], 2:]
+    rows.append(k)
+    xp.append(o + r * mp[k])
+    xm.append(o + r * mm[k])
+    ys.append(xp[-1])
+    row, q = _rows(piece, cores.piece)  # each convex part alone
+    rows.append(row)
+    xp.append(_farthest(cores.corners[q], mp[row]))
+    xm.append(_farthest(cores.corners[q], mm[row]))
+    ys.append(xp[-1])
+    row, li = _rows(piece, cores.link_piece)  # two overlapping parts
+    rows.append(row)
+    xp.append(_farthest(cores.corners[cores.link[li, 0]], mp[row]))
+    xm.append(_farthest(cores.corners[cores.link[li, 1]], mm[row]))
+    ys.append(cores.link_y[li])
+    k = np.concatenate(rows)
+    p, n, y = np.vstack(xp), np.vstack(xm), np.vstack(ys)
+    ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])  # (1)
+    ok &= (np.einsum("ij,ij->i", mp[k], p - n) > 0) & (np.einsum("ij,ij->i", mm[k], n - p) > 0)
+    d = n - p
+    L = np.hypot(d[:, 0], d[:, 1])
+    w = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1)[:, None]
+    s = np.einsum("ij,ij->i", w, p)
+    a_lo, a_hi = support(ca[k], ma[k], w) < s - DELTA, support(ca[k], ma[k], -w) < -s - DELTA  # A below / above ℓ
+    b_lo, b_hi = support(cb[k], mb[k], w) < s - DELTA, support(cb[k], mb[k], -w) < -s - DELTA
+    ok &= (L > 0) & ((a_lo & b_hi) | (a_hi & b_lo))  # (2)
+    ok &= _triangle_misses(p, y, n, ca[k], ma[k], DELTA / inner_a[k])  # (3)
+    ok &= _triangle_misses(p, y, n, cb[k], mb[k], DELTA / inner_b[k])
+    out[k[ok]] = True
+    return out
