@@ -53,6 +53,7 @@ so each candidate crosses K, well inside the footprint, and the search would cal
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -70,102 +71,144 @@ def convex_parts(ring: Floats) -> list[Floats]:
 
     A reflex corner is cut away along its incoming edge, continued into the polygon to the first
     edge it meets: the corner is convex in one part and a straight angle in the other, and the
-    cut's far end is convex in both, so each cut removes a reflex corner and adds none.
+    cut's far end is convex in both, so each cut removes a reflex corner and adds none. (Plain
+    Python: a footprint has a handful of corners.)
     """
-    todo, out = [_dedupe(np.asarray(ring, float))], []
+    todo: list[list[tuple[float, float]]] = [_dedupe([(float(x), float(y)) for x, y in ring])]
+    out: list[Floats] = []
     while todo:
         r = todo.pop()
         n = len(r)
-        u = r - r[np.arange(n) - 1]  # incoming edge at each corner
-        w = r[(np.arange(n) + 1) % n] - r  # outgoing edge
-        turn = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
-        reflex = np.nonzero(turn < -1e-12 * np.hypot(u[:, 0], u[:, 1]) * np.hypot(w[:, 0], w[:, 1]))[0]
-        if not len(reflex):
-            out.append(r)
+        i = next((i for i in range(n) if _turn(r[i - 1], r[i], r[(i + 1) % n]) < 0), None)
+        if i is None:
+            out.append(np.array(r, float))
             continue
-        i = int(reflex[0])
-        p, d = r[i], u[i]
-        q, e = r - p, w  # edge k runs from r[k] along e[k]
-        den = d[0] * e[:, 1] - d[1] * e[:, 0]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (q[:, 0] * e[:, 1] - q[:, 1] * e[:, 0]) / den  # along the cut
-            s = (q[:, 0] * d[1] - q[:, 1] * d[0]) / den  # along edge k
-        hit = (den != 0) & (t > 1e-12) & (s >= 0) & (s <= 1)
-        hit[[(i - 1) % n, i]] = False
-        k = int(np.argmin(np.where(hit, t, np.inf)))
-        x = p + t[k] * d
-        first = [(i + j) % n for j in range((k - i) % n + 1)]  # r[i] ... r[k], then x
-        second = [(k + 1 + j) % n for j in range((i - k - 1) % n + 1)]  # x, then r[k+1] ... r[i]
-        todo += [_dedupe(np.vstack([r[first], x])), _dedupe(np.vstack([x, r[second]]))]
+        (px, py), (dx, dy) = r[i], (r[i][0] - r[i - 1][0], r[i][1] - r[i - 1][1])
+        best, k, x = math.inf, -1, r[i]
+        for j in range(n):  # the first edge j (r[j] to r[j+1]) the cut from r[i] along d meets
+            if j in (i, (i - 1) % n):
+                continue
+            (ax, ay), (bx, by) = r[j], r[(j + 1) % n]
+            ex, ey, qx, qy = bx - ax, by - ay, ax - px, ay - py
+            den = dx * ey - dy * ex
+            if den == 0:
+                continue
+            t, s = (qx * ey - qy * ex) / den, (qx * dy - qy * dx) / den
+            if 1e-12 < t < best and 0 <= s <= 1:
+                best, k, x = t, j, (px + t * dx, py + t * dy)
+        first = [r[(i + j) % n] for j in range((k - i) % n + 1)] + [x]  # r[i] ... r[k], then x
+        second = [x] + [r[(k + 1 + j) % n] for j in range((i - k - 1) % n + 1)]  # x, r[k+1] ... r[i]
+        todo += [_dedupe(first), _dedupe(second)]
     return out
 
 
-def _dedupe(r: Floats) -> Floats:
+def _turn(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+    """The turn at ``b`` from ``a`` to ``c``: positive left, negative right (reflex, for a
+    counter-clockwise ring), 0 straight up to a relative 1e-12."""
+    ux, uy, wx, wy = b[0] - a[0], b[1] - a[1], c[0] - b[0], c[1] - b[1]
+    cross = ux * wy - uy * wx
+    return 0.0 if abs(cross) <= 1e-12 * math.hypot(ux, uy) * math.hypot(wx, wy) else cross
+
+
+def _dedupe(r: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The ring without repeated consecutive corners."""
-    e = r - r[np.arange(len(r)) - 1]
-    keep = np.hypot(e[:, 0], e[:, 1]) > 1e-12
-    return r[keep] if keep.any() else r[:1]
+    keep = [p for k, p in enumerate(r) if math.hypot(p[0] - r[k - 1][0], p[1] - r[k - 1][1]) > 1e-12]
+    return keep or r[:1]
 
 
 def _both_ways(ring: Floats) -> tuple[list[Floats], list[Floats]]:
-    """:func:`convex_parts` cutting each reflex corner along its incoming edge, and (for a polygon
-    with one) along its outgoing edge — the same cuts on the mirror image: an L's two arms each
-    come out whole once, one from each way, and overlap."""
-    e = np.diff(ring[np.arange(-1, len(ring) + 1) % len(ring)], axis=0)  # each corner's edges in, out
-    if (e[:-1, 0] * e[1:, 1] - e[:-1, 1] * e[1:, 0] > 0).all():  # convex already
-        return [ring], []
+    """:func:`convex_parts` of a polygon with a reflex corner, cutting each reflex corner along
+    its incoming edge, and along its outgoing edge (the same cuts on the mirror image): an L's
+    two arms each come out whole once, one from each way, and overlap."""
     flip = np.array([-1.0, 1.0])
     return convex_parts(ring), [(p * flip)[::-1] for p in convex_parts((ring * flip)[::-1])]
 
 
+def _flat(rings: Sequence[Floats]) -> tuple[Floats, Ints, Ints, Ints]:
+    """The corners of ``rings`` in one array: ``(xy, ring of each, index of the previous corner,
+    index of the next)``."""
+    cnt = np.array([len(r) for r in rings], np.intp)
+    start = np.cumsum(cnt) - cnt
+    ring = np.repeat(np.arange(len(rings)), cnt)
+    k = np.arange(cnt.sum()) - start[ring]
+    xy = np.vstack(rings) if len(rings) else np.zeros((0, 2))
+    return xy, ring, start[ring] + (k - 1) % cnt[ring], start[ring] + (k + 1) % cnt[ring]
+
+
+def _padded(values: Floats, ring: Ints, count: int) -> Floats:
+    """Per-corner ``values`` as ``(rings, most corners, ...)``, each ring padded by repeating its
+    last value (which changes no maximum, minimum or half-plane test)."""
+    cnt = np.bincount(ring, minlength=count)
+    start = np.cumsum(cnt) - cnt
+    k = np.minimum(np.arange(max(int(cnt.max(initial=0)), 1))[None, :], np.maximum(cnt - 1, 0)[:, None])
+    return np.asarray(values[start[:, None] + k], float) if len(values) else np.zeros((count, 1) + values.shape[1:])
+
+
 class Cores:
     """What a piece must cover to settle a pair, prepared once per table: the convex parts of
-    each polygon footprint (:func:`_both_ways`) eroded by ``erode``, their corners padded by
-    repeating the last (``piece[q]``, ``corners[q, v]``, sorted by piece); the pairs of parts of
-    one piece that overlap, with a point common to both (``link_piece``, ``link``, ``link_y``);
-    and each round piece's circle eroded (``circles``, NaN rows for polygons)."""
+    each polygon footprint eroded by ``erode`` (``piece[q]``; ``corners[q, v]`` and the half-planes
+    ``normal[q, e]·x ≤ offset[q, e]``, padded; sorted by piece); the pairs of parts of one piece,
+    cut the two ways (:func:`_both_ways`), that overlap, with a point common to both
+    (``link_piece``, ``link``, ``link_y``); and each round piece's circle eroded (``circles``,
+    NaN rows for polygons).
 
-    def __init__(self, rings: Sequence[Floats], ring_piece: Sequence[int], circles: Floats, erode: float):
-        raw: list[tuple[int, Floats]] = []  # (piece, part), with the pairs of parts cut the two ways
-        cross: list[tuple[int, int]] = []
-        for ring, j in zip(rings, ring_piece):
-            one, other = _both_ways(ring)
-            first = len(raw)
-            raw += [(j, c) for c in one + other]
-            cross += [(first + a, first + len(one) + b) for a in range(len(one)) for b in range(len(other))]
-        piece = np.array([j for j, _ in raw], np.intp)
-        number = np.arange(len(raw))
-        parts: Geoms = np.zeros(0, dtype=object)
-        if raw:  # erode every part at once (a convex part's erosion is one convex polygon, or empty)
-            lens = [len(c) for _, c in raw]
-            rings_ = shapely.linearrings(np.vstack([np.vstack([c, c[:1]]) for _, c in raw]),
-                                         indices=np.repeat(np.arange(len(raw)), np.add(lens, 1)))
-            parts = np.asarray(shapely.buffer(shapely.polygons(rings_), -erode, join_style="mitre"))
-            keep = ~shapely.is_empty(parts) & (shapely.get_type_id(parts) == 3)
-            piece, parts, number = piece[keep], parts[keep], number[keep]
-        ext = shapely.get_exterior_ring(parts)
+    ``footprints[j]`` for ``j`` in ``polygons`` are the polygon pieces (those with holes are left
+    out). A convex part is eroded exactly by moving each edge in: corner k moves by
+    ``-erode·(n₋ + n₊)/(1 + n₋·n₊)`` (n₋, n₊ the outward unit normals of its two edges); a part
+    whose eroded edges would not keep their directions (an edge shorter than the erosion) is
+    dropped."""
+
+    def __init__(self, footprints: Geoms, polygons: Ints, circles: Floats, erode: float):
+        fps = footprints[polygons]
+        solid = shapely.get_num_interior_rings(fps) == 0
+        fps, polygons = fps[solid], polygons[solid]
+        ext = shapely.get_exterior_ring(fps)
         xy, idx = shapely.get_coordinates(ext, return_index=True)
-        last = np.r_[idx[1:] != idx[:-1], True] if len(idx) else np.zeros(0, bool)  # each ring's closing corner
-        xy, idx = xy[~last], idx[~last]
-        cnt = np.bincount(idx, minlength=len(parts))
-        start = np.cumsum(cnt) - cnt
-        v = int(cnt.max()) if len(cnt) else 1
-        k = np.minimum(np.arange(v)[None, :], (cnt - 1)[:, None])  # pad with the last corner
-        ccw = shapely.is_ccw(ext)
-        k = np.where(ccw[:, None], k, np.maximum(cnt - 1, 0)[:, None] - k)  # counter-clockwise
-        self.piece: Ints = piece
-        self.corners: Floats = xy[start[:, None] + k] if len(xy) else np.zeros((0, 1, 2))
-        # parts of one piece cut the two ways that overlap, each way round, with a point of both
+        rings = [r[:-1] if ccw else r[:-1][::-1] for r, ccw in zip(np.split(xy, np.cumsum(np.bincount(idx, minlength=len(fps)))[:-1]),
+                                                                  shapely.is_ccw(ext))]
+        # convex rings are their own part; the others are cut two ways
+        flat, ring, prv, nxt = _flat(rings)
+        u, w = flat - flat[prv], flat[nxt] - flat
+        convex = np.ones(len(rings), bool)
+        np.logical_and.at(convex, ring, u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0)
+        raw: list[Floats] = []
+        piece: list[int] = []
+        cross: list[tuple[int, int]] = []  # (part cut one way, part cut the other) of one piece
+        for r, j, c in zip(rings, polygons, convex):
+            one, other = ([r], []) if c else _both_ways(r)
+            cross += [(len(raw) + a, len(raw) + len(one) + b) for a in range(len(one)) for b in range(len(other))]
+            raw += one + other
+            piece += [int(j)] * (len(one) + len(other))
+        # erode every part: each edge moved in by `erode`
+        flat, ring, prv, nxt = _flat(raw)
+        e = flat[nxt] - flat
+        n = np.column_stack([e[:, 1], -e[:, 0]]) / np.hypot(e[:, 0], e[:, 1])[:, None]  # edge k: corner k to k+1
+        n_in = n[prv]  # the edge arriving at each corner
+        moved = flat - erode * (n_in + n) / (1 + np.einsum("ij,ij->i", n_in, n))[:, None]
+        keep = np.ones(len(raw), bool)
+        np.logical_and.at(keep, ring, np.einsum("ij,ij->i", moved[nxt] - moved, e) > 0)
+        offset = np.einsum("ij,ij->i", n, moved)
+        q = np.nonzero(keep)[0]
         at = np.full(len(raw), -1)
-        at[number] = np.arange(len(number))
+        at[q] = np.arange(len(q))
+        self.piece: Ints = np.array(piece, np.intp)[q]
+        self.corners: Floats = _padded(moved, ring, len(raw))[q]
+        self.normal: Floats = _padded(n, ring, len(raw))[q]
+        self.offset: Floats = _padded(offset, ring, len(raw))[q]
+        # overlapping parts: a point of both, the mean of the corners of each inside the other
         ab = at[np.array(cross, np.intp).reshape(-1, 2)]
         ab = ab[(ab >= 0).all(axis=1)]
-        both = np.asarray(shapely.intersection(parts[ab[:, 0]], parts[ab[:, 1]])) if len(ab) else np.zeros(0, dtype=object)
-        ok = (shapely.get_type_id(both) == 3) & (shapely.area(both) > 1e-12) if len(ab) else np.zeros(0, bool)
-        ab, y = ab[ok], shapely.get_coordinates(shapely.centroid(both[ok])).reshape(-1, 2)
-        link, link_y = np.vstack([ab, ab[:, ::-1]]), np.vstack([y, y])
-        order = np.argsort(piece[link[:, 0]], kind="stable")
-        self.link_piece: Ints = piece[link[order, 0]]
+        ys, ok = [], np.zeros(len(ab), bool)
+        if len(ab):
+            pts = np.concatenate([self.corners[ab[:, 0]], self.corners[ab[:, 1]]], axis=1)  # (pairs, 2V, 2)
+            side = [np.einsum("pek,pvk->pve", self.normal[ab[:, i]], pts) <= self.offset[ab[:, i], None, :] for i in (0, 1)]
+            both = side[0].all(axis=2) & side[1].all(axis=2)
+            ok = both.any(axis=1)
+            ys = [(pts * both[:, :, None]).sum(axis=1) / np.maximum(both.sum(axis=1), 1)[:, None]]
+        ab, y = ab[ok], (ys[0][ok] if ys else np.zeros((0, 2)))
+        link, link_y = np.vstack([ab, ab[:, ::-1]]).reshape(-1, 2), np.vstack([y, y])
+        order = np.argsort(self.piece[link[:, 0]], kind="stable")
+        self.link_piece: Ints = self.piece[link[order, 0]]
         self.link: Ints = link[order].astype(np.intp)
         self.link_y: Floats = link_y[order]
         self.circles = circles - [0.0, 0.0, erode]

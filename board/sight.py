@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional, Sequence, Union, cast
 
 import numpy as np
@@ -359,8 +360,23 @@ class _Cands:
         return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
 
 
+@dataclass(frozen=True)
+class _Outlines:
+    """The corners and edges of a table's footprints (for :class:`Blockers`)."""
+
+    vx: Floats  # convex corners of the polygon pieces, sorted by piece ...
+    vpiece: Ints  # ... and the piece of each
+    e0: Floats  # edges of every outline: from, to, and the piece of each
+    e1: Floats
+    epiece: Ints
+
+
 class Blockers:
-    """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found)."""
+    """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found).
+
+    What only some searches need — the corners and edges (the exact search's features), the
+    footprints grown by ``DELTA`` and the eroded convex parts (:func:`find_witnesses`' first
+    passes) — is made when first asked for and kept with the table's other preparations."""
 
     def __init__(self, pieces: Sequence[Piece]):
         self.pieces = tuple(pieces)
@@ -375,48 +391,62 @@ class Blockers:
         if len(poly_idx):
             shapely.prepare(self.shrunk)
         self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
-        # Grown by DELTA (round joins of at most 45°, corners on the arc: every point within
-        # 0.92 DELTA of the footprint is inside): a segment clear of these is clear of the
-        # footprint itself by a margin (find_witnesses' tangents).
-        grown: Union[Geoms, list[BaseGeometry]] = shapely.buffer(self.footprints[poly_idx], DELTA, quad_segs=2) if len(poly_idx) else []
-        self.grown = np.array(grown, dtype=object)
-        if len(poly_idx):
-            shapely.prepare(self.grown)
-        self.grown_tree = shapely.STRtree(self.grown) if len(poly_idx) else None
         self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
-        vx: list[Floats] = []  # convex vertices, and the piece of each
-        vp: list[Ints] = []
-        e0: list[Floats] = []  # edges: from, to, and the piece of each
-        e1: list[Floats] = []
-        ep: list[Ints] = []
-        rings: list[Floats] = []  # polygon footprints without holes, for their convex parts
-        ring_piece: list[int] = []
-        for i, p in enumerate(self.pieces):
-            ring = shapely.get_coordinates(p.footprint.exterior)[:-1]
-            if not p.footprint.exterior.is_ccw:
-                ring = ring[::-1]
-            if p.circle is None and not len(p.footprint.interiors):
-                rings.append(ring)
-                ring_piece.append(i)
-            nxt, prv = np.roll(ring, -1, axis=0), np.roll(ring, 1, axis=0)
-            e0.append(ring)
-            e1.append(nxt)
-            ep.append(np.full(len(ring), i))
-            if p.circle is None:
-                u, w = ring - prv, nxt - ring
-                convex = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0
-                vx.append(ring[convex])
-                vp.append(np.full(int(convex.sum()), i))
-        self.vx = np.vstack(vx) if vx else np.zeros((0, 2))
-        self.vpiece = np.concatenate(vp).astype(np.int64) if vp else np.zeros(0, np.int64)
-        order = np.argsort(self.vpiece, kind="stable")
-        self.vx, self.vpiece = self.vx[order], self.vpiece[order]
-        self.e0 = np.vstack(e0) if e0 else np.zeros((0, 2))
-        self.e1 = np.vstack(e1) if e1 else np.zeros((0, 2))
-        self.epiece = np.concatenate(ep).astype(np.int64) if ep else np.zeros(0, np.int64)
-        # What a piece must cover to settle a pair as blocked (board/separation.py): the convex
-        # parts of each polygon, and each circle, eroded by SIGHT_TOL + DELTA.
-        self.cores = Cores(rings, ring_piece, self.circles, SIGHT_TOL + DELTA)
+
+    @cached_property
+    def grown_tree(self) -> Optional[shapely.STRtree]:
+        """The polygon footprints grown by ``DELTA`` (round joins of at most 45°, corners on the
+        arc: every point within 0.92 ``DELTA`` of a footprint is inside), indexed like
+        ``shrunk``: a segment clear of them is clear of the footprints by a margin."""
+        if not len(self.poly_idx):
+            return None
+        grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2)
+        shapely.prepare(grown)
+        return shapely.STRtree(grown)
+
+    @cached_property
+    def cores(self) -> Cores:
+        """What a piece must cover to settle a pair as blocked (:mod:`board.separation`): the
+        convex parts of each polygon, and each circle, eroded by ``SIGHT_TOL + DELTA``."""
+        return Cores(self.footprints, self.poly_idx, self.circles, SIGHT_TOL + DELTA)
+
+    @property
+    def vx(self) -> Floats:
+        return self._outlines.vx
+
+    @property
+    def vpiece(self) -> Ints:
+        return self._outlines.vpiece
+
+    @property
+    def e0(self) -> Floats:
+        return self._outlines.e0
+
+    @property
+    def e1(self) -> Floats:
+        return self._outlines.e1
+
+    @property
+    def epiece(self) -> Ints:
+        return self._outlines.epiece
+
+    @cached_property
+    def _outlines(self) -> _Outlines:
+        ext = shapely.get_exterior_ring(self.footprints)
+        xy, idx = shapely.get_coordinates(ext, return_index=True) if len(ext) else (np.zeros((0, 2)), np.zeros(0, np.intp))
+        first = np.r_[True, idx[1:] != idx[:-1]] if len(idx) else np.zeros(0, bool)
+        xy, idx = xy[~first], idx[~first]  # each ring without its first corner (repeated as its last) ...
+        cnt = np.bincount(idx, minlength=len(ext))
+        start = np.cumsum(cnt) - cnt
+        k = np.arange(len(idx)) - start[idx]
+        ccw = shapely.is_ccw(ext) if len(ext) else np.zeros(0, bool)
+        # ... in counter-clockwise order, from the ring's first corner (the order of get_coordinates)
+        ring = xy[start[idx] + np.where(ccw[idx], k - 1, cnt[idx] - 2 - k) % cnt[idx]]
+        nxt = ring[start[idx] + (k + 1) % cnt[idx]]
+        prv = ring[start[idx] + (k - 1) % cnt[idx]]
+        u, w = ring - prv, nxt - ring
+        convex = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0) & ~self.is_circle[idx]
+        return _Outlines(ring[convex], idx[convex].astype(np.int64), ring, nxt, idx.astype(np.int64))
 
 
 def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
@@ -681,21 +711,21 @@ class _Search:
         found, run, variants = self.found, self.run, self.variants
         if heights is not None:
             za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
-        # Stage 1: centre line and the four common tangents.
         todo = np.nonzero(~self.done)[0]
         if not len(todo):
             return
-        c1 = _Cands()
-        if centre:
-            c1.add(todo, ca[todo], cb[todo] - ca[todo])
-        tp, td, tok = common_tangents(ca[todo], ma[todo], cb[todo], mb[todo])
-        c1.add(np.repeat(todo, 4), tp, td, tok.ravel())
-        run(c1)
-        rest = np.nonzero(~self.done)[0]
-        if not len(rest) or not len(bl.pieces):
+        if not len(bl.pieces):  # stage 1 alone
+            c1 = _Cands()
+            if centre:
+                c1.add(todo, ca[todo], cb[todo] - ca[todo])
+            tp, td, tok = common_tangents(ca[todo], ma[todo], cb[todo], mb[todo])
+            c1.add(np.repeat(todo, 4), tp, td, tok.ravel())
+            run(c1)
             return
-
-        # Stage 2: features of the remaining pairs.
+        # The features of stage 2 are gathered for every pair to search (``rest``), before stage 1
+        # runs, so that the common tangents of both stages are found in one batch; a pair that
+        # stage 1 settles skips the later candidates (``run`` tests only pairs not done).
+        rest = todo
         hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
         hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
         keep = block[rest[hi], pj]
@@ -741,19 +771,27 @@ class _Search:
         o = np.argsort(cv_pair, kind="stable")
         cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
 
-        c2 = _Cands()
-        # point–curve tangents
-        i, j = combos(pt_pair, cv_pair)
-        t1, t2, ok = tangents_from(pt_xy[i], cv_c[j], cv_m[j])
-        c2.add(pt_pair[i], pt_xy[i], t1 - pt_xy[i], ok)
-        c2.add(pt_pair[i], pt_xy[i], t2 - pt_xy[i], ok)
-        # curve–curve (A–B done in stage 1)
+        # the common tangents: of A and B (stage 1), and of the other pairs of curves (stage 2)
         i, j = combos(cv_pair, cv_pair, same=True)
         sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
         i, j = i[sel], j[sel]
+        tp, td, tok = common_tangents(np.vstack([ca[todo], cv_c[i]]), np.concatenate([ma[todo], cv_m[i]]),
+                                      np.vstack([cb[todo], cv_c[j]]), np.concatenate([mb[todo], cv_m[j]]))
+        # Stage 1: centre line and the four common tangents of A and B.
+        c1 = _Cands()
+        if centre:
+            c1.add(todo, ca[todo], cb[todo] - ca[todo])
+        k = len(todo)
+        c1.add(np.repeat(todo, 4), tp[:k], td[:k], tok[:k].ravel())
+        run(c1)
+        # Stage 2: point–curve tangents, and the common tangents of the other pairs of curves.
+        c2 = _Cands()
+        i2, j2 = combos(pt_pair, cv_pair)
+        t1, t2, ok = tangents_from(pt_xy[i2], cv_c[j2], cv_m[j2])
+        c2.add(pt_pair[i2], pt_xy[i2], t1 - pt_xy[i2], ok)
+        c2.add(pt_pair[i2], pt_xy[i2], t2 - pt_xy[i2], ok)
         if len(i):
-            tp, td, tok = common_tangents(cv_c[i], cv_m[i], cv_c[j], cv_m[j])
-            c2.add(np.repeat(cv_pair[i], 4), tp, td, tok.ravel())
+            c2.add(np.repeat(cv_pair[i], 4), tp[k:], td[k:], tok[k:].ravel())
         run(c2)
         # point–point, the quadratic part, last
         c3 = _Cands()
