@@ -54,6 +54,7 @@ so each candidate crosses K, well inside the footprint, and the search would cal
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -233,10 +234,10 @@ def _farthest(corners: Floats, w: Floats) -> Floats:
     return np.asarray(corners[np.arange(len(k)), k], float)
 
 
-def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, m: Floats, grow: Floats) -> Bools:
+def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, minv: Floats, grow: Floats) -> Bools:
     """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss the bases
-    ``c + M·(unit disc)`` grown by ``grow`` in their frame (a disc of radius 1 + grow there)."""
-    minv = np.linalg.inv(m)
+    ``c + M·(unit disc)`` (``minv``: the inverses of ``M``) grown by ``grow`` in their frame (a
+    disc of radius 1 + grow there)."""
     a, b, d = (np.einsum("nij,nj->ni", minv, x - c) for x in (p, q, r))
     far = np.ones(len(c), bool)
     for u, v in ((a, b), (b, d), (d, a)):
@@ -251,16 +252,15 @@ def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, m: Floats, grow
     return misses
 
 
-def separated(cores: Cores, ca: Floats, ma: Floats, cb: Floats, mb: Floats, inner_a: Floats, inner_b: Floats,
-              mp: Floats, mm: Floats, piece: Ints) -> Bools:
-    """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``(ca[k],
-    ma[k])`` and ``(cb[k], mb[k])`` (inner radii ``inner_a``, ``inner_b``), with the outward
-    directions ``mp[k]``, ``mm[k]`` (unit)? Then it blocks every sight line between them."""
+def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints) -> Bools:
+    """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``a`` and ``b``
+    (rows ``k`` of each), with the outward directions ``mp[k]``, ``mm[k]`` (unit)? Then it
+    blocks every sight line between them."""
     out = np.zeros(len(piece), bool)
     if not len(piece):
         return out
-    reach_p = np.maximum(support(ca, ma, mp), support(cb, mb, mp)) + DELTA
-    reach_m = np.maximum(support(ca, ma, mm), support(cb, mb, mm)) + DELTA
+    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
+    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
     rows, xp, xm, ys = [], [], [], []
     circ = ~np.isnan(cores.circles[piece, 2])  # a disc: its farthest points along m+ and m-
     k = np.nonzero(circ)[0]
@@ -281,16 +281,41 @@ def separated(cores: Cores, ca: Floats, ma: Floats, cb: Floats, mb: Floats, inne
     ys.append(cores.link_y[li])
     k = np.concatenate(rows)
     p, n, y = np.vstack(xp), np.vstack(xm), np.vstack(ys)
-    ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])  # (1)
+    # (1): past both tangents; the rows that fail are dropped before the dearer tests
+    ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
     ok &= (np.einsum("ij,ij->i", mp[k], p - n) > 0) & (np.einsum("ij,ij->i", mm[k], n - p) > 0)
+    k, p, n, y = k[ok], p[ok], n[ok], y[ok]
+    # (2): A and B on either side of ℓ, by their support values along ±w (w the normal of ℓ)
     d = n - p
     L = np.hypot(d[:, 0], d[:, 1])
     w = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1)[:, None]
     s = np.einsum("ij,ij->i", w, p)
-    a_lo, a_hi = support(ca[k], ma[k], w) < s - DELTA, support(ca[k], ma[k], -w) < -s - DELTA  # A below / above ℓ
-    b_lo, b_hi = support(cb[k], mb[k], w) < s - DELTA, support(cb[k], mb[k], -w) < -s - DELTA
-    ok &= (L > 0) & ((a_lo & b_hi) | (a_hi & b_lo))  # (2)
-    ok &= _triangle_misses(p, y, n, ca[k], ma[k], DELTA / inner_a[k])  # (3)
-    ok &= _triangle_misses(p, y, n, cb[k], mb[k], DELTA / inner_b[k])
+    wa = np.einsum("ij,ij->i", w, a.c[k])
+    wb = np.einsum("ij,ij->i", w, b.c[k])
+    ra = np.linalg.norm(np.einsum("nji,nj->ni", a.m[k], w), axis=1)
+    rb = np.linalg.norm(np.einsum("nji,nj->ni", b.m[k], w), axis=1)
+    a_below, a_above = wa + ra < s - DELTA, -wa + ra < -s - DELTA
+    b_below, b_above = wb + rb < s - DELTA, -wb + rb < -s - DELTA
+    ok = (L > 0) & ((a_below & b_above) | (a_above & b_below))
+    k, p, n, y = k[ok], p[ok], n[ok], y[ok]
+    # (3): the triangle misses both bases
+    ok = _triangle_misses(p, y, n, a.c[k], a.inv[k], DELTA / a.inner[k])
+    ok &= _triangle_misses(p, y, n, b.c[k], b.inv[k], DELTA / b.inner[k])
     out[k[ok]] = True
     return out
+
+
+@dataclass(frozen=True)
+class Base:
+    """Bases, one a row: centres ``c``, shape matrices ``m`` (base = c + M·(unit disc)), their
+    inverses ``inv``, and the radii of the discs inside and around each base (``inner``: a round
+    base's radius, an oval's half width; ``reach``: the radius, an oval's half length)."""
+
+    c: Floats
+    m: Floats
+    inv: Floats
+    inner: Floats
+    reach: Floats
+
+    def __getitem__(self, rows: Ints) -> "Base":
+        return Base(self.c[rows], self.m[rows], self.inv[rows], self.inner[rows], self.reach[rows])

@@ -53,7 +53,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
-from .separation import DELTA, Cores, separated
+from .separation import DELTA, Base, Cores, separated
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -256,10 +256,11 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     of B (``p + d``) — columns 0–1 the outer tangents, 2–3 the inner ones — and the unit normals
     (n, 2, 2) of the two outer lines, pointing away from the bases. Started from the common
     tangents of the inscribed discs (radii ``ra``, ``rb``; exact for round bases: the closed
-    form of :func:`_circle_tangents`) and refined by ``steps`` rounds of: the points of the two
-    bases farthest along the normal (for an inner tangent, B's along the opposite normal), and
-    the normal of the line through them. Any line through a point of each base is a fair
-    candidate sight line, so the approximation is never wrong, only less often clear.
+    form of :func:`_circle_tangents`) and, where a base is an oval, refined by ``steps`` rounds
+    of: the points of the two bases farthest along the normal (for an inner tangent, B's along
+    the opposite normal), and the normal of the line through them. Any line through a point of
+    each base is a fair candidate sight line, so the approximation is never wrong, only less
+    often clear.
     """
     n = len(ca)
     dd = cb - ca
@@ -274,25 +275,36 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     nv = np.column_stack([np.cos(t), np.sin(t)])
     s = np.repeat(np.array(sgn), n)[:, None]
     c4a, m4a, c4b, m4b = np.tile(ca, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(cb, (4, 1)), np.tile(mb, (4, 1, 1))
-    for step in range(steps + 1):
-        _, pa = _support_point(c4a, m4a, nv)
-        _, pb = _support_point(c4b, m4b, s * nv)
-        e = pb - pa
-        L = np.hypot(e[:, 0], e[:, 1])
-        perp = np.column_stack([-e[:, 1], e[:, 0]]) / np.where(L > 0, L, 1.0)[:, None]
-        perp *= np.where(np.einsum("ij,ij->i", perp, nv) < 0, -1.0, 1.0)[:, None]
-        line_normal = np.where((L > 0)[:, None], perp, nv)
-        if step < steps:
-            nv = line_normal
+    pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
+    # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
+    rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), 4))[0]
+    for _ in range(steps if len(rows) else 0):
+        pa[rows], e[rows], line_normal[rows] = _tangent_round(c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows],
+                                                              line_normal[rows])
     p = pa.reshape(4, n, 2).transpose(1, 0, 2)
     d = e.reshape(4, n, 2).transpose(1, 0, 2)
     normals = line_normal.reshape(4, n, 2).transpose(1, 0, 2)[:, :2]
     return np.ascontiguousarray(p), np.ascontiguousarray(d), np.ascontiguousarray(normals)
 
 
-def chords(p: Floats, d: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
-    """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``."""
-    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
+def _tangent_round(ca: Floats, ma: Floats, cb: Floats, mb: Floats, s: Floats, n: Floats) -> tuple[Floats, Floats, Floats]:
+    """One round of :func:`outer_and_inner_tangents`: the points of A and B farthest along ``n``
+    (B's along ``s·n``, s = ±1), the line through them (``p``, ``d``) and its normal on ``n``'s
+    side (``n`` itself where the two points coincide)."""
+    _, pa = _support_point(ca, ma, n)
+    _, pb = _support_point(cb, mb, s * n)
+    d = pb - pa
+    L = np.hypot(d[:, 0], d[:, 1])
+    perp = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1.0)[:, None]
+    perp *= np.where(np.einsum("ij,ij->i", perp, n) < 0, -1.0, 1.0)[:, None]
+    return pa, d, np.where((L > 0)[:, None], perp, n)
+
+
+def chords(p: Floats, d: Floats, c: Floats, m: Floats, minv: Optional[Floats] = None) -> tuple[Floats, Floats, Bools]:
+    """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``
+    (``minv``: the inverses of ``M``, when known)."""
+    if minv is None:
+        minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     pp, dd = _mv(minv, p - c), _mv(minv, d)
     a = np.einsum("ij,ij->i", dd, dd)
     b = np.einsum("ij,ij->i", pp, dd)
@@ -466,18 +478,19 @@ def outlines(c: Floats, m: Floats) -> Geoms:
 
 
 def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floats, mb: Floats,
-              far: Optional[Ints] = None) -> tuple[Floats, Floats, Bools]:
+              far: Optional[Ints] = None, inv: Optional[tuple[Floats, Floats]] = None) -> tuple[Floats, Floats, Bools]:
     """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok).
 
     ``far`` (per pair: 0 none, 1 A, 2 B) extends the segment to the *far* chord end of that
     base instead of the inner one — with heights, reaching back over the lower model's base
-    raises the sight line everywhere between the two bases.
+    raises the sight line everywhere between the two bases. ``inv``: the inverses of ``ma`` and
+    ``mb``, when known.
     """
     nrm = np.linalg.norm(d, axis=1)
     good = nrm > 0
     d = d / np.where(good, nrm, 1)[:, None]
-    a0, a1, oka = chords(p, d, ca[pair], ma[pair])
-    b0, b1, okb = chords(p, d, cb[pair], mb[pair])
+    a0, a1, oka = chords(p, d, ca[pair], ma[pair], None if inv is None else inv[0][pair])
+    b0, b1, okb = chords(p, d, cb[pair], mb[pair], None if inv is None else inv[1][pair])
     before, after = a1 < b0, b1 < a0
     ta = np.where(before, a1, np.where(after, a0, np.maximum(a0, b0)))
     tb = np.where(before, b0, np.where(after, b1, np.maximum(a0, b0)))
@@ -599,20 +612,20 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
         return sr.found, sr.wit
     pair, piece = sr.centre()
     todo = np.nonzero(~sr.done)[0]
-    p, d, normal = outer_and_inner_tangents(sr.ca[todo], sr.ma[todo], sr.cb[todo], sr.mb[todo],
-                                            sr.inner_a[todo], sr.inner_b[todo])
+    a, b = sr.a[todo], sr.b[todo]
+    p, d, normal = outer_and_inner_tangents(a.c, a.m, b.c, b.m, a.inner, b.inner)
     row = np.full(sr.n, -1)
     row[todo] = np.arange(len(todo))
     t = row[pair]
     pair, piece, t = pair[t >= 0], piece[t >= 0], t[t >= 0]  # (with heights a far segment may be the witness)
-    blocked = separated(bl.cores, sr.ca[pair], sr.ma[pair], sr.cb[pair], sr.mb[pair], sr.inner_a[pair],
-                        sr.inner_b[pair], normal[t, 0], normal[t, 1], piece)
+    blocked = separated(bl.cores, sr.a[pair], sr.b[pair], normal[t, 0], normal[t, 1], piece)
     sr.done[pair[blocked]] = True
     if heights is None:
-        apart = np.hypot(*(sr.cb[todo] - sr.ca[todo]).T) > sr.ra[todo] + sr.rb[todo]
-        c = _Cands()
-        c.add(np.repeat(todo, 4), p, d, np.repeat(apart, 4))
-        sr.run(c, grown=True)
+        apart = np.hypot(*(b.c - a.c).T) > a.reach + b.reach
+        for cols in (slice(0, 2), slice(2, 4)):  # the outer lines (most often clear), then the inner
+            c = _Cands()
+            c.add(np.repeat(todo, 2), p[:, cols], d[:, cols], np.repeat(apart, 2))
+            sr.run(c, grown=True)
     sr.exact(centre=False)
     return sr.found, sr.wit
 
@@ -635,19 +648,19 @@ def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blo
     return sr.found, sr.wit
 
 
-def _radii(figs: Sequence[Figure]) -> tuple[Floats, Floats]:
-    """Each base's inner radius (the disc it contains: a round base's radius, an oval's half
-    width) and its reach (the disc that contains it: the radius, an oval's half length)."""
+def _bases(figs: Sequence[Figure], rows: Ints) -> Base:
+    """The bases of ``figs[rows]``, each figure's frame (and its inverse) worked out once."""
+    c, m = frames(figs)
+    inv = cast(Floats, np.linalg.inv(m)) if len(m) else m
     inner = np.array([f.base.radius if isinstance(f.base, RoundBase) else min(f.base.a, f.base.b) for f in figs], float)
     reach = np.array([f.base.reach for f in figs], float)
-    return inner.reshape(-1), reach.reshape(-1)
+    return Base(c, m, inv, inner.reshape(-1), reach.reshape(-1))[rows]
 
 
 class _Search:
-    """One batched witness search: the bases of every pair (``ca, ma, cb, mb``: centres and
-    shape matrices; ``inner_a, inner_b`` and ``ra, rb``: the radii of the discs inside and
-    around each base), the blockers and the rules' mask; which pairs are ``done`` (a witness
-    found, or settled as blocked) and the witnesses found."""
+    """One batched witness search: the two bases of every pair (``a``, ``b``; with their centres
+    and shape matrices also as ``ca, ma, cb, mb``), the blockers and the rules' mask; which
+    pairs are ``done`` (a witness found, or settled as blocked) and the witnesses found."""
 
     def __init__(self, figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
                  heights: Optional[Heights], pairs: Optional[tuple[Ints, Ints]]):
@@ -660,12 +673,9 @@ class _Search:
         self.done = np.zeros(n, bool)
         self.wit = np.full((n, 2, 2), np.nan)
         self.block = np.asarray(block, bool).reshape(n, len(bl.pieces))
-        c, m = frames(figs_a)
-        inner, reach = _radii(figs_a)
-        self.ca, self.ma, self.inner_a, self.ra = c[ia], m[ia], inner[ia], reach[ia]
-        c, m = frames(figs_b)
-        inner, reach = _radii(figs_b)
-        self.cb, self.mb, self.inner_b, self.rb = c[ib], m[ib], inner[ib], reach[ib]
+        self.a, self.b = _bases(figs_a, ia), _bases(figs_b, ib)
+        self.ca, self.ma, self.cb, self.mb = self.a.c, self.a.m, self.b.c, self.b.m
+        self.inv = (self.a.inv, self.b.inv)
         # S(L) to the inner chord ends, and (heights) to the far end of the lower model's chord
         self.variants: list[Optional[Ints]] = [None]
         if heights is not None:
@@ -680,7 +690,7 @@ class _Search:
         pair0, p0, d0 = pair0[live], p0[live], d0[live]
         parts = []
         for far in self.variants:
-            s0, s1, ok = _segments(pair0, p0, d0, self.ca, self.ma, self.cb, self.mb, far)
+            s0, s1, ok = _segments(pair0, p0, d0, self.ca, self.ma, self.cb, self.mb, far, self.inv)
             parts.append((pair0[ok], s0[ok], s1[ok]))
         pair, s0, s1 = (np.concatenate(x) for x in zip(*parts))
         rows: Optional[list[tuple[Ints, Ints]]] = [] if hits is not None else None
@@ -803,7 +813,7 @@ class _Search:
             cond = _partial_conditions(bl, rel_pair, pj, found, heights)
             if len(cond[0]):
                 c4 = _Cands()
-                geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
+                geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1], self.inv),
                                        za < zb, ca, ma, cb, mb, tangents_from, combos)
                 partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
                 run(c4)

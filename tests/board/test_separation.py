@@ -12,7 +12,7 @@ import shapely
 
 from tapeline.board.bases import OvalBase, RoundBase
 from tapeline.board.separation import DELTA, Cores, convex_parts, separated
-from tapeline.board.sight import SIGHT_TOL, Blockers, frames, outer_and_inner_tangents, search_witnesses
+from tapeline.board.sight import SIGHT_TOL, Blockers, _bases, frames, outer_and_inner_tangents, search_witnesses
 from tapeline.board.table import Figure
 from tapeline.board.terrain import Piece
 
@@ -56,12 +56,9 @@ def fig(id, x, y, base=None):
 def settles(fa, fb, piece) -> bool:
     """Does the lemma settle the pair blocked by this piece alone?"""
     bl = Blockers([piece])
-    ca, ma = frames([fa])
-    cb, mb = frames([fb])
-    inner = [f.base.radius if isinstance(f.base, RoundBase) else min(f.base.a, f.base.b) for f in (fa, fb)]
-    _, _, normal = outer_and_inner_tangents(ca, ma, cb, mb, np.array(inner[:1]), np.array(inner[1:]))
-    return bool(separated(bl.cores, ca, ma, cb, mb, np.array(inner[:1]), np.array(inner[1:]),
-                          normal[:, 0], normal[:, 1], np.zeros(1, np.intp))[0])
+    a, b = _bases([fa], np.zeros(1, np.intp)), _bases([fb], np.zeros(1, np.intp))
+    _, _, normal = outer_and_inner_tangents(a.c, a.m, b.c, b.m, a.inner, b.inner)
+    return bool(separated(bl.cores, a, b, normal[:, 0], normal[:, 1], np.zeros(1, np.intp))[0])
 
 
 def brute_clear(fa, fb, piece, n=240) -> bool:
