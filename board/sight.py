@@ -228,16 +228,17 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
 
     def fval(t: Floats) -> Floats:
         nn = np.column_stack([np.cos(t), np.sin(t)])
-        h1 = np.linalg.norm(_mtv(ma4, nn), axis=1)
-        h2 = np.linalg.norm(_mtv(mb4, nn), axis=1)
+        wa, wb = _mtv(ma4, nn), _mtv(mb4, nn)
+        h1 = np.sqrt(np.add.reduce(wa * wa, axis=1))  # (np.linalg.norm's own arithmetic, without its checks)
+        h2 = np.sqrt(np.add.reduce(wb * wb, axis=1))
         return cast(Floats, np.einsum("ij,ij->i", d4, nn) + h1 + sg * h2)
 
+    # The sign at ``lo`` never changes (``lo`` moves only to a midpoint of the same sign).
+    side = np.sign(flo)
     for _ in range(48):
         mid = 0.5 * (lo + hi)
-        fm = fval(mid)
-        same = np.sign(fm) == np.sign(flo)
+        same = np.sign(fval(mid)) == side
         lo = np.where(same, mid, lo)
-        flo = np.where(same, fm, flo)
         hi = np.where(same, hi, mid)
     t = 0.5 * (lo + hi)
     nn = np.column_stack([np.cos(t), np.sin(t)])
@@ -372,17 +373,6 @@ class _Cands:
         return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
 
 
-@dataclass(frozen=True)
-class _Outlines:
-    """The corners and edges of a table's footprints (for :class:`Blockers`)."""
-
-    vx: Floats  # convex corners of the polygon pieces, sorted by piece ...
-    vpiece: Ints  # ... and the piece of each
-    e0: Floats  # edges of every outline: from, to, and the piece of each
-    e1: Floats
-    epiece: Ints
-
-
 class Blockers:
     """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found).
 
@@ -424,41 +414,59 @@ class Blockers:
 
     @property
     def vx(self) -> Floats:
-        return self._outlines.vx
+        """The convex corners of the polygon pieces, sorted by piece (``vpiece``)."""
+        return self._corners[0]
 
     @property
     def vpiece(self) -> Ints:
-        return self._outlines.vpiece
+        return self._corners[1]
 
     @property
     def e0(self) -> Floats:
-        return self._outlines.e0
+        """Every outline's edges, from ``e0`` to ``e1``, sorted by piece (``epiece``)."""
+        return self._edges[0]
 
     @property
     def e1(self) -> Floats:
-        return self._outlines.e1
+        return self._edges[1]
 
     @property
     def epiece(self) -> Ints:
-        return self._outlines.epiece
+        return self._edges[3]
 
     @cached_property
-    def _outlines(self) -> _Outlines:
-        ext = shapely.get_exterior_ring(self.footprints)
-        xy, idx = shapely.get_coordinates(ext, return_index=True) if len(ext) else (np.zeros((0, 2)), np.zeros(0, np.intp))
-        first = np.r_[True, idx[1:] != idx[:-1]] if len(idx) else np.zeros(0, bool)
-        xy, idx = xy[~first], idx[~first]  # each ring without its first corner (repeated as its last) ...
-        cnt = np.bincount(idx, minlength=len(ext))
-        start = np.cumsum(cnt) - cnt
-        k = np.arange(len(idx)) - start[idx]
-        ccw = shapely.is_ccw(ext) if len(ext) else np.zeros(0, bool)
-        # ... in counter-clockwise order, from the ring's first corner (the order of get_coordinates)
-        ring = xy[start[idx] + np.where(ccw[idx], k - 1, cnt[idx] - 2 - k) % cnt[idx]]
-        nxt = ring[start[idx] + (k + 1) % cnt[idx]]
-        prv = ring[start[idx] + (k - 1) % cnt[idx]]
+    def _corners(self) -> tuple[Floats, Ints]:
+        ring, nxt, prv, piece = _rings(self.footprints[self.poly_idx], self.poly_idx)
         u, w = ring - prv, nxt - ring
-        convex = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0) & ~self.is_circle[idx]
-        return _Outlines(ring[convex], idx[convex].astype(np.int64), ring, nxt, idx.astype(np.int64))
+        convex = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0
+        return ring[convex], piece[convex]
+
+    @cached_property
+    def _edges(self) -> tuple[Floats, Floats, Floats, Ints]:
+        return _rings(self.footprints, np.arange(len(self.footprints)))
+
+
+def _rings(footprints: Geoms, pieces: Ints) -> tuple[Floats, Floats, Floats, Ints]:
+    """The corners of the footprints' outer rings, each ring counter-clockwise from its first
+    corner (a clockwise ring from its last): ``(corner, next corner, previous corner, piece)``."""
+    ext = shapely.get_exterior_ring(footprints)
+    if not len(ext):
+        empty = np.zeros((0, 2))
+        return empty, empty, empty, np.zeros(0, np.int64)
+    xy, idx = shapely.get_coordinates(ext, return_index=True)  # each ring closed: its first corner again last
+    end = np.r_[idx[1:] != idx[:-1], True]
+    cw = ~shapely.is_ccw(ext)
+    if cw.any():  # a clockwise ring [c0, c1 ... c(n-1), c0] becomes [c(n-1) ... c1, c0, c(n-1)]
+        order = np.arange(len(xy))
+        start = np.r_[True, end[:-1]]
+        for s0, s1 in zip(np.nonzero(start & cw[idx])[0], np.nonzero(end & cw[idx])[0]):
+            order[s0:s1 + 1] = np.r_[np.arange(s1 - 1, s0 - 1, -1), s1 - 1]
+        xy = xy[order]
+    keep = np.nonzero(~end)[0]  # the corners; the next of each is at the next place
+    ring = idx[keep]
+    first = np.r_[True, ring[1:] != ring[:-1]]
+    prv = np.where(first, (np.nonzero(end)[0] - 1)[ring], keep - 1)
+    return xy[keep], xy[keep + 1], xy[prv], np.asarray(pieces, np.int64)[ring]
 
 
 def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
