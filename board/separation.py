@@ -1,8 +1,9 @@
 """One blocking piece across the band between two bases: a pair settled as blocked in arrays.
 
 Most blocked pairs of a visibility matrix are blocked by a single piece standing across the
-band between the two bases (a wall, a block, a rock, an L-shaped ruin). :func:`separated`
-recognises them without building any candidate sight line, so the exact witness search of
+band between the two bases (a wall, a block, a rock, an L-shaped ruin), most others by two.
+:func:`separated` recognises the first without building any candidate sight line (and, through
+:func:`windows`, the second), so the exact witness search of
 :mod:`board.sight` runs only on the pairs it cannot settle. It is *sufficient*, never
 necessary: a pair it does not settle is searched as before, so it can only save time, never
 change a verdict.
@@ -41,6 +42,16 @@ m⁺ and m⁻ are the outward normals of (approximations of) the two outer commo
 bases: the lemma holds for any unit vectors, and with those (1) asks no more than that the piece
 reaches past both tangents. Every support function is exact (a base is c + M·(unit disc):
 h(m) = m·c + |Mᵀm|), and (3) is tested in each base's own frame, where it is a disc.
+
+**Two pieces** (:func:`windows`). Take a chord [x⁺, x⁻] of one piece whose line ℓ has A and
+B strictly on either side, and extend it along ℓ past H on both sides, to points meeting (1):
+the *gate*. As in the proof, every sight line s crosses the gate, at a point z. If z is on the
+chord, s meets the piece. Otherwise z lies on a *window* W, the part of the gate past x⁺ or past
+x⁻, and s contains the segment from z to its end in B, and the one from its end in A to z. W is
+a segment, held by a thin ellipse — a compact convex set, as the lemma asks — so if another
+piece holds a path of the lemma for W and B, or for A and W, that segment, and s with it, meets
+that piece. When every window of a gate is closed so, the pair is blocked: two walls staggered
+across the band, a rock beside a block.
 
 **Floating point.** Every part K is eroded by ``SIGHT_TOL + DELTA`` (so it lies ``DELTA``
 inside the tolerance-shrunk footprint the search tests candidates with) and every condition is
@@ -252,15 +263,11 @@ def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, minv: Floats, g
     return misses
 
 
-def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints) -> Bools:
-    """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``a`` and ``b``
-    (rows ``k`` of each), with the outward directions ``mp[k]``, ``mm[k]`` (unit)? Then it
-    blocks every sight line between them."""
-    out = np.zeros(len(piece), bool)
-    if not len(piece):
-        return out
-    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
-    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
+def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints) -> tuple[Ints, Floats, Floats, Floats]:
+    """The paths of the lemma each piece holds: ``(row, x⁺, x⁻, y)`` — for a round piece and
+    each convex part, its points farthest along ``mp[row]`` and ``mm[row]`` (y = x⁺: the chord
+    between them lies in the part); for two overlapping parts, one point of each and y in
+    both."""
     rows, xp, xm, ys = [], [], [], []
     circ = ~np.isnan(cores.circles[piece, 2])  # a disc: its farthest points along m+ and m-
     k = np.nonzero(circ)[0]
@@ -279,30 +286,94 @@ def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Int
     xp.append(_farthest(cores.corners[cores.link[li, 0]], mp[row]))
     xm.append(_farthest(cores.corners[cores.link[li, 1]], mm[row]))
     ys.append(cores.link_y[li])
-    k = np.concatenate(rows)
-    p, n, y = np.vstack(xp), np.vstack(xm), np.vstack(ys)
-    # (1): past both tangents; the rows that fail are dropped before the dearer tests
-    ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
-    ok &= (np.einsum("ij,ij->i", mp[k], p - n) > 0) & (np.einsum("ij,ij->i", mm[k], n - p) > 0)
-    k, p, n, y = k[ok], p[ok], n[ok], y[ok]
-    # (2): A and B on either side of ℓ, by their support values along ±w (w the normal of ℓ)
+    return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
+
+
+def _sides(a: Base, b: Base, p: Floats, n: Floats) -> Bools:
+    """Condition (2): the bases lie strictly on opposite sides of the line through ``p`` and
+    ``n`` (rows), by their support values along ±w, w the line's normal."""
     d = n - p
     L = np.hypot(d[:, 0], d[:, 1])
     w = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1)[:, None]
     s = np.einsum("ij,ij->i", w, p)
-    wa = np.einsum("ij,ij->i", w, a.c[k])
-    wb = np.einsum("ij,ij->i", w, b.c[k])
-    ra = np.linalg.norm(np.einsum("nji,nj->ni", a.m[k], w), axis=1)
-    rb = np.linalg.norm(np.einsum("nji,nj->ni", b.m[k], w), axis=1)
+    wa = np.einsum("ij,ij->i", w, a.c)
+    wb = np.einsum("ij,ij->i", w, b.c)
+    ra = np.linalg.norm(np.einsum("nji,nj->ni", a.m, w), axis=1)
+    rb = np.linalg.norm(np.einsum("nji,nj->ni", b.m, w), axis=1)
     a_below, a_above = wa + ra < s - DELTA, -wa + ra < -s - DELTA
     b_below, b_above = wb + rb < s - DELTA, -wb + rb < -s - DELTA
-    ok = (L > 0) & ((a_below & b_above) | (a_above & b_below))
+    out: Bools = (L > 0) & ((a_below & b_above) | (a_above & b_below))
+    return out
+
+
+def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints) -> Bools:
+    """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``a`` and ``b``
+    (rows ``k`` of each), with the outward directions ``mp[k]``, ``mm[k]`` (unit)? Then it
+    blocks every sight line between them."""
+    out = np.zeros(len(piece), bool)
+    if not len(piece):
+        return out
+    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
+    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
+    k, p, n, y = _paths(cores, mp, mm, piece)
+    # (1): past both tangents; the rows that fail are dropped before the dearer tests
+    ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
+    ok &= (np.einsum("ij,ij->i", mp[k], p - n) > 0) & (np.einsum("ij,ij->i", mm[k], n - p) > 0)
+    k, p, n, y = k[ok], p[ok], n[ok], y[ok]
+    ok = _sides(a[k], b[k], p, n)  # (2)
     k, p, n, y = k[ok], p[ok], n[ok], y[ok]
     # (3): the triangle misses both bases
     ok = _triangle_misses(p, y, n, a.c[k], a.inv[k], DELTA / a.inner[k])
     ok &= _triangle_misses(p, y, n, b.c[k], b.inv[k], DELTA / b.inner[k])
     out[k[ok]] = True
     return out
+
+
+#: The half width of the thin ellipse that stands for a window (a segment), inches.
+WINDOW_WIDTH = 1e-5
+
+
+def windows(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints) -> tuple[Ints, Ints, Base]:
+    """The windows that a piece leaves on a gate between two bases (the two-piece corollary).
+
+    For each row ``k`` and each chord [x⁺, x⁻] of a round piece or convex part of ``piece[k]``
+    (:func:`_paths`) whose line ℓ has the bases on either side (2): the gate is ℓ from beyond
+    the bases' hull H on one side to beyond it on the other (condition (1) of the lemma, met by
+    extending the chord along ℓ); every sight line crosses the gate (proof of the lemma), at a
+    point of the chord — in the piece — or of a *window*, the part of the gate past x⁺ or past
+    x⁻. Returns ``(gate row, gate, windows)``: for every window, the row and a number for its
+    gate (windows of one gate share it), and the windows themselves as thin ellipses (half width
+    ``WINDOW_WIDTH``, each holding its segment): a sight line through a window contains a
+    segment from the window to B, and one from A to the window.
+    """
+    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
+    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
+    k, p, n, y = _paths(cores, mp, mm, piece)
+    chord = (y == p).all(axis=1)  # (a path through two parts is no chord)
+    k, p, n = k[chord], p[chord], n[chord]
+    ok = _sides(a[k], b[k], p, n)
+    k, p, n = k[ok], p[ok], n[ok]
+    d = n - p
+    d = d / np.hypot(d[:, 0], d[:, 1])[:, None]  # along ℓ, from x⁺ towards x⁻
+    up, dn = -np.einsum("ij,ij->i", mp[k], d), np.einsum("ij,ij->i", mm[k], d)
+    good = (up > 0) & (dn > 0)  # ℓ leaves H past each end (the lemma's m⁺·(x⁺ − x⁻) > 0 ...)
+    k, p, n, d, up, dn = k[good], p[good], n[good], d[good], up[good], dn[good]
+    tp = np.maximum(0.0, (reach_p[k] - np.einsum("ij,ij->i", mp[k], p)) / up)
+    tm = np.maximum(0.0, (reach_m[k] - np.einsum("ij,ij->i", mm[k], n)) / dn)
+    gate = np.arange(len(k))
+    ends = [(p, p - tp[:, None] * d, tp > 0), (n, n + tm[:, None] * d, tm > 0)]
+    w0 = np.vstack([e[0][e[2]] for e in ends])
+    w1 = np.vstack([e[1][e[2]] for e in ends])
+    row = np.concatenate([k[e[2]] for e in ends])
+    gate = np.concatenate([gate[e[2]] for e in ends])
+    u = w1 - w0
+    half = np.hypot(u[:, 0], u[:, 1]) / 2
+    u = u / np.where(half > 0, 2 * half, 1)[:, None]
+    half = half + DELTA  # (it holds its ends with room)
+    m = np.stack([np.column_stack([half * u[:, 0], half * u[:, 1]]),
+                  np.column_stack([-WINDOW_WIDTH * u[:, 1], WINDOW_WIDTH * u[:, 0]])], axis=2)
+    inv = np.linalg.inv(m) if len(m) else m
+    return row, gate, Base((w0 + w1) / 2, m, inv, np.full(len(row), WINDOW_WIDTH), half)
 
 
 @dataclass(frozen=True)
@@ -319,3 +390,8 @@ class Base:
 
     def __getitem__(self, rows: Ints) -> "Base":
         return Base(self.c[rows], self.m[rows], self.inv[rows], self.inner[rows], self.reach[rows])
+
+    @staticmethod
+    def join(*parts: "Base") -> "Base":
+        """The rows of ``parts``, one after the other."""
+        return Base(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("c", "m", "inv", "inner", "reach")))

@@ -53,7 +53,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
-from .separation import DELTA, Base, Cores, separated
+from .separation import DELTA, Base, Cores, separated, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -250,12 +250,13 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
 
 
 def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra: Floats, rb: Floats,
-                             steps: int = 3) -> tuple[Floats, Floats, Floats]:
+                             steps: int = 3, inner: bool = True) -> tuple[Floats, Floats, Floats]:
     """Close approximations of the four common tangents of two bases, cheaply (rows).
 
     Returns lines ``(p, d)`` of shape (n, 4, 2), each through a point of A (``p``) and a point
-    of B (``p + d``) — columns 0–1 the outer tangents, 2–3 the inner ones — and the unit normals
-    (n, 2, 2) of the two outer lines, pointing away from the bases. Started from the common
+    of B (``p + d``) — columns 0–1 the outer tangents, 2–3 the inner ones (not made without
+    ``inner``: (n, 2, 2)) — and the unit normals (n, 2, 2) of the two outer lines, pointing away
+    from the bases. Started from the common
     tangents of the inscribed discs (radii ``ra``, ``rb``; exact for round bases: the closed
     form of :func:`_circle_tangents`) and, where a base is an oval, refined by ``steps`` rounds
     of: the points of the two bases farthest along the normal (for an inner tangent, B's along
@@ -268,23 +269,24 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     D = np.hypot(dd[:, 0], dd[:, 1])
     th = np.arctan2(dd[:, 1], dd[:, 0])
     ang, sgn = [], []
-    for q, side in ((ra - rb, 1.0), (ra + rb, -1.0)):  # outer: both along n; inner: B along -n
+    for q, side in ((ra - rb, 1.0), (ra + rb, -1.0))[:2 if inner else 1]:  # outer: both along n; inner: B along -n
         al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
         ang += [th + al, th - al]
         sgn += [side, side]
+    k = len(ang)
     t = np.concatenate(ang)
     nv = np.column_stack([np.cos(t), np.sin(t)])
     s = np.repeat(np.array(sgn), n)[:, None]
-    c4a, m4a, c4b, m4b = np.tile(ca, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(cb, (4, 1)), np.tile(mb, (4, 1, 1))
+    c4a, m4a, c4b, m4b = np.tile(ca, (k, 1)), np.tile(ma, (k, 1, 1)), np.tile(cb, (k, 1)), np.tile(mb, (k, 1, 1))
     pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
     # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
-    rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), 4))[0]
+    rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), k))[0]
     for _ in range(steps if len(rows) else 0):
         pa[rows], e[rows], line_normal[rows] = _tangent_round(c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows],
                                                               line_normal[rows])
-    p = pa.reshape(4, n, 2).transpose(1, 0, 2)
-    d = e.reshape(4, n, 2).transpose(1, 0, 2)
-    normals = line_normal.reshape(4, n, 2).transpose(1, 0, 2)[:, :2]
+    p = pa.reshape(k, n, 2).transpose(1, 0, 2)
+    d = e.reshape(k, n, 2).transpose(1, 0, 2)
+    normals = line_normal.reshape(k, n, 2).transpose(1, 0, 2)[:, :2]
     return np.ascontiguousarray(p), np.ascontiguousarray(d), np.ascontiguousarray(normals)
 
 
@@ -433,6 +435,17 @@ class Blockers:
     @property
     def epiece(self) -> Ints:
         return self._edges[3]
+
+    @cached_property
+    def corner_rings(self) -> Floats:
+        """Each polygon piece's convex corners ``(piece, corner, 2)``, padded by repeating its
+        last (a round piece's row unused)."""
+        vx, vp = self.vx, self.vpiece
+        cnt = np.bincount(vp, minlength=len(self.pieces))
+        start = np.cumsum(cnt) - cnt
+        k = np.minimum(np.arange(max(int(cnt.max(initial=0)), 1))[None, :], np.maximum(cnt - 1, 0)[:, None])
+        out: Floats = vx[np.minimum(start[:, None] + k, len(vx) - 1)] if len(vx) else np.zeros((len(self.pieces), 1, 2))
+        return out
 
     @cached_property
     def _corners(self) -> tuple[Floats, Ints]:
@@ -607,13 +620,19 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
        and holds a path that every sight line between the bases must cross
        (:mod:`board.separation`) settles the pair as blocked — the search would find no clear
        candidate, as every candidate is such a sight line;
-    3. (without heights, bases apart) near-tangent lines (:func:`outer_and_inner_tangents`),
-       tested against the footprints *grown* by ``DELTA``: one that is clear is a sight line
-       clear of every blocking footprint by a margin, so (§1 of docs/geometry.md) a clear
-       candidate of the search exists too and its verdict is also "visible". With heights a
-       piece between the two eyes can leave clear lines the search does not prove it finds
-       (docs/line-of-sight.md, "What is not proven"), so only the search's own candidates are
-       tried there.
+    3. near-tangent lines (:func:`outer_and_inner_tangents`), tested against the footprints
+       *grown* by ``DELTA``: one that is clear is a sight line clear of every blocking
+       footprint by a margin, so (§1 of docs/geometry.md) a clear candidate of the search
+       exists too and its verdict is also "visible";
+    4. two pieces between them: a gate through the piece on the centre segment, whose windows
+       other pieces close (:func:`_two_pieces`) — blocked, as in 2;
+    5. lines past the ends of the pieces on the centre segment (:func:`_corner_lines`), tested
+       as in 3.
+
+    Passes 3 and 5 are tried only for two bases apart (the discs around them disjoint) and
+    without heights: a piece between the two eyes can leave clear lines the search does not
+    prove it finds (docs/line-of-sight.md, "What is not proven"), so there only the search's
+    own candidates are tried; 4 is left to the search with heights too.
     """
     sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
     if not sr.n:
@@ -634,8 +653,67 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
             c = _Cands()
             c.add(np.repeat(todo, 2), p[:, cols], d[:, cols], np.repeat(apart, 2))
             sr.run(c, grown=True)
+        still = ~sr.done[pair]
+        sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
+        still = ~sr.done[pair] & apart[t]
+        sr.run(_corner_lines(sr, pair[still], piece[still], normal[t[still]]), grown=True)
     sr.exact(centre=False)
     return sr.found, sr.wit
+
+
+def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Cands:
+    """Lines past the ends of a piece that blocks the centre segment (``pair``, ``piece``, the
+    outer normals ``normal``): through a point just beyond its corner farthest along each outer
+    normal (3 ``DELTA`` out: clear of the grown footprint), tangent to A and to B — the
+    search's corner–tangent lines, nudged off the corner — and, for a round piece, the common
+    tangents of its circle (grown by 3 ``DELTA``) with A and with B."""
+    c = _Cands()
+    bl = sr.bl
+    circ = np.nonzero(bl.is_circle[piece])[0]  # a round piece: its common tangents with A and with B
+    if len(circ):
+        o = bl.circles[piece[circ]]
+        grown = o[:, 2] + 3 * DELTA
+        disc = Base(o[:, :2], np.eye(2)[None] * grown[:, None, None], np.eye(2)[None] / grown[:, None, None], grown, grown)
+        for base in (sr.a[pair[circ]], sr.b[pair[circ]]):
+            p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
+            c.add(np.repeat(pair[circ], 4), p, d)
+    for m in (normal[:, 0], normal[:, 1]):
+        x = np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
+                     _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m
+        for base in (sr.a[pair], sr.b[pair]):
+            t1, t2, ok = tangents_from(x, base.c, base.m)
+            c.add(pair, x, t1 - x, ok)
+            c.add(pair, x, t2 - x, ok)
+    return c
+
+
+def _farthest_corner(corners: Floats, m: Floats) -> Floats:
+    """The corner of each ring (rows, padded) farthest along ``m``."""
+    k = np.argmax(np.einsum("rvk,rk->rv", corners, m), axis=1)
+    return cast(Floats, corners[np.arange(len(k)), k])
+
+
+def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
+    """The pairs two pieces block between them (:func:`board.separation.windows`): a piece that
+    blocks the centre segment (``pair``, ``piece``, the outer normals ``normal``) leaves
+    windows on a gate every sight line crosses, and each window is closed by a piece that
+    blocks every segment from it to B, or from A to it (the lemma again, the window a base)."""
+    row, gate, win = windows(sr.bl.cores, sr.a[pair], sr.b[pair], normal[:, 0], normal[:, 1], piece)
+    if not len(row):
+        return np.zeros(0, np.intp)
+    wp = pair[row]  # each window's pair; candidates: every piece blocking it, either way round
+    w, j = np.nonzero(sr.block[wp])
+    x, y = Base.join(win[w], sr.a[wp[w]]), Base.join(sr.b[wp[w]], win[w])  # window to B, then A to window
+    _, _, nrm = outer_and_inner_tangents(x.c, x.m, y.c, y.m, x.inner, y.inner, steps=2, inner=False)
+    closed = np.zeros(len(row), bool)
+    closed[np.tile(w, 2)[separated(sr.bl.cores, x, y, nrm[:, 0], nrm[:, 1], np.tile(j, 2).astype(np.intp))]] = True
+    ngates = int(gate.max()) + 1
+    open_windows = np.bincount(gate, weights=~closed, minlength=ngates)
+    first_row = np.full(ngates, -1)
+    first_row[gate[::-1]] = row[::-1]
+    shut = np.nonzero((open_windows == 0) & (first_row >= 0))[0]
+    settled: Ints = pair[first_row[shut]]
+    return settled
 
 
 def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,

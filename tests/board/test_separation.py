@@ -61,20 +61,23 @@ def settles(fa, fb, piece) -> bool:
     return bool(separated(bl.cores, a, b, normal[:, 0], normal[:, 1], np.zeros(1, np.intp))[0])
 
 
-def brute_clear(fa, fb, piece, n=240) -> bool:
-    """Some segment between n points of each outline misses the piece's interior (shrunk by
-    1e-7"), by shapely."""
+def brute_clear(fa, fb, pieces, n=240) -> bool:
+    """Some segment between n points of each outline misses the interior of every piece (shrunk
+    by 1e-7"), by shapely."""
     pts = []
     for f in (fa, fb):
         c, m = frames([f])
         t = np.linspace(0, 2 * np.pi, n, endpoint=False)
         pts.append(c[0] + np.column_stack([np.cos(t), np.sin(t)]) @ m[0].T)
     segs = shapely.linestrings(np.stack([np.repeat(pts[0], n, axis=0), np.tile(pts[1], (n, 1))], axis=1))
-    core = piece.footprint.buffer(-1e-7, join_style="mitre")
-    if piece.circle is not None:
-        x, y, r = piece.circle
-        return bool((shapely.distance(segs, shapely.Point(x, y)) >= r - 1e-7).any())
-    return bool((~shapely.intersects(segs, core)).any())
+    clear = np.ones(len(segs), bool)
+    for piece in (pieces if isinstance(pieces, list) else [pieces]):
+        if piece.circle is not None:
+            x, y, r = piece.circle
+            clear &= shapely.distance(segs, shapely.Point(x, y)) >= r - 1e-7
+        else:
+            clear &= ~shapely.intersects(segs, piece.footprint.buffer(-1e-7, join_style="mitre"))
+    return bool(clear.any())
 
 
 def test_plain_cases():
@@ -136,3 +139,45 @@ def _random_piece(rng, id, x, y) -> Piece:
 
 def test_the_margins_are_far_above_rounding():
     assert SIGHT_TOL < DELTA / 10 and DELTA < 1e-6  # below the contact tolerance, above float noise
+
+
+def two_pieces_settle(fa, fb, pieces) -> bool:
+    """Does the two-piece corollary (a gate through the piece on the centre segment, its
+    windows closed by other pieces) settle the pair, as find_witnesses runs it?"""
+    from tapeline.board.sight import _Search, _two_pieces
+
+    sr = _Search([fa], [fb], Blockers(pieces), np.ones((1, len(pieces)), bool), None, None)
+    pair, piece = sr.centre()
+    if sr.done[0]:
+        return False
+    _, _, normal = outer_and_inner_tangents(sr.a.c, sr.a.m, sr.b.c, sr.b.m, sr.a.inner, sr.b.inner)
+    return bool(len(_two_pieces(sr, pair, piece, normal[pair])))
+
+
+def test_two_staggered_walls_block_together():
+    a, b = fig("a", 0, 0), fig("b", 12, 0)
+    low, high = Piece.rect("low", 4, -3, 0.4, 3.2), Piece.rect("high", 7, -0.5, 0.4, 3.5)
+    assert two_pieces_settle(a, b, [low, high]) and two_pieces_settle(a, b, [high, low])
+    assert not settles(a, b, low) and not settles(a, b, high)  # neither alone
+    found, _ = search_witnesses([a], [b], Blockers([low, high]), np.ones((1, 2), bool))
+    assert not found[0]
+    # with a gap between their ends a line passes, and nothing is settled
+    assert not two_pieces_settle(a, b, [Piece.rect("low", 4, -3, 0.4, 3.2), Piece.rect("high", 7, 0.6, 0.4, 3.5)])
+
+
+def test_whenever_two_pieces_settle_a_pair_no_sight_line_exists():
+    rng = np.random.default_rng(11)
+    settled = 0
+    for k in range(200):
+        fa = fig("a", 0, float(rng.uniform(-1, 1)), _random_base(rng))
+        fb = fig("b", float(rng.uniform(8, 14)), float(rng.uniform(-2, 2)), _random_base(rng))
+        mid = (np.array(fa.at) + np.array(fb.at)) / 2
+        pieces = [_random_piece(rng, f"p{k}-{i}", *(mid + rng.uniform([-3, -2], [3, 2]))) for i in range(int(rng.integers(2, 4)))]
+        if any(p.footprint.distance(f.base.polygon(*f.at)) < 0.05 for p in pieces for f in (fa, fb)):
+            continue
+        if two_pieces_settle(fa, fb, pieces):
+            settled += 1
+            found, _ = search_witnesses([fa], [fb], Blockers(pieces), np.ones((1, len(pieces)), bool))
+            assert not found[0], f"case {k}: settled as blocked, but the search finds a sight line"
+            assert not brute_clear(fa, fb, pieces), f"case {k}: settled as blocked, but a sampled ray is clear"
+    assert settled >= 20
