@@ -1,12 +1,11 @@
-"""One blocking piece across the band between two bases: a pair settled as blocked in arrays.
+"""Pieces across the band between two bases: a pair settled as blocked in arrays.
 
 Most blocked pairs of a visibility matrix are blocked by a single piece standing across the
 band between the two bases (a wall, a block, a rock, an L-shaped ruin), most others by two.
-:func:`separated` recognises the first without building any candidate sight line (and, through
-:func:`windows`, the second), so the exact witness search of
-:mod:`board.sight` runs only on the pairs it cannot settle. It is *sufficient*, never
-necessary: a pair it does not settle is searched as before, so it can only save time, never
-change a verdict.
+:func:`separated` recognises the first without building any candidate sight line, and with
+:func:`windows` the second, so the exact witness search of :mod:`board.sight` runs only on the
+pairs they cannot settle. The tests are *sufficient*, never necessary: a pair they do not settle
+is searched as before, so they can only save time, never change a verdict.
 
 **The lemma.** Let A and B be disjoint compact convex sets (two bases), H the convex hull of
 their union and h_X(m) = max over X of m·x the support function. Let x⁺, x⁻ and y be points and
