@@ -561,24 +561,23 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         elif hits is not None:
             hits.append((si, pi))
         out[si] = True
-    for j in np.nonzero(bl.is_circle)[0]:
-        mine = block[pair, j] if hits is not None else block[pair, j] & ~out  # (hits: every row)
-        rows = np.nonzero(mine)[0]
-        if not len(rows):
-            continue
+    circ = np.nonzero(bl.is_circle)[0]  # round pieces, by the distance to their exact circle
+    if len(circ):
+        rows, k = np.nonzero(block[pair[:, None], circ[None, :]])
+        j = circ[k]
+        if hits is None:  # (with hits, every row: a segment may be blocked by more than one piece)
+            rows, j = rows[~out[rows]], j[~out[rows]]
         a, b = s0[rows], s1[rows]
-        full = np.ones(len(rows), bool)
+        full = live = np.ones(len(rows), bool)
         if heights is not None:
-            t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], np.full(len(rows), tops[j]))
+            t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], tops[j])
             a, b = a + t0[:, None] * (b - a), a + t1[:, None] * (b - a)
             live = t1 > t0
-        else:
-            live = np.ones(len(rows), bool)
-        cx, cy, r = bl.circles[j]
-        hit = live & (_point_segment_distance(np.array([cx, cy]), a, b) < (r + DELTA if grown else r - SIGHT_TOL))
+        r = bl.circles[j, 2]
+        hit = live & (_point_segment_distance(bl.circles[j, :2], a, b) < (r + DELTA if grown else r - SIGHT_TOL))
         out[rows[hit]] = True
         if hits is not None:
-            hits.append((rows[hit & full], np.full(int((hit & full).sum()), j)))
+            hits.append((rows[hit & full], j[hit & full]))
     return out
 
 
@@ -620,14 +619,14 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
        and holds a path that every sight line between the bases must cross
        (:mod:`board.separation`) settles the pair as blocked — the search would find no clear
        candidate, as every candidate is such a sight line;
-    3. near-tangent lines (:func:`outer_and_inner_tangents`), tested against the footprints
-       *grown* by ``DELTA``: one that is clear is a sight line clear of every blocking
-       footprint by a margin, so (§1 of docs/geometry.md) a clear candidate of the search
-       exists too and its verdict is also "visible";
+    3. the outer near-tangent lines (:func:`outer_and_inner_tangents`), tested against the
+       footprints *grown* by ``DELTA``: one that is clear is a sight line clear of every
+       blocking footprint by a margin, so (§1 of docs/geometry.md) a clear candidate of the
+       search exists too and its verdict is also "visible";
     4. two pieces between them: a gate through the piece on the centre segment, whose windows
        other pieces close (:func:`_two_pieces`) — blocked, as in 2;
-    5. lines past the ends of the pieces on the centre segment (:func:`_corner_lines`), tested
-       as in 3.
+    5. the inner near-tangent lines, and lines past the ends of the pieces on the centre
+       segment (:func:`_corner_lines`), tested as in 3.
 
     Passes 3 and 5 are tried only for two bases apart (the discs around them disjoint) and
     without heights: a piece between the two eyes can leave clear lines the search does not
@@ -649,14 +648,15 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
     sr.done[pair[blocked]] = True
     if heights is None:
         apart = np.hypot(*(b.c - a.c).T) > a.reach + b.reach
-        for cols in (slice(0, 2), slice(2, 4)):  # the outer lines (most often clear), then the inner
-            c = _Cands()
-            c.add(np.repeat(todo, 2), p[:, cols], d[:, cols], np.repeat(apart, 2))
-            sr.run(c, grown=True)
+        c = _Cands()  # the outer lines first (most often clear) ...
+        c.add(np.repeat(todo, 2), p[:, :2], d[:, :2], np.repeat(apart, 2))
+        sr.run(c, grown=True)
         still = ~sr.done[pair]
         sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
         still = ~sr.done[pair] & apart[t]
-        sr.run(_corner_lines(sr, pair[still], piece[still], normal[t[still]]), grown=True)
+        c = _corner_lines(sr, pair[still], piece[still], normal[t[still]])  # ... the inner with the lines past the ends
+        c.add(np.repeat(todo, 2), p[:, 2:], d[:, 2:], np.repeat(apart, 2))
+        sr.run(c, grown=True)
     sr.exact(centre=False)
     return sr.found, sr.wit
 
