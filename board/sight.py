@@ -28,7 +28,14 @@ exact circle (tested by centre–segment distance, so a tangent line is clear).
 pair; relevant terrain comes from an STRtree query with the convex hull of each pair; every
 candidate segment is tested in one STRtree query against the (tolerance-shrunk) footprints and
 the per-pair blocking mask the rule system supplies. A first cheap stage (centre line and common
-tangents) settles most visible pairs; only the rest get the full candidate set.
+tangents) settles most visible pairs; only the rest get the full candidate set
+(:func:`search_witnesses`).
+
+**The easy pairs first.** :func:`find_witnesses`, what the rule systems call, settles most pairs
+of a matrix before that search, each way sound on its own so that the verdicts are the search's:
+a clear centre segment; one or two pieces across the band between the bases
+(:mod:`board.separation`: every sight line crosses them); near-tangent lines and lines past the
+pieces' ends, clear of the footprints grown by ``DELTA``.
 
 **Heights.** Optionally each pair has eye heights ``za``, ``zb`` (at A's and B's end) and each
 piece a top height: a piece then blocks a segment only where the straight sight line from
