@@ -35,6 +35,7 @@ import numpy as np
 
 import tapeline
 from benchmarks import agree, boards
+from benchmarks.boards import scaled
 from benchmarks.bench_visibility import exact_matrix, sides
 from benchmarks.install import install, user_env
 from benchmarks.timing import best
@@ -42,7 +43,6 @@ from tapeline.rules.systems import UnitEntry, rules_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOWCASE = ROOT / "scenarios" / "examples" / "showcase.yaml"
-BASE_MODELS = 40  # on 54" × 36"
 VIS_MODELS = (25, 50, 100, 200)  # per side
 VIS_PIECES = (5, 15, 30, 45)
 CHECK_MODELS = (60, 125, 250, 500)
@@ -71,14 +71,6 @@ def cli_cell(cmd: list, must: bool = False) -> str:
     if "gave up" in err:
         return f"gives up after {t:.0f} s (time limit)"
     return f"exit {rc}: {err}"
-
-
-def scaled(seed: int, models: int, pieces: int | None = None) -> dict:
-    """A table for ``models`` models (two equal sides): 54" × 36" scaled by √(models / 40)."""
-    s = max(1.0, math.sqrt(models / BASE_MODELS))
-    if pieces is None:
-        pieces = round(15 * s * s)
-    return boards.board(seed, per_side=models // 2, pieces=pieces, W=round(54 * s, 1), H=round(36 * s, 1))
 
 
 def load_profiled(f: str):

@@ -24,6 +24,7 @@ import yaml
 from tapeline.rules.state import GameState
 
 MM = 1 / 25.4
+BASE_MODELS = 40  # models on a 54" × 36" table (:func:`scaled`)
 TERRAN = [("marine", 32), ("marauder", 50), ("goliath", 80)]
 ZERG = [("zergling", 32), ("roach", 50), ("hydralisk", (100, 40)), ("queen", 80)]
 
@@ -99,6 +100,14 @@ def board(seed: int, per_side: int = 20, pieces: int = 15, W: float = 54.0, H: f
             k += 1
     return {"tapeline": 1, "system": "starcraft", "name": f"random table {seed}",
             "board": {"width": W, "height": H}, "terrain": terrain, "units": units}
+
+
+def scaled(seed: int, models: int, pieces: int | None = None) -> dict:
+    """A table for ``models`` models (two equal sides): 54" × 36" scaled by √(models / 40)."""
+    s = max(1.0, math.sqrt(models / BASE_MODELS))
+    if pieces is None:
+        pieces = round(15 * s * s)
+    return board(seed, per_side=models // 2, pieces=pieces, W=round(54 * s, 1), H=round(36 * s, 1))
 
 
 def text(scenario: dict) -> str:

@@ -28,7 +28,14 @@ exact circle (tested by centre–segment distance, so a tangent line is clear).
 pair; relevant terrain comes from an STRtree query with the convex hull of each pair; every
 candidate segment is tested in one STRtree query against the (tolerance-shrunk) footprints and
 the per-pair blocking mask the rule system supplies. A first cheap stage (centre line and common
-tangents) settles most visible pairs; only the rest get the full candidate set.
+tangents) settles most visible pairs; only the rest get the full candidate set
+(:func:`search_witnesses`).
+
+**The easy pairs first.** :func:`find_witnesses`, what the rule systems call, settles most pairs
+of a matrix before that search, each way sound on its own so that the verdicts are the search's:
+a clear centre segment; one or two pieces across the band between the bases
+(:mod:`board.separation`: every sight line crosses them); near-tangent lines and lines past the
+pieces' ends, clear of the footprints grown by ``DELTA``.
 
 **Heights.** Optionally each pair has eye heights ``za``, ``zb`` (at A's and B's end) and each
 piece a top height: a piece then blocks a segment only where the straight sight line from
@@ -43,6 +50,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional, Sequence, Union, cast
 
 import numpy as np
@@ -52,6 +60,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
+from .separation import DELTA, Base, Cores, separated, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -206,44 +215,106 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     wb = np.einsum("kji,jg->kig", mb, np.vstack([nx, ny]))
     ha, hb = np.linalg.norm(wa, axis=1), np.linalg.norm(wb, axis=1)
     proj = d[:, :1] * nx + d[:, 1:] * ny
-    pts = np.full((n, 4, 2), np.nan)
-    dirs = np.full((n, 4, 2), np.nan)
-    ok = np.zeros((n, 4), bool)
-    for k, sign in enumerate((-1.0, 1.0)):  # outer: hA - hB ; inner: hA + hB
+    # Bracket the four roots of each row on the grid: columns 2k + j, the j-th sign change of
+    # k = 0 (outer: hA - hB) or k = 1 (inner: hA + hB) ...
+    los, flos, goods, signs = [], [], [], []
+    for sign in (-1.0, 1.0):
         f = proj + ha + sign * hb
         chg = np.sign(f) != np.sign(np.roll(f, -1, axis=1))
         order = np.argsort(~chg, axis=1, kind="stable")[:, :2]
         for j in range(2):
             idx = order[:, j]
-            good = chg[np.arange(n), idx]
-            lo, hi = _GRID[idx].copy(), _GRID[idx] + _STEP
-            flo = f[np.arange(n), idx]
+            goods.append(chg[np.arange(n), idx])
+            los.append(_GRID[idx])
+            flos.append(f[np.arange(n), idx])
+            signs.append(np.full(n, sign))
+    # ... then bisect all four at once (rows: column-major blocks of n).
+    lo, flo, sg = np.concatenate(los), np.concatenate(flos), np.concatenate(signs)
+    hi = lo + _STEP
+    d4, ma4, mb4 = np.tile(d, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(mb, (4, 1, 1))
 
-            def fval(t: Floats) -> Floats:
-                nn = np.column_stack([np.cos(t), np.sin(t)])
-                h1 = np.linalg.norm(_mtv(ma, nn), axis=1)
-                h2 = np.linalg.norm(_mtv(mb, nn), axis=1)
-                return cast(Floats, np.einsum("ij,ij->i", d, nn) + h1 + sign * h2)
+    def fval(t: Floats) -> Floats:
+        nn = np.column_stack([np.cos(t), np.sin(t)])
+        wa, wb = _mtv(ma4, nn), _mtv(mb4, nn)
+        h1 = np.sqrt(np.add.reduce(wa * wa, axis=1))  # (np.linalg.norm's own arithmetic, without its checks)
+        h2 = np.sqrt(np.add.reduce(wb * wb, axis=1))
+        return cast(Floats, np.einsum("ij,ij->i", d4, nn) + h1 + sg * h2)
 
-            for _ in range(48):
-                mid = 0.5 * (lo + hi)
-                fm = fval(mid)
-                same = np.sign(fm) == np.sign(flo)
-                lo = np.where(same, mid, lo)
-                flo = np.where(same, fm, flo)
-                hi = np.where(same, hi, mid)
-            t = 0.5 * (lo + hi)
-            nn = np.column_stack([np.cos(t), np.sin(t)])
-            _, touch = _support_point(ca, ma, nn)
-            pts[:, 2 * k + j] = touch
-            dirs[:, 2 * k + j] = np.column_stack([-nn[:, 1], nn[:, 0]])
-            ok[:, 2 * k + j] = good
-    return pts, dirs, ok
+    # The sign at ``lo`` never changes (``lo`` moves only to a midpoint of the same sign).
+    side = np.sign(flo)
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        same = np.sign(fval(mid)) == side
+        lo = np.where(same, mid, lo)
+        hi = np.where(same, hi, mid)
+    t = 0.5 * (lo + hi)
+    nn = np.column_stack([np.cos(t), np.sin(t)])
+    _, touch = _support_point(np.tile(ca, (4, 1)), ma4, nn)
+    pts = touch.reshape(4, n, 2).transpose(1, 0, 2)
+    dirs = np.column_stack([-nn[:, 1], nn[:, 0]]).reshape(4, n, 2).transpose(1, 0, 2)
+    ok = np.stack(goods, axis=1)
+    return np.ascontiguousarray(pts), np.ascontiguousarray(dirs), ok
 
 
-def chords(p: Floats, d: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
-    """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``."""
-    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
+def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra: Floats, rb: Floats,
+                             steps: int = 3, inner: bool = True) -> tuple[Floats, Floats, Floats]:
+    """Close approximations of the four common tangents of two bases, cheaply (rows).
+
+    Returns lines ``(p, d)`` of shape (n, 4, 2), each through a point of A (``p``) and a point
+    of B (``p + d``) — columns 0–1 the outer tangents, 2–3 the inner ones (not made without
+    ``inner``: (n, 2, 2)) — and the unit normals (n, 2, 2) of the two outer lines, pointing away
+    from the bases. Started from the common
+    tangents of the inscribed discs (radii ``ra``, ``rb``; exact for round bases: the closed
+    form of :func:`_circle_tangents`) and, where a base is an oval, refined by ``steps`` rounds
+    of: the points of the two bases farthest along the normal (for an inner tangent, B's along
+    the opposite normal), and the normal of the line through them. Any line through a point of
+    each base is a fair candidate sight line, so the approximation is never wrong, only less
+    often clear.
+    """
+    n = len(ca)
+    dd = cb - ca
+    D = np.hypot(dd[:, 0], dd[:, 1])
+    th = np.arctan2(dd[:, 1], dd[:, 0])
+    ang, sgn = [], []
+    for q, side in ((ra - rb, 1.0), (ra + rb, -1.0))[:2 if inner else 1]:  # outer: both along n; inner: B along -n
+        al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
+        ang += [th + al, th - al]
+        sgn += [side, side]
+    k = len(ang)
+    t = np.concatenate(ang)
+    nv = np.column_stack([np.cos(t), np.sin(t)])
+    s = np.repeat(np.array(sgn), n)[:, None]
+    c4a, m4a, c4b, m4b = np.tile(ca, (k, 1)), np.tile(ma, (k, 1, 1)), np.tile(cb, (k, 1)), np.tile(mb, (k, 1, 1))
+    pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
+    # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
+    rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), k))[0]
+    for _ in range(steps if len(rows) else 0):
+        pa[rows], e[rows], line_normal[rows] = _tangent_round(c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows],
+                                                              line_normal[rows])
+    p = pa.reshape(k, n, 2).transpose(1, 0, 2)
+    d = e.reshape(k, n, 2).transpose(1, 0, 2)
+    normals = line_normal.reshape(k, n, 2).transpose(1, 0, 2)[:, :2]
+    return np.ascontiguousarray(p), np.ascontiguousarray(d), np.ascontiguousarray(normals)
+
+
+def _tangent_round(ca: Floats, ma: Floats, cb: Floats, mb: Floats, s: Floats, n: Floats) -> tuple[Floats, Floats, Floats]:
+    """One round of :func:`outer_and_inner_tangents`: the points of A and B farthest along ``n``
+    (B's along ``s·n``, s = ±1), the line through them (``p``, ``d``) and its normal on ``n``'s
+    side (``n`` itself where the two points coincide)."""
+    _, pa = _support_point(ca, ma, n)
+    _, pb = _support_point(cb, mb, s * n)
+    d = pb - pa
+    L = np.hypot(d[:, 0], d[:, 1])
+    perp = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1.0)[:, None]
+    perp *= np.where(np.einsum("ij,ij->i", perp, n) < 0, -1.0, 1.0)[:, None]
+    return pa, d, np.where((L > 0)[:, None], perp, n)
+
+
+def chords(p: Floats, d: Floats, c: Floats, m: Floats, minv: Optional[Floats] = None) -> tuple[Floats, Floats, Bools]:
+    """Parameters ``t0 ≤ t1`` where lines ``p + t·d`` (unit ``d``) meet curves ``(c, M)``
+    (``minv``: the inverses of ``M``, when known)."""
+    if minv is None:
+        minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     pp, dd = _mv(minv, p - c), _mv(minv, d)
     a = np.einsum("ij,ij->i", dd, dd)
     b = np.einsum("ij,ij->i", pp, dd)
@@ -312,7 +383,11 @@ class _Cands:
 
 
 class Blockers:
-    """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found)."""
+    """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found).
+
+    What only some searches need — the corners and edges (the exact search's features), the
+    footprints grown by ``DELTA`` and the eroded convex parts (:func:`find_witnesses`' first
+    passes) — is made when first asked for and kept with the table's other preparations."""
 
     def __init__(self, pieces: Sequence[Piece]):
         self.pieces = tuple(pieces)
@@ -328,31 +403,90 @@ class Blockers:
             shapely.prepare(self.shrunk)
         self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
         self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
-        vx: list[Floats] = []  # convex vertices, and the piece of each
-        vp: list[Ints] = []
-        e0: list[Floats] = []  # edges: from, to, and the piece of each
-        e1: list[Floats] = []
-        ep: list[Ints] = []
-        for i, p in enumerate(self.pieces):
-            ring = shapely.get_coordinates(p.footprint.exterior)[:-1]
-            if not p.footprint.exterior.is_ccw:
-                ring = ring[::-1]
-            nxt, prv = np.roll(ring, -1, axis=0), np.roll(ring, 1, axis=0)
-            e0.append(ring)
-            e1.append(nxt)
-            ep.append(np.full(len(ring), i))
-            if p.circle is None:
-                u, w = ring - prv, nxt - ring
-                convex = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0
-                vx.append(ring[convex])
-                vp.append(np.full(int(convex.sum()), i))
-        self.vx = np.vstack(vx) if vx else np.zeros((0, 2))
-        self.vpiece = np.concatenate(vp).astype(np.int64) if vp else np.zeros(0, np.int64)
-        order = np.argsort(self.vpiece, kind="stable")
-        self.vx, self.vpiece = self.vx[order], self.vpiece[order]
-        self.e0 = np.vstack(e0) if e0 else np.zeros((0, 2))
-        self.e1 = np.vstack(e1) if e1 else np.zeros((0, 2))
-        self.epiece = np.concatenate(ep).astype(np.int64) if ep else np.zeros(0, np.int64)
+
+    @cached_property
+    def grown_tree(self) -> Optional[shapely.STRtree]:
+        """The polygon footprints grown by ``DELTA`` (round joins of at most 45°, corners on the
+        arc: every point within 0.92 ``DELTA`` of a footprint is inside), indexed like
+        ``shrunk``: a segment clear of them is clear of the footprints by a margin."""
+        if not len(self.poly_idx):
+            return None
+        grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2)
+        shapely.prepare(grown)
+        return shapely.STRtree(grown)
+
+    @cached_property
+    def cores(self) -> Cores:
+        """What a piece must cover to settle a pair as blocked (:mod:`board.separation`): the
+        convex parts of each polygon, and each circle, eroded by ``SIGHT_TOL + DELTA``."""
+        return Cores(self.footprints, self.poly_idx, self.circles, SIGHT_TOL + DELTA)
+
+    @property
+    def vx(self) -> Floats:
+        """The convex corners of the polygon pieces, sorted by piece (``vpiece``)."""
+        return self._corners[0]
+
+    @property
+    def vpiece(self) -> Ints:
+        return self._corners[1]
+
+    @property
+    def e0(self) -> Floats:
+        """Every outline's edges, from ``e0`` to ``e1``, sorted by piece (``epiece``)."""
+        return self._edges[0]
+
+    @property
+    def e1(self) -> Floats:
+        return self._edges[1]
+
+    @property
+    def epiece(self) -> Ints:
+        return self._edges[3]
+
+    @cached_property
+    def corner_rings(self) -> Floats:
+        """Each polygon piece's convex corners ``(piece, corner, 2)``, padded by repeating its
+        last (a round piece's row unused)."""
+        vx, vp = self.vx, self.vpiece
+        cnt = np.bincount(vp, minlength=len(self.pieces))
+        start = np.cumsum(cnt) - cnt
+        k = np.minimum(np.arange(max(int(cnt.max(initial=0)), 1))[None, :], np.maximum(cnt - 1, 0)[:, None])
+        out: Floats = vx[np.minimum(start[:, None] + k, len(vx) - 1)] if len(vx) else np.zeros((len(self.pieces), 1, 2))
+        return out
+
+    @cached_property
+    def _corners(self) -> tuple[Floats, Ints]:
+        ring, nxt, prv, piece = _rings(self.footprints[self.poly_idx], self.poly_idx)
+        u, w = ring - prv, nxt - ring
+        convex = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] > 0
+        return ring[convex], piece[convex]
+
+    @cached_property
+    def _edges(self) -> tuple[Floats, Floats, Floats, Ints]:
+        return _rings(self.footprints, np.arange(len(self.footprints)))
+
+
+def _rings(footprints: Geoms, pieces: Ints) -> tuple[Floats, Floats, Floats, Ints]:
+    """The corners of the footprints' outer rings, each ring counter-clockwise from its first
+    corner (a clockwise ring from its last): ``(corner, next corner, previous corner, piece)``."""
+    ext = shapely.get_exterior_ring(footprints)
+    if not len(ext):
+        empty = np.zeros((0, 2))
+        return empty, empty, empty, np.zeros(0, np.int64)
+    xy, idx = shapely.get_coordinates(ext, return_index=True)  # each ring closed: its first corner again last
+    end = np.r_[idx[1:] != idx[:-1], True]
+    cw = ~shapely.is_ccw(ext)
+    if cw.any():  # a clockwise ring [c0, c1 ... c(n-1), c0] becomes [c(n-1) ... c1, c0, c(n-1)]
+        order = np.arange(len(xy))
+        start = np.r_[True, end[:-1]]
+        for s0, s1 in zip(np.nonzero(start & cw[idx])[0], np.nonzero(end & cw[idx])[0]):
+            order[s0:s1 + 1] = np.r_[np.arange(s1 - 1, s0 - 1, -1), s1 - 1]
+        xy = xy[order]
+    keep = np.nonzero(~end)[0]  # the corners; the next of each is at the next place
+    ring = idx[keep]
+    first = np.r_[True, ring[1:] != ring[:-1]]
+    prv = np.where(first, (np.nonzero(end)[0] - 1)[ring], keep - 1)
+    return xy[keep], xy[keep + 1], xy[prv], np.asarray(pieces, np.int64)[ring]
 
 
 def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
@@ -372,18 +506,19 @@ def outlines(c: Floats, m: Floats) -> Geoms:
 
 
 def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floats, mb: Floats,
-              far: Optional[Ints] = None) -> tuple[Floats, Floats, Bools]:
+              far: Optional[Ints] = None, inv: Optional[tuple[Floats, Floats]] = None) -> tuple[Floats, Floats, Bools]:
     """S(L) for candidate lines: (P0 on A's side, P1 on B's side, ok).
 
     ``far`` (per pair: 0 none, 1 A, 2 B) extends the segment to the *far* chord end of that
     base instead of the inner one — with heights, reaching back over the lower model's base
-    raises the sight line everywhere between the two bases.
+    raises the sight line everywhere between the two bases. ``inv``: the inverses of ``ma`` and
+    ``mb``, when known.
     """
     nrm = np.linalg.norm(d, axis=1)
     good = nrm > 0
     d = d / np.where(good, nrm, 1)[:, None]
-    a0, a1, oka = chords(p, d, ca[pair], ma[pair])
-    b0, b1, okb = chords(p, d, cb[pair], mb[pair])
+    a0, a1, oka = chords(p, d, ca[pair], ma[pair], None if inv is None else inv[0][pair])
+    b0, b1, okb = chords(p, d, cb[pair], mb[pair], None if inv is None else inv[1][pair])
     before, after = a1 < b0, b1 < a0
     ta = np.where(before, a1, np.where(after, a0, np.maximum(a0, b0)))
     tb = np.where(before, b0, np.where(after, b1, np.maximum(a0, b0)))
@@ -394,8 +529,15 @@ def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floa
     return p + ta[:, None] * d, p + tb[:, None] * d, good & oka & okb
 
 
-def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, heights: Optional[Heights]) -> Bools:
-    """Which segments meet the interior of a piece that blocks their pair."""
+def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, heights: Optional[Heights],
+             hits: Optional[list[tuple[Ints, Ints]]] = None, grown: bool = False) -> Bools:
+    """Which segments meet the interior of a piece that blocks their pair.
+
+    ``hits``, when given, receives ``(segment rows, pieces)``: every piece that blocks a
+    segment over its whole length (with heights, a piece taller than both eyes). ``grown``
+    (without heights): test against the footprints grown by ``DELTA`` instead, so a segment
+    called clear stays ``DELTA`` (or, at a rounded corner, 0.99 ``DELTA``) from every piece."""
+    assert not (grown and heights is not None), "the grown test is a 2D test"
     n = len(pair)
     out = np.zeros(n, bool)
     if n == 0 or not len(bl.pieces):
@@ -406,8 +548,9 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         geoms[deg] = shapely.points(s0[deg])
     if heights is not None:
         za, zb, tops = heights
-    if bl.shrunk_tree is not None:
-        si, ti = bl.shrunk_tree.query(geoms, predicate="intersects")
+    tree = bl.grown_tree if grown else bl.shrunk_tree
+    if tree is not None:
+        si, ti = tree.query(geoms, predicate="intersects")
         pi = bl.poly_idx[ti]
         keep = block[pair[si], pi]
         si, pi, ti = si[keep], pi[keep], ti[keep]
@@ -419,21 +562,29 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
                 q0 = s0[si[part]] + t0[part, None] * (s1[si[part]] - s0[si[part]])
                 q1 = s0[si[part]] + t1[part, None] * (s1[si[part]] - s0[si[part]])
                 hit[part] = shapely.intersects(shapely.linestrings(np.stack([q0, q1], axis=1)), bl.shrunk[ti[part]])
+            if hits is not None:
+                hits.append((si[full], pi[full]))
             si = si[hit]
+        elif hits is not None:
+            hits.append((si, pi))
         out[si] = True
-    for j in np.nonzero(bl.is_circle)[0]:
-        rows = np.nonzero(block[pair, j] & ~out)[0]
-        if not len(rows):
-            continue
+    circ = np.nonzero(bl.is_circle)[0]  # round pieces, by the distance to their exact circle
+    if len(circ):
+        rows, k = np.nonzero(block[pair[:, None], circ[None, :]])
+        j = circ[k]
+        if hits is None:  # (with hits, every row: a segment may be blocked by more than one piece)
+            rows, j = rows[~out[rows]], j[~out[rows]]
         a, b = s0[rows], s1[rows]
+        full = live = np.ones(len(rows), bool)
         if heights is not None:
-            t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], np.full(len(rows), tops[j]))
+            t0, t1, full = _low_part(za[pair[rows]], zb[pair[rows]], tops[j])
             a, b = a + t0[:, None] * (b - a), a + t1[:, None] * (b - a)
             live = t1 > t0
-        else:
-            live = np.ones(len(rows), bool)
-        cx, cy, r = bl.circles[j]
-        out[rows[live & (_point_segment_distance(np.array([cx, cy]), a, b) < r - SIGHT_TOL)]] = True
+        r = bl.circles[j, 2]
+        hit = live & (_point_segment_distance(bl.circles[j, :2], a, b) < (r + DELTA if grown else r - SIGHT_TOL))
+        out[rows[hit]] = True
+        if hits is not None:
+            hits.append((rows[hit & full], j[hit & full]))
     return out
 
 
@@ -456,131 +607,309 @@ def _point_segment_distance(c: Floats, a: Floats, b: Floats) -> Floats:
 
 
 def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
-                   heights: Optional[Heights] = None) -> tuple[Bools, Floats]:
-    """Witness search for many pairs at once.
+                   heights: Optional[Heights] = None, pairs: Optional[tuple[Ints, Ints]] = None) -> tuple[Bools, Floats]:
+    """Witness search for many pairs at once, the easy pairs settled first.
 
-    ``figs_a[k]``, ``figs_b[k]`` is pair ``k``; ``block[k, j]`` says piece ``j`` of ``bl`` may
-    block pair ``k`` (the rule system's decision). ``heights`` is optional ``(za, zb, tops)``:
-    eye heights per pair and piece tops. Returns ``(found (n,), witness (n, 2, 2))``, each
-    witness running from A's base to B's base (NaN where none).
+    Pair ``k`` is ``figs_a[k]``, ``figs_b[k]``, or with ``pairs = (ia, ib)`` it is
+    ``figs_a[ia[k]]``, ``figs_b[ib[k]]`` (a matrix names each model once). ``block[k, j]`` says
+    piece ``j`` of ``bl`` may block pair ``k`` (the rule system's decision). ``heights`` is
+    optional ``(za, zb, tops)``: eye heights per pair and piece tops. Returns ``(found (n,),
+    witness (n, 2, 2))``, each witness running from A's base to B's base (NaN where none).
+
+    The verdicts are those of the exact search (:func:`search_witnesses`); the pairs it would
+    settle quickly are settled first, in arrays over all pairs at once, and only the rest are
+    searched:
+
+    1. the centre line: where its S(L) is clear it is the witness (the search's own first
+       candidate, so the same witness);
+    2. one piece across the band between the two bases: a piece that blocks the centre segment
+       and holds a path that every sight line between the bases must cross
+       (:mod:`board.separation`) settles the pair as blocked — the search would find no clear
+       candidate, as every candidate is such a sight line;
+    3. the outer near-tangent lines (:func:`outer_and_inner_tangents`), tested against the
+       footprints *grown* by ``DELTA``: one that is clear is a sight line clear of every
+       blocking footprint by a margin, so (§1 of docs/geometry.md) a clear candidate of the
+       search exists too and its verdict is also "visible";
+    4. two pieces between them: a gate through the piece on the centre segment, whose windows
+       other pieces close (:func:`_two_pieces`) — blocked, as in 2;
+    5. the inner near-tangent lines, and lines past the ends of the pieces on the centre
+       segment (:func:`_corner_lines`), tested as in 3.
+
+    Passes 3 and 5 are tried only for two bases apart (the discs around them disjoint) and
+    without heights: a piece between the two eyes can leave clear lines the search does not
+    prove it finds (docs/line-of-sight.md, "What is not proven"), so there only the search's
+    own candidates are tried; 4 is left to the search with heights too.
     """
-    n = len(figs_a)
-    found = np.zeros(n, bool)
-    wit = np.full((n, 2, 2), np.nan)
-    if n == 0:
-        return found, wit
-    block = np.asarray(block, bool).reshape(n, len(bl.pieces))
-    ca, ma = frames(figs_a)
-    cb, mb = frames(figs_b)
+    sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
+    if not sr.n:
+        return sr.found, sr.wit
+    pair, piece = sr.centre()
+    todo = np.nonzero(~sr.done)[0]
+    a, b = sr.a[todo], sr.b[todo]
+    p, d, normal = outer_and_inner_tangents(a.c, a.m, b.c, b.m, a.inner, b.inner)
+    row = np.full(sr.n, -1)
+    row[todo] = np.arange(len(todo))
+    t = row[pair]
+    pair, piece, t = pair[t >= 0], piece[t >= 0], t[t >= 0]  # (with heights a far segment may be the witness)
+    blocked = separated(bl.cores, sr.a[pair], sr.b[pair], normal[t, 0], normal[t, 1], piece)
+    sr.done[pair[blocked]] = True
+    if heights is None:
+        apart = np.hypot(*(b.c - a.c).T) > a.reach + b.reach
+        c = _Cands()  # the outer lines first (most often clear) ...
+        c.add(np.repeat(todo, 2), p[:, :2], d[:, :2], np.repeat(apart, 2))
+        sr.run(c, grown=True)
+        still = ~sr.done[pair]
+        sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
+        still = ~sr.done[pair] & apart[t]
+        c = _corner_lines(sr, pair[still], piece[still], normal[t[still]])  # ... the inner with the lines past the ends
+        c.add(np.repeat(todo, 2), p[:, 2:], d[:, 2:], np.repeat(apart, 2))
+        sr.run(c, grown=True)
+    sr.exact(centre=False)
+    return sr.found, sr.wit
 
-    variants: list[Optional[Ints]] = [None]  # S(L) to the inner chord ends, and (heights) to the far end
-    if heights is not None:
-        za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
-        variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
 
-    def run(cands: _Cands) -> None:
+def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Cands:
+    """Lines past the ends of a piece that blocks the centre segment (``pair``, ``piece``, the
+    outer normals ``normal``): through a point just beyond its corner farthest along each outer
+    normal (3 ``DELTA`` out: clear of the grown footprint), tangent to A and to B — the
+    search's corner–tangent lines, nudged off the corner — and, for a round piece, the common
+    tangents of its circle (grown by 3 ``DELTA``) with A and with B."""
+    c = _Cands()
+    bl = sr.bl
+    circ = np.nonzero(bl.is_circle[piece])[0]  # a round piece: its common tangents with A and with B
+    if len(circ):
+        o = bl.circles[piece[circ]]
+        grown = o[:, 2] + 3 * DELTA
+        disc = Base(o[:, :2], np.eye(2)[None] * grown[:, None, None], np.eye(2)[None] / grown[:, None, None], grown, grown)
+        for base in (sr.a[pair[circ]], sr.b[pair[circ]]):
+            p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
+            c.add(np.repeat(pair[circ], 4), p, d)
+    for m in (normal[:, 0], normal[:, 1]):
+        x = np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
+                     _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m
+        for base in (sr.a[pair], sr.b[pair]):
+            t1, t2, ok = tangents_from(x, base.c, base.m)
+            c.add(pair, x, t1 - x, ok)
+            c.add(pair, x, t2 - x, ok)
+    return c
+
+
+def _farthest_corner(corners: Floats, m: Floats) -> Floats:
+    """The corner of each ring (rows, padded) farthest along ``m``."""
+    k = np.argmax(np.einsum("rvk,rk->rv", corners, m), axis=1)
+    return cast(Floats, corners[np.arange(len(k)), k])
+
+
+def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
+    """The pairs two pieces block between them (:func:`board.separation.windows`): a piece that
+    blocks the centre segment (``pair``, ``piece``, the outer normals ``normal``) leaves
+    windows on a gate every sight line crosses, and each window is closed by a piece that
+    blocks every segment from it to B, or from A to it (the lemma again, the window a base)."""
+    row, gate, win = windows(sr.bl.cores, sr.a[pair], sr.b[pair], normal[:, 0], normal[:, 1], piece)
+    if not len(row):
+        return np.zeros(0, np.intp)
+    wp = pair[row]  # each window's pair; candidates: every piece blocking it, either way round
+    w, j = np.nonzero(sr.block[wp])
+    x, y = Base.join(win[w], sr.a[wp[w]]), Base.join(sr.b[wp[w]], win[w])  # window to B, then A to window
+    _, _, nrm = outer_and_inner_tangents(x.c, x.m, y.c, y.m, x.inner, y.inner, steps=2, inner=False)
+    closed = np.zeros(len(row), bool)
+    closed[np.tile(w, 2)[separated(sr.bl.cores, x, y, nrm[:, 0], nrm[:, 1], np.tile(j, 2).astype(np.intp))]] = True
+    ngates = int(gate.max()) + 1
+    open_windows = np.bincount(gate, weights=~closed, minlength=ngates)
+    first_row = np.full(ngates, -1)
+    first_row[gate[::-1]] = row[::-1]
+    shut = np.nonzero((open_windows == 0) & (first_row >= 0))[0]
+    settled: Ints = pair[first_row[shut]]
+    return settled
+
+
+def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
+                     heights: Optional[Heights] = None, pairs: Optional[tuple[Ints, Ints]] = None) -> tuple[Bools, Floats]:
+    """The exact witness search itself, on every pair (arguments and answer as
+    :func:`find_witnesses`, which gives the same verdicts faster).
+
+    Stage 1: the centre line and the four common tangents of A and B. Stage 2, for the pairs
+    still open: the point features (convex corners of the blocking pieces in the pair's hull,
+    crossings of their outlines with the base outlines) and the curve features (A, B, round
+    pieces), and the tangents from each point to each curve and the common tangents of two
+    curves. Stage 3: the lines through two point features. Stage 4 (heights): the families of
+    :mod:`board.sightheights` for a piece between the two eye heights.
+    """
+    sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
+    if sr.n:
+        sr.exact(centre=True)
+    return sr.found, sr.wit
+
+
+def _bases(figs: Sequence[Figure], rows: Ints) -> Base:
+    """The bases of ``figs[rows]``, each figure's frame (and its inverse) worked out once."""
+    c, m = frames(figs)
+    inv = cast(Floats, np.linalg.inv(m)) if len(m) else m
+    inner = np.array([f.base.radius if isinstance(f.base, RoundBase) else min(f.base.a, f.base.b) for f in figs], float)
+    reach = np.array([f.base.reach for f in figs], float)
+    return Base(c, m, inv, inner.reshape(-1), reach.reshape(-1))[rows]
+
+
+class _Search:
+    """One batched witness search: the two bases of every pair (``a``, ``b``; with their centres
+    and shape matrices also as ``ca, ma, cb, mb``), the blockers and the rules' mask; which
+    pairs are ``done`` (a witness found, or settled as blocked) and the witnesses found."""
+
+    def __init__(self, figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
+                 heights: Optional[Heights], pairs: Optional[tuple[Ints, Ints]]):
+        if pairs is None:
+            pairs = (np.arange(len(figs_a)), np.arange(len(figs_b)))
+        ia, ib = (np.asarray(x, np.intp) for x in pairs)
+        n = self.n = len(ia)
+        self.bl, self.heights = bl, heights
+        self.found = np.zeros(n, bool)
+        self.done = np.zeros(n, bool)
+        self.wit = np.full((n, 2, 2), np.nan)
+        self.block = np.asarray(block, bool).reshape(n, len(bl.pieces))
+        self.a, self.b = _bases(figs_a, ia), _bases(figs_b, ib)
+        self.ca, self.ma, self.cb, self.mb = self.a.c, self.a.m, self.b.c, self.b.m
+        self.inv = (self.a.inv, self.b.inv)
+        # S(L) to the inner chord ends, and (heights) to the far end of the lower model's chord
+        self.variants: list[Optional[Ints]] = [None]
+        if heights is not None:
+            za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
+            self.variants.append(np.where(za < zb, 1, np.where(zb < za, 2, 0)))
+
+    def run(self, cands: _Cands, hits: Optional[list[tuple[Ints, Ints]]] = None, grown: bool = False) -> None:
+        """Test the candidate lines of the pairs not done; the first clear one of a pair is its
+        witness. ``hits`` and ``grown``: see :func:`_blocked`."""
         pair0, p0, d0 = cands.arrays()
-        live = ~found[pair0]
+        live = ~self.done[pair0]
         pair0, p0, d0 = pair0[live], p0[live], d0[live]
         parts = []
-        for far in variants:
-            s0, s1, ok = _segments(pair0, p0, d0, ca, ma, cb, mb, far)
+        for far in self.variants:
+            s0, s1, ok = _segments(pair0, p0, d0, self.ca, self.ma, self.cb, self.mb, far, self.inv)
             parts.append((pair0[ok], s0[ok], s1[ok]))
         pair, s0, s1 = (np.concatenate(x) for x in zip(*parts))
-        clear = ~_blocked(bl, pair, s0, s1, block, heights)
+        rows: Optional[list[tuple[Ints, Ints]]] = [] if hits is not None else None
+        clear = ~_blocked(self.bl, pair, s0, s1, self.block, self.heights, rows, grown)
+        if hits is not None and rows:
+            hits += [(pair[r], j) for r, j in rows]
         idx = np.nonzero(clear)[0]
         first_pair, first = np.unique(pair[idx], return_index=True)
         sel = idx[first]
-        found[first_pair] = True
-        wit[first_pair, 0] = s0[sel]
-        wit[first_pair, 1] = s1[sel]
+        self.found[first_pair] = self.done[first_pair] = True
+        self.wit[first_pair, 0] = s0[sel]
+        self.wit[first_pair, 1] = s1[sel]
 
-    # Stage 1: centre line and the four common tangents.
-    allp = np.arange(n)
-    c1 = _Cands()
-    c1.add(allp, ca, cb - ca)
-    tp, td, tok = common_tangents(ca, ma, cb, mb)
-    c1.add(np.repeat(allp, 4), tp, td, tok.ravel())
-    run(c1)
-    rest = np.nonzero(~found)[0]
-    if not len(rest) or not len(bl.pieces):
-        return found, wit
+    def centre(self) -> tuple[Ints, Ints]:
+        """The centre line of every pair; ``(pair, piece)`` for each piece that blocks a centre
+        segment over its whole length."""
+        c0 = _Cands()
+        c0.add(np.arange(self.n), self.ca, self.cb - self.ca)
+        hits: list[tuple[Ints, Ints]] = [(np.zeros(0, np.intp), np.zeros(0, np.intp))]
+        self.run(c0, hits)
+        return np.concatenate([h[0] for h in hits]), np.concatenate([h[1] for h in hits]).astype(np.intp)
 
-    # Stage 2: features of the remaining pairs.
-    hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
-    hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
-    keep = block[rest[hi], pj]
-    hi, pj = hi[keep], pj[keep]
-    order = np.lexsort((pj, hi))
-    hi, pj = hi[order], pj[order]
-    rel_pair = rest[hi]
-    # point features: convex vertices inside the hull
-    vs = np.searchsorted(bl.vpiece, pj, "left")
-    ve = np.searchsorted(bl.vpiece, pj, "right")
-    cnt = ve - vs
-    rr = np.repeat(np.arange(len(hi)), cnt)
-    vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
-    inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
-    pt_pairs = [rel_pair[rr][inside]]
-    pt_xys = [bl.vx[vi][inside]]
-    # point features: crossings of blocker outlines with base outlines
-    for c, m in ((ca, ma), (cb, mb)):
-        ol = outlines(c[rel_pair], m[rel_pair])
-        near = shapely.intersects(ol, bl.footprints[pj])
-        if near.any():
-            nr = np.nonzero(near)[0]
-            es = np.searchsorted(bl.epiece, pj[nr], "left")
-            ee = np.searchsorted(bl.epiece, pj[nr], "right")
-            ec = ee - es
-            r2 = np.repeat(nr, ec)
-            ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
-            prs = rel_pair[r2]
-            xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
-            pt_pairs.append(prs[rows])
-            pt_xys.append(xy)
-    pt_pair = np.concatenate(pt_pairs)
-    pt_xy = np.vstack(pt_xys)
-    o = np.argsort(pt_pair, kind="stable")
-    pt_pair, pt_xy = pt_pair[o], pt_xy[o]
-    # curve features: A, B, circular blockers
-    circ = bl.is_circle[pj]
-    cv_pair = np.concatenate([rest, rest, rel_pair[circ]])
-    cv_kind = np.concatenate([np.zeros(len(rest), int), np.ones(len(rest), int), np.full(int(circ.sum()), 2)])
-    cc = bl.circles[pj[circ]]
-    cv_c = np.vstack([ca[rest], cb[rest], cc[:, :2]])
-    cv_m = np.concatenate([ma[rest], mb[rest], np.eye(2)[None] * cc[:, 2, None, None]])
-    o = np.argsort(cv_pair, kind="stable")
-    cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
+    def exact(self, centre: bool) -> None:
+        """Stages 1–4 (:func:`search_witnesses`) for the pairs not done; with ``centre`` the
+        centre line is among stage 1's candidates (the others have had it)."""
+        bl, block, heights = self.bl, self.block, self.heights
+        ca, ma, cb, mb = self.ca, self.ma, self.cb, self.mb
+        found, run, variants = self.found, self.run, self.variants
+        if heights is not None:
+            za, zb = np.asarray(heights[0], float), np.asarray(heights[1], float)
+        todo = np.nonzero(~self.done)[0]
+        if not len(todo):
+            return
+        if not len(bl.pieces):  # stage 1 alone
+            c1 = _Cands()
+            if centre:
+                c1.add(todo, ca[todo], cb[todo] - ca[todo])
+            tp, td, tok = common_tangents(ca[todo], ma[todo], cb[todo], mb[todo])
+            c1.add(np.repeat(todo, 4), tp, td, tok.ravel())
+            run(c1)
+            return
+        # The features of stage 2 are gathered for every pair to search (``rest``), before stage 1
+        # runs, so that the common tangents of both stages are found in one batch; a pair that
+        # stage 1 settles skips the later candidates (``run`` tests only pairs not done).
+        rest = todo
+        hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
+        hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
+        keep = block[rest[hi], pj]
+        hi, pj = hi[keep], pj[keep]
+        order = np.lexsort((pj, hi))
+        hi, pj = hi[order], pj[order]
+        rel_pair = rest[hi]
+        # point features: convex vertices inside the hull
+        vs = np.searchsorted(bl.vpiece, pj, "left")
+        ve = np.searchsorted(bl.vpiece, pj, "right")
+        cnt = ve - vs
+        rr = np.repeat(np.arange(len(hi)), cnt)
+        vi = vs[rr] + (np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt))
+        inside = shapely.intersects_xy(hl[hi[rr]], bl.vx[vi, 0], bl.vx[vi, 1]) if len(vi) else np.zeros(0, bool)
+        pt_pairs = [rel_pair[rr][inside]]
+        pt_xys = [bl.vx[vi][inside]]
+        # point features: crossings of blocker outlines with base outlines
+        for c, m in ((ca, ma), (cb, mb)):
+            ol = outlines(c[rel_pair], m[rel_pair])
+            near = shapely.intersects(ol, bl.footprints[pj])
+            if near.any():
+                nr = np.nonzero(near)[0]
+                es = np.searchsorted(bl.epiece, pj[nr], "left")
+                ee = np.searchsorted(bl.epiece, pj[nr], "right")
+                ec = ee - es
+                r2 = np.repeat(nr, ec)
+                ei = np.repeat(es, ec) + (np.arange(ec.sum()) - np.repeat(np.cumsum(ec) - ec, ec))
+                prs = rel_pair[r2]
+                xy, rows = segment_ellipse_crossings(bl.e0[ei], bl.e1[ei], c[prs], m[prs])
+                pt_pairs.append(prs[rows])
+                pt_xys.append(xy)
+        pt_pair = np.concatenate(pt_pairs)
+        pt_xy = np.vstack(pt_xys)
+        o = np.argsort(pt_pair, kind="stable")
+        pt_pair, pt_xy = pt_pair[o], pt_xy[o]
+        # curve features: A, B, circular blockers
+        circ = bl.is_circle[pj]
+        cv_pair = np.concatenate([rest, rest, rel_pair[circ]])
+        cv_kind = np.concatenate([np.zeros(len(rest), int), np.ones(len(rest), int), np.full(int(circ.sum()), 2)])
+        cc = bl.circles[pj[circ]]
+        cv_c = np.vstack([ca[rest], cb[rest], cc[:, :2]])
+        cv_m = np.concatenate([ma[rest], mb[rest], np.eye(2)[None] * cc[:, 2, None, None]])
+        o = np.argsort(cv_pair, kind="stable")
+        cv_pair, cv_kind, cv_c, cv_m = cv_pair[o], cv_kind[o], cv_c[o], cv_m[o]
 
-    c2 = _Cands()
-    # point–curve tangents
-    i, j = combos(pt_pair, cv_pair)
-    t1, t2, ok = tangents_from(pt_xy[i], cv_c[j], cv_m[j])
-    c2.add(pt_pair[i], pt_xy[i], t1 - pt_xy[i], ok)
-    c2.add(pt_pair[i], pt_xy[i], t2 - pt_xy[i], ok)
-    # curve–curve (A–B done in stage 1)
-    i, j = combos(cv_pair, cv_pair, same=True)
-    sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
-    i, j = i[sel], j[sel]
-    if len(i):
-        tp, td, tok = common_tangents(cv_c[i], cv_m[i], cv_c[j], cv_m[j])
-        c2.add(np.repeat(cv_pair[i], 4), tp, td, tok.ravel())
-    run(c2)
-    # point–point, the quadratic part, last
-    c3 = _Cands()
-    i, j = combos(pt_pair, pt_pair, same=True)
-    c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
-    run(c3)
-    if heights is not None and not found.all():
-        # Stage 4: a piece between the two eye heights (board/sightheights.py).
-        cond = _partial_conditions(bl, rel_pair, pj, found, heights)
-        if len(cond[0]):
-            c4 = _Cands()
-            geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1]),
-                                   za < zb, ca, ma, cb, mb, tangents_from, combos)
-            partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
-            run(c4)
-    return found, wit
+        # the common tangents: of A and B (stage 1), and of the other pairs of curves (stage 2)
+        i, j = combos(cv_pair, cv_pair, same=True)
+        sel = ~((cv_kind[i] < 2) & (cv_kind[j] < 2))
+        i, j = i[sel], j[sel]
+        tp, td, tok = common_tangents(np.vstack([ca[todo], cv_c[i]]), np.concatenate([ma[todo], cv_m[i]]),
+                                      np.vstack([cb[todo], cv_c[j]]), np.concatenate([mb[todo], cv_m[j]]))
+        # Stage 1: centre line and the four common tangents of A and B.
+        c1 = _Cands()
+        if centre:
+            c1.add(todo, ca[todo], cb[todo] - ca[todo])
+        k = len(todo)
+        c1.add(np.repeat(todo, 4), tp[:k], td[:k], tok[:k].ravel())
+        run(c1)
+        # Stage 2: point–curve tangents, and the common tangents of the other pairs of curves.
+        c2 = _Cands()
+        i2, j2 = combos(pt_pair, cv_pair)
+        t1, t2, ok = tangents_from(pt_xy[i2], cv_c[j2], cv_m[j2])
+        c2.add(pt_pair[i2], pt_xy[i2], t1 - pt_xy[i2], ok)
+        c2.add(pt_pair[i2], pt_xy[i2], t2 - pt_xy[i2], ok)
+        if len(i):
+            c2.add(np.repeat(cv_pair[i], 4), tp[k:], td[k:], tok[k:].ravel())
+        run(c2)
+        # point–point, the quadratic part, last
+        c3 = _Cands()
+        i, j = combos(pt_pair, pt_pair, same=True)
+        c3.add(pt_pair[i], pt_xy[i], pt_xy[j] - pt_xy[i])
+        run(c3)
+        if heights is not None and not self.done.all():
+            # Stage 4: a piece between the two eye heights (board/sightheights.py).
+            cond = _partial_conditions(bl, rel_pair, pj, found, heights)
+            if len(cond[0]):
+                c4 = _Cands()
+                geom: SightGeometry = (lambda pr, p, d: _segments(pr, p, d, ca, ma, cb, mb, variants[1], self.inv),
+                                       za < zb, ca, ma, cb, mb, tangents_from, combos)
+                partial_candidates(pt_pair, pt_xy, cv_pair, cv_c, cv_m, cond, geom, c4.add)
+                run(c4)
 
 
 def _partial_conditions(bl: Blockers, rel_pair: Ints, pj: Ints, found: Bools, heights: Heights) -> Conditions:

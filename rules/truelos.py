@@ -134,8 +134,7 @@ def sight_matrix(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure]) -
     za = np.array([eye(state, f.id) for f in fa])[ia]
     zb = np.array([eye(state, f.id) for f in fb])[ib]
     mask, tops = _mask(state, fa, fb, ia, ib, za, zb)
-    found, _ = find_witnesses([fa[i] for i in ia], [fb[j] for j in ib], blockers(state.table), mask,
-                              heights=(za, zb, tops))
+    found, _ = find_witnesses(fa, fb, blockers(state.table), mask, heights=(za, zb, tops), pairs=(ia, ib))
     touching = np.abs(gap_matrix(fa, fb, upto=TOUCH)) <= TOUCH
     sees: NDArray[np.bool_] = found.reshape(len(fa), len(fb)) | touching
     return sees

@@ -65,7 +65,7 @@ class _Models:
     flying: Bools
     hidden: Bools
     level: Ints
-    high_stack: list[list[int]]  # piece indices of the HIGH GROUND stack the model stands on
+    high_stack: Ints  # [model, piece]: place in the HIGH GROUND stack the model stands on (-1: not in it)
     gaps: Floats  # [model, piece]
     own: Bools  # [model, piece]
 
@@ -77,8 +77,8 @@ def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
     fly: list[bool] = []
     hid: list[bool] = []
     lev: list[int] = []
-    hs: list[list[int]] = []
-    for f in figs:
+    hs = np.full((len(figs), len(t.pieces)), -1, np.intp)
+    for i, f in enumerate(figs):
         u = state.unit(f.unit)
         es.append(effective_size(state, f, u))
         fly.append(u.flying)
@@ -86,7 +86,8 @@ def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
         lv = Level.GROUND if u.flying else level(t, f)
         lev.append(int(lv) if not u.flying else -1)
         sp = standing_piece(t, f) if lv == Level.HIGH else None
-        hs.append([idx[p.id] for p in t.stack(sp.id)] if sp is not None else [])
+        for k, p in enumerate(t.stack(sp.id) if sp is not None else []):
+            hs[i, idx[p.id]] = k
     return _Models(list(figs), np.array(es, float), np.array(fly, bool), np.array(hid, bool),
                    np.array(lev, int), hs, piece_gaps(figs, t, (DIRECT_COVER_RANGE + TOUCH,)),
                    own_stacks(figs, t))
@@ -103,9 +104,30 @@ def _piece_facts(state: GameState) -> tuple[Floats, Bools]:
 Absolute = list[tuple[Optional[str], str]]
 
 
-def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) -> tuple[Bools, Ints, list[Absolute]]:
+@dataclass(frozen=True)
+class _Absolute:
+    """The blocks of each pair that no sight line lifts: HIDDEN beyond 4" (``hidden``), and the
+    Dead Zone with the piece of the high model's stack it comes from (``dead_zone``, -1: none)."""
+
+    hidden: Bools
+    dead_zone: Ints
+
+    def any(self) -> Bools:
+        """Which pairs are blocked whatever the sight lines."""
+        out: Bools = self.hidden | (self.dead_zone >= 0)
+        return out
+
+    def of(self, k: int, ids: Sequence[str]) -> Absolute:
+        """Pair ``k``'s blocks, as :func:`visible` reports them (``ids``: the pieces' ids)."""
+        out: Absolute = [(None, "hidden")] if self.hidden[k] else []
+        if self.dead_zone[k] >= 0:
+            out.append((ids[int(self.dead_zone[k])], "dead_zone"))
+        return out
+
+
+def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) -> tuple[Bools, Ints, _Absolute]:
     """For pairs (``ma.figs[ia[k]]``, ``mb.figs[ib[k]]``): blocking mask and reason per piece,
-    and each pair's absolute blocks (Dead Zone, HIDDEN) as lists."""
+    and each pair's absolute blocks (Dead Zone, HIDDEN)."""
     pes, pblk = _piece_facts(state)
     ga, gb = ma.gaps[ia], mb.gaps[ib]
     w1a, w1b = ga <= DIRECT_COVER_RANGE + TOUCH, gb <= DIRECT_COVER_RANGE + TOUCH
@@ -118,32 +140,27 @@ def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) 
     own = ma.own[ia] | mb.own[ib]
     mask = pblk & (full | direct) & ~own
     reason = (full * FULL | direct * DIRECT) * mask
-    absolute: list[Absolute] = [[] for _ in range(len(ia))]
-    ids = [p.id for p in state.table.pieces]
-    far = d_ab > HIDDEN_RANGE + TOUCH
-    for k in np.nonzero((ma.hidden[ia] | mb.hidden[ib]) & far)[0]:
-        absolute[k].append((None, "hidden"))
+    hidden = (ma.hidden[ia] | mb.hidden[ib]) & (d_ab > HIDDEN_RANGE + TOUCH)
+    # Dead Zone: the first piece of the high model's stack whose foot the low model is within 1" of.
     la, lb = ma.level[ia], mb.level[ib]
-    high_low = ((la == Level.HIGH) & (lb == Level.GROUND)) | ((lb == Level.HIGH) & (la == Level.GROUND))
-    for k in np.nonzero(high_low & (d_ab > CLOSE_QUARTERS_RANGE + TOUCH))[0]:
-        i, j = ia[k], ib[k]
-        hi_m, hi_i, lo_m, lo_i = (ma, i, mb, j) if la[k] == Level.HIGH else (mb, j, ma, i)
-        for pj in hi_m.high_stack[hi_i]:
-            if lo_m.gaps[lo_i, pj] <= DIRECT_COVER_RANGE + TOUCH:
-                absolute[k].append((ids[pj], "dead_zone"))
-                break
-    return mask, reason, absolute
+    a_high = (la == Level.HIGH) & (lb == Level.GROUND)
+    b_high = (lb == Level.HIGH) & (la == Level.GROUND)
+    place = np.where(a_high[:, None], ma.high_stack[ia], np.where(b_high[:, None], mb.high_stack[ib], -1))
+    near = np.where(a_high[:, None], gb, ga) <= DIRECT_COVER_RANGE + TOUCH
+    cand = (place >= 0) & near & (d_ab > CLOSE_QUARTERS_RANGE + TOUCH)[:, None]
+    first = np.argmin(np.where(cand, place, np.iinfo(np.intp).max), axis=1) if cand.shape[1] else np.zeros(len(ia), np.intp)
+    dead = np.where(cand.any(axis=1), first, -1)
+    return mask, reason, _Absolute(hidden, dead)
 
 
 def _search(state: GameState, ma: _Models, ia: Ints, mb: _Models,
-            ib: Ints) -> tuple[Bools, Floats, Bools, Ints, list[Absolute]]:
+            ib: Ints) -> tuple[Bools, Floats, Bools, Ints, _Absolute]:
     mask, reason, absolute = _pair_rules(state, ma, ia, mb, ib)
-    live = np.array([not a for a in absolute], bool)
+    live = ~absolute.any()
     found = np.zeros(len(ia), bool)
     wit = np.full((len(ia), 2, 2), np.nan)
     if live.any():
-        f, w = find_witnesses([ma.figs[i] for i in ia[live]], [mb.figs[j] for j in ib[live]],
-                              blockers(state.table), mask[live])
+        f, w = find_witnesses(ma.figs, mb.figs, blockers(state.table), mask[live], pairs=(ia[live], ib[live]))
         found[live], wit[live] = f, w
     return found, wit, mask, reason, absolute
 
@@ -159,7 +176,8 @@ def visible(state: GameState, a: str, b: str) -> Sight:
     z = np.zeros(1, int)
     found, wit, mask, reason, absolute = _search(state, ma, z, mb, z)
     reasons = [tuple(_REASON[k] for k in (FULL, DIRECT) if int(r) & k) for r in reason[0]]
-    return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons, absolute[0])
+    return sight_answer(state.table, fa, fb, bool(found[0]), wit[0], mask[0], reasons,
+                        absolute.of(0, [p.id for p in state.table.pieces]))
 
 
 @dataclass(frozen=True)
