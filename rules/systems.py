@@ -126,7 +126,7 @@ class FightChoices:
 COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
 
 #: A charge's options for Horus Heresy's Volleys and Reactions (§A.3 step 4, §A.4).
-REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "weapons", "casualties"})
+REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "shield", "weapons", "casualties"})
 
 #: What an action of one system says in the others: its rule and message.
 ELSEWHERE: Mapping[str, tuple[str, str]] = {
@@ -283,6 +283,13 @@ class RuleSystem:
         decided on the file's profiles alone, as the fight would decide it, in its words with
         its rule (``None``: it may)."""
         return None
+
+    def charge_problems(self, state: GameState, unit: str, targets: Sequence[str],
+                        options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """``(option, why)`` for each of a charge's options the rules forbid on the file's units
+        whatever the dice do (Horus Heresy: a Reaction the target may never make); ``check``
+        asks it of each charge, the charge itself refuses them when it comes to them."""
+        return []
 
     def strike_group_problem(self, state: GameState, group: str) -> Optional[str]:
         """Why ``group`` names no Strike Group a fight of the file could have (a unit and a

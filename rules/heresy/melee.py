@@ -57,6 +57,7 @@ from .combat import CONTACT, combat_of, is_vehicle
 from .statuses import STATUSES
 from .charts import melee_hit_tn, penetration, wound_tn
 from .movement import pile_in
+from .reactions import toughness_bonus
 from .weapons import choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
@@ -73,11 +74,14 @@ def disgraced(state: GameState, model_id: str) -> bool:
 
 
 def stat(state: GameState, model_id: str, name: str, default: int = 0) -> int:
-    """A model's characteristic as it fights: Disgraced halves WS and LD (rounding up)."""
+    """A model's characteristic as it fights: Disgraced halves WS and LD (rounding up); the
+    Shield reaction adds 1 to Toughness (§A.4)."""
     v = model_stat(state, model_id, name)
     v = int(v) if v is not None else default
     if name in ("weapon_skill", "leadership") and disgraced(state, model_id):
         v = (v + 1) // 2
+    if name == "toughness" and v:
+        v += toughness_bonus(state, state.unit_of(model_id).id)
     return v
 
 

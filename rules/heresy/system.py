@@ -15,7 +15,7 @@ from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
 from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
-from . import aftermath, catalogue, challenge, charge, melee, movement, resolution, weapons
+from . import aftermath, catalogue, challenge, charge, melee, movement, reactions, resolution, weapons
 
 
 class HorusHeresy(ContactSystem):
@@ -50,6 +50,13 @@ class HorusHeresy(ContactSystem):
     def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
         """A melee weapon the model carries (§A.7)."""
         return weapons.melee_problem(state.unit_of(model), model, weapon)
+
+    def charge_problems(self, state: GameState, unit: str, targets: Sequence[str],
+                        options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The Shield reaction (§A.4) of a target that is not Legiones Astartes or has no model
+        with the Shield trait (models are only ever removed, so the majority may still come;
+        it is counted when declared), or together with another Reaction of the same unit."""
+        return reactions.shield_static_problems(state, targets, options)
 
     def strike_group_problem(self, state: GameState, group: str) -> Optional[str]:
         """A Strike Group of a unit of the file (§A.7: its unit and weapon profile)."""
