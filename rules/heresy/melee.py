@@ -58,7 +58,7 @@ from .statuses import STATUSES
 from .charts import melee_hit_tn, penetration, wound_tn
 from .movement import pile_in
 from .reactions import toughness_bonus
-from .weapons import choose, combat_initiative, melee_options
+from .weapons import IMPACT_TRAITS, choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
 SUPPORT = 2.0
@@ -99,14 +99,36 @@ class Fighter:
     attacks: int
 
 
+def successful_charge(state: GameState, unit_id: str) -> bool:
+    """Did ``unit_id`` make a successful charge this phase that was not Disordered (what
+    Impact needs, §A.3 "no bonus for a successful charge granted by a special rule")?"""
+    made = (state.turn.get("charged") or {}).get(unit_id)
+    return bool(made) and not made.get("disordered")
+
+
+def impact(state: GameState, unit_id: str, w: MeleeWeapon) -> dict[str, int]:
+    """The characteristics Impact (X) raises for ``w``'s attacks (§A.11): +1 to each X the
+    weapon's traits name, after a successful charge that was not Disordered; none otherwise."""
+    named = [IMPACT_TRAITS[t] for t in w.traits if t in IMPACT_TRAITS]
+    for t in w.traits:
+        if t in IMPACT_TRAITS and w.traits[t] not in (None, 1):
+            raise IllegalAction("HH3 §A.11 Impact", f"{w.name}: {t} is Impact ({IMPACT_TRAITS[t]}), +1; give it no value (null), "
+                                                    f"not {w.traits[t]}")
+    return {x: 1 for x in named} if named and successful_charge(state, unit_id) else {}
+
+
 def fighter(state: GameState, model_id: str, weapon: Optional[str] = None) -> Fighter:
+    """A model as it fights: its weapon (the file's choice, else the first it carries), Combat
+    Initiative, WS, Strength and Attacks through the weapon's modifiers, each characteristic
+    first raised by Impact (X) after a successful charge (:func:`impact`)."""
     u = state.unit_of(model_id)
     key, w = choose(melee_options(u, model_id), weapon, model_id, "melee weapon", bool(state.settings.get("strict_choices")))
     has = bool(set(u.status) & set(STATUSES))
-    ci = combat_initiative(stat(state, model_id, "initiative"), w.initiative, has)
-    s = w.strength.apply(stat(state, model_id, "strength"))
-    a = w.attacks.apply(stat(state, model_id, "attacks", 1))
-    return Fighter(model_id, u.id, key, w, ci, stat(state, model_id, "weapon_skill"), s, a)
+    up = impact(state, u.id, w)
+    ci = combat_initiative(stat(state, model_id, "initiative") + up.get("initiative", 0), w.initiative, has)
+    s = w.strength.apply(stat(state, model_id, "strength") + up.get("strength", 0))
+    a = w.attacks.apply(stat(state, model_id, "attacks", 1) + up.get("attacks", 0))
+    return Fighter(model_id, u.id, key, w, ci, stat(state, model_id, "weapon_skill") + up.get("weapon_skill", 0), s, a)
 
 
 # --- Engaged -------------------------------------------------------------------------------------
