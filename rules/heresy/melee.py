@@ -18,7 +18,8 @@ A combat fights **one round**: a pass through its Initiative steps, highest firs
 5. **Wound Tests**: Strength through SM against the majority Toughness ("−": no wound possible);
    Breaching (X): a natural roll ≥ X is AP 2; Shred (X): +1 Damage. Against a vehicle: Armour
    Penetration against its rear armour (``armour_rear``): penetrating hits are allocated like
-   wounds with no armour save; glancing hits do no damage (the Vehicle Damage roll is not made).
+   wounds with no armour save; glancing hits do no damage but, at the step's end, one Vehicle
+   Damage roll each (:mod:`rules.heresy.vehicles`: Stunned, Pinned or Suppressed).
    Wounds with a modified rule are resolved after the ordinary ones (§A.7).
 6. **Allocation, saves, Damage** one wound at a time in the defender's casualty order
    (:mod:`rules.melee.wounds`): a model already wounded first (Command models excepted), then
@@ -58,6 +59,7 @@ from .statuses import STATUSES
 from .charts import melee_hit_tn, penetration, wound_tn
 from .movement import pile_in
 from .reactions import toughness_bonus
+from .vehicles import glancing_hits, vehicle_damage
 from .weapons import IMPACT_TRAITS, choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
@@ -563,9 +565,17 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
         dice.take_events()
         log = resolve_round(c, dice)
         events += dice.take_events()
+        glancing: dict[str, int] = {}
         for g, entry in zip(step.groups, log.steps[0]["groups"]):
-            events.append({"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
-                           "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]})
+            ev = {"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
+                  "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]}
+            t = entry["target"]
+            if t is not None and is_vehicle(state, t) and "rolls" in entry:
+                pen = [v for r in entry["rolls"][1:] for v in r["values"]]   # the Armour Penetration rolls
+                n = glancing_hits(rnd.fighters[g.models[0]].strength, majority(state, state.unit(t).models, "armour_rear"), pen)
+                ev["glancing_hits"] = n
+                glancing[t] = glancing.get(t, 0) + n
+            events.append(ev)
         for i, cu in enumerate(c.units):
             losses = log.state[i]
             dead = [d.id for d in cu.order[:losses.removed]]
@@ -580,6 +590,9 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
                 state = state.without_models(cu.id, dead)
                 removed[cu.id] += dead
                 events.append({"type": "casualties", "unit": cu.id, "models": dead, "initiative": ini})
+        for t, n in glancing.items():   # §A.7 step 10: one Vehicle Damage roll per glancing hit
+            state, ev = vehicle_damage(state, t, n, dice)
+            events += ev
     if pile_ins:
         for u in _side_first(state, rnd):
             movers = [m for m in state.unit(u).models if m not in rnd.exclude]
