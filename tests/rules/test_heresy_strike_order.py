@@ -123,3 +123,13 @@ def test_strike_order_is_refused_in_a_40k_fight(write):
     text = HEAD.replace("heresy", "classic40k") + UNITS.replace(', models: {a1: {wargear: [club]}, a2: {wargear: [hammer]}, a3: {wargear: [knife]}}', "") 
     code, out, err = cli("fight", write(text), "--unit", "a", "--strike-order", "a club")
     assert code == 2 and "Horus Heresy" in err
+
+
+def test_fight_odds_expectation_takes_the_order(write):
+    # P(b loses 2) is 1/64 only with the hammer first (worked above)
+    exp = ("expect:\n  - {expect: fight_odds, unit: a, value: casualties, of: b, k: 2, equals: 0.015625, tol: 1e-12, "
+           "strike_order: [a hammer]}\n  - {expect: fight_odds, unit: a, value: casualties, of: b, k: 1, equals: 0.296875, tol: 1e-12}\n")
+    code, out = cli_json("replay", write(HEAD + UNITS + exp))
+    assert code == 0 and out["ok"], out
+    code, _out, err = cli("check", write(HEAD + UNITS + exp.replace("[a hammer]", "[b hammer]")))
+    assert code == 2 and "expect[0].strike_order" in err
