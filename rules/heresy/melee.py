@@ -105,7 +105,7 @@ def successful_charge(state: GameState, unit_id: str) -> bool:
     """Did ``unit_id`` make a successful charge this phase that was not Disordered (what
     Impact needs, §A.3 "no bonus for a successful charge granted by a special rule")?"""
     made = (state.turn.get("charged") or {}).get(unit_id)
-    return bool(made) and not made.get("disordered")
+    return made is not None and not made.get("disordered")
 
 
 def impact(state: GameState, unit_id: str, w: MeleeWeapon) -> dict[str, int]:
@@ -567,15 +567,15 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
         events += dice.take_events()
         glancing: dict[str, int] = {}
         for g, entry in zip(step.groups, log.steps[0]["groups"]):
-            ev = {"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
-                  "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]}
+            strike: dict[str, Any] = {"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
+                                      "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]}
             t = entry["target"]
             if t is not None and is_vehicle(state, t) and "rolls" in entry:
                 pen = [v for r in entry["rolls"][1:] for v in r["values"]]   # the Armour Penetration rolls
                 n = glancing_hits(rnd.fighters[g.models[0]].strength, majority(state, state.unit(t).models, "armour_rear"), pen)
-                ev["glancing_hits"] = n
+                strike["glancing_hits"] = n
                 glancing[t] = glancing.get(t, 0) + n
-            events.append(ev)
+            events.append(strike)
         for i, cu in enumerate(c.units):
             losses = log.state[i]
             dead = [d.id for d in cu.order[:losses.removed]]
