@@ -110,13 +110,15 @@ class FightChoices:
     """The choices a ``fight`` question may carry (each system reads those it has):
     ``targets`` the enemy units to fight, ``assign`` the unit a model attacks, ``weapons`` a
     model's weapon, ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the
-    unit that charged this turn."""
+    unit that charged this turn, ``strike_order`` the Active Player's order of Strike Groups
+    within an Initiative step, by name (Horus Heresy §A.7)."""
 
     targets: tuple[str, ...] = ()
     assign: Mapping[str, str] = field(default_factory=dict)
     weapons: Mapping[str, str] = field(default_factory=dict)
     surge_to: tuple[str, ...] = ()
     charged: Optional[str] = None
+    strike_order: tuple[str, ...] = ()
 
 
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
@@ -124,7 +126,7 @@ class FightChoices:
 COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
 
 #: A charge's options for Horus Heresy's Volleys and Reactions (§A.3 step 4, §A.4).
-REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "weapons", "casualties"})
+REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "shield", "weapons", "casualties"})
 
 #: What an action of one system says in the others: its rule and message.
 ELSEWHERE: Mapping[str, tuple[str, str]] = {
@@ -188,6 +190,8 @@ class RuleSystem:
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {}
     #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
     gambits: ClassVar[tuple[str, ...]] = ()
+    #: may a fight name the order of its Strike Groups (Horus Heresy §A.7; no other system)
+    strike_order_choice: ClassVar[bool] = False
     #: the fight's choices made once per model, each with the rule that says so and why:
     #: ``weapons`` (a model's weapon) and ``assign`` (the unit it attacks)
     one_per_model: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -212,6 +216,8 @@ class RuleSystem:
         if method == "charge":
             return [(k, f"Volleys and Overwatch are Horus Heresy rules, not {self.name}'s") for k in sorted(options)
                     if k in REACTION_OPTIONS]
+        if method == "fight" and options.get("strike_order") and not self.strike_order_choice:
+            return [("strike_order", f"the Active Player's order of Strike Groups is a Horus Heresy rule (§A.7), not {self.name}'s")]
         return []
 
     def refuse_options(self, method: str, options: Mapping[str, Any]) -> None:
@@ -276,6 +282,19 @@ class RuleSystem:
         Combat Attack, a challenge): it does not carry it, or it is no close combat weapon —
         decided on the file's profiles alone, as the fight would decide it, in its words with
         its rule (``None``: it may)."""
+        return None
+
+    def charge_problems(self, state: GameState, unit: str, targets: Sequence[str],
+                        options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """``(option, why)`` for each of a charge's options the rules forbid on the file's units
+        whatever the dice do (Horus Heresy: a Reaction the target may never make); ``check``
+        asks it of each charge, the charge itself refuses them when it comes to them."""
+        return []
+
+    def strike_group_problem(self, state: GameState, group: str) -> Optional[str]:
+        """Why ``group`` names no Strike Group a fight of the file could have (a unit and a
+        melee weapon one of its models carries, Horus Heresy §A.7), decided on the profiles
+        alone (``None``: it may; a system without the choice refuses the option itself)."""
         return None
 
     # --- the board --------------------------------------------------------------------------
@@ -392,8 +411,9 @@ class RuleSystem:
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
-              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
-        """One round of the combat ``unit`` is in, with dice: new state, events, summary."""
+              pile_in: bool, charged: Sequence[str], strike_order: Sequence[str] = ()) -> tuple[GameState, Events, dict[str, Any]]:
+        """One round of the combat ``unit`` is in, with dice: new state, events, summary
+        (``strike_order``: the Active Player's order of Strike Groups, Horus Heresy's)."""
         self.unavailable("fight")
 
     def close_combat(self, state: GameState, unit: str, dice: Dice, targets: Optional[Sequence[str]],

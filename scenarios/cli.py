@@ -184,7 +184,8 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
     # unit's id has the comma): either is a split of the Surge Die, refused by the rules
     surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
-    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged)
+    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged,
+                      strike_order=args.strike_order)
 
 
 def _models(game: Game, args: argparse.Namespace) -> A.Answer:
@@ -300,6 +301,9 @@ def parser() -> argparse.ArgumentParser:
                    help="the target unit the Surge Die goes to (StarCraft; once: the Surge Die is never split)")
     p.add_argument("--charged", metavar="U", help="the unit that charged this turn")
     p.add_argument("--weapon", action="append", default=[], metavar="MODEL=W", help="the weapon a model fights with")
+    p.add_argument("--strike-order", action="append", default=[], metavar="GROUP",
+                   help="Horus Heresy: the next Strike Group in each Initiative step, by the name the steps show "
+                        "('trt power fist'; repeat, in order)")
 
     _pair(sub.add_parser("los", help="line of sight between two models, with a witness or the blockers"))
     _pair(sub.add_parser("measure", help="measure between two models"))

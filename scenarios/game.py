@@ -460,22 +460,31 @@ class Game:
 
     def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, str]] = None,
               weapons: Optional[Mapping[str, str]] = None, surge_to: Union[None, str, Sequence[str]] = None,
-              charged: Optional[str] = None) -> A.Fight:
+              charged: Optional[str] = None, strike_order: Sequence[str] = ()) -> A.Fight:
         """Who fights and the exact odds of close combat for ``unit``: ``targets`` the enemy
         units to fight, ``assign`` the unit a model attacks, ``weapons`` a model's weapon,
         ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the unit that
-        charged this turn. StarCraft: the unit's Close Combat Attack as the board stands; Horus
-        Heresy and 40k: one whole round of its combat, Initiative step by step."""
+        charged this turn, ``strike_order`` the Active Player's order of Strike Groups in each
+        Initiative step (Horus Heresy: ``["trt power fist", "tac chainsword"]``, the names the
+        answer's steps show). StarCraft: the unit's Close Combat Attack as the board stands;
+        Horus Heresy and 40k: one whole round of its combat, Initiative step by step."""
         u = self._unit(unit, "unit")
         tg = tuple(self._unit(t, "targets") for t in _names(targets, "targets"))
         by_model = {m: self._unit(t, "assign") for m, t in self._by_model(assign, "assign").items()}
         arms = self._by_model(weapons, "weapons")
         surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
         ch = self._unit(charged, "charged") if charged is not None else None
+        order = tuple(_names(strike_order, "strike_order"))
+        for option, why in self.rules.option_problems("fight", {"strike_order": order}):
+            raise ArgumentError(option, why)
         try:
-            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch)))
+            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch, order)))
         except ChoiceError as e:
             raise ArgumentError(e.choice, e.message) from None
+        except IllegalAction as e:
+            if e.field and e.field.startswith("strike_order"):
+                raise ArgumentError("strike_order", f"{e.message} ({e.rule})") from None
+            raise
 
     def models(self) -> A.Models:
         """Every unit and model: ids, positions, bases, levels, wounds lost, statuses, casualties."""

@@ -142,6 +142,12 @@ def _melee_weapon(ctx: Static, ident: str, within: Optional[str], entry: Entry) 
     return rules_for(ctx.state.system).melee_weapon_problem(ctx.state, within, ident)
 
 
+@kind("strike_group")
+def _strike_group(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
+    """A Strike Group a fight of the file could have (Horus Heresy §A.7: ``UNIT WEAPON``)."""
+    return rules_for(ctx.state.system).strike_group_problem(ctx.state, ident)
+
+
 @kind("gambit")
 def _gambit(ctx: Static, ident: str, within: Within, entry: Entry) -> Optional[str]:
     """A Gambit of the file's system (Horus Heresy §A.6); a system with none refuses the

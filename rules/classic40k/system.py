@@ -109,9 +109,9 @@ class Classic40k(ContactSystem):
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
-              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
+              pile_in: bool, charged: Sequence[str], strike_order: Sequence[str] = ()) -> tuple[GameState, Events, dict[str, Any]]:
         """One round of the combat with dice, and its result."""
-        self.refuse_options("fight", {"active": active, "pile_in": pile_in})
+        self.refuse_options("fight", {"active": active, "pile_in": pile_in, "strike_order": strike_order})
         return rounds.fight_round(state, unit, dice, Choices(weapons, targets, casualties, tuple(charged)))
 
     def morale(self, state: GameState, unit: str, dice: Dice) -> tuple[GameState, Events]:

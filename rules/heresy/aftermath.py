@@ -23,6 +23,7 @@ from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
 from ..unit_move import ModelMove
+from .charge import DISORDERING, record_charge
 from .checks import model_stat, take_check
 from .combat import locked_with
 from .movement import (check_consolidate, check_pile_in, consolidate, disengage, fall_back_move, is_cavalry, pile_in,
@@ -120,8 +121,8 @@ def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: M
         state, moves = pursue_move(state, u, fled, roll)
         caught = [e for e in fled if e in locked_with(state, u)]
         events.append(_moves_event("pursue", u, moves, roll=roll, caught=caught))
-        if caught:
-            state = state.with_turn("charges", tuple(state.turn.get("charges") or ()) + tuple((u, e) for e in caught))
+        for e in caught:   # a successful charge (§A.10); Disordered if the unit has a status (§A.3)
+            state = record_charge(state, u, e, True, bool(set(state.unit(u).status) & set(DISORDERING)))
     elif option == "consolidate":
         state, moves = check_consolidate(state, u, spots) if spots else consolidate(state, u)
         events.append(_moves_event("consolidate", u, moves))

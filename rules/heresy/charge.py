@@ -45,7 +45,7 @@ from ..unit_move import ModelMove
 from .checks import model_subtypes, take_check
 from .combat import is_locked, is_vehicle, locked_with
 from .movement import evade_move
-from .reactions import spend_reaction
+from .reactions import SHIELD_RULE, shield, spend_reaction
 from .shooting import shoot
 from .statuses import gain_status
 
@@ -54,6 +54,8 @@ MAX_RANGE = 12.0
 #: (lowest Initiative + Movement, Set-up Move inches), §A.3 table.
 SETUP_TABLE = ((20, 6), (14, 5), (12, 4), (10, 3), (7, 2), (1, 1))
 NO_CHARGE = ("pinned", "routed")
+#: The target's Reactions of the Volley step (§A.3 step 4, §A.4), as a charge's options.
+STEP_4_REACTIONS = ("shield", "overwatch", "evade")
 #: Statuses and states that make a charge Disordered (§A.3).
 DISORDERING = ("stunned", "suppressed", "disgraced", "disembarked", "disordered")
 #: The charge's events between the Set-up Move and the roll (Volleys, Overwatch, Evade): the
@@ -293,7 +295,9 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice, l
     Disordered), ``target_volley`` (the target fires back, default yes), ``overwatch`` (the
     target reacts with Overwatch instead, default no), ``weapons`` ({model: weapon}),
     ``casualties`` ({unit: [model, ...]}: the defender's allocation choices), ``evade`` (the
-    target reacts with Evade after the Volleys).
+    target reacts with Evade after the Volleys), ``shield`` (the target declares the Legiones
+    Astartes Shield reaction at the start of the Volley step: +1 Toughness for the phase,
+    :func:`rules.heresy.reactions.shield`).
 
     Returns the new state, the outcome (as :func:`resolve`) and the events (every die rolled
     and every model moved)."""
@@ -312,6 +316,10 @@ def charge(state: GameState, unit_id: str, targets: Sequence[str], dice: Dice, l
     if res.setup:
         events.append({"type": "setup_move", "unit": unit_id, "distance": cc.details["setup_move"],
                        "moves": [m.as_json() for m in res.setup]})
+    declared = [k for k in STEP_4_REACTIONS if opts.get(k)]
+    if res.at_once and declared:
+        events.append({"type": "reactions", "skipped": declared,
+                       "why": "the Set-up Move reached base contact: no Volley step (§A.3 step 3), so no Reaction made there"})
     events += res.events
     events += dice.take_events()
     info = _info(cc, res)
@@ -347,7 +355,12 @@ def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
         events.append({"type": "volleys", "skipped": f"{target} is already locked in combat: no Volleys, no Overwatch (§A.3)"})
         if opts.get("overwatch"):
             raise IllegalAction(RULE, f"{target} is locked in combat: no Overwatch")
+        if opts.get("shield"):
+            raise IllegalAction(SHIELD_RULE, f"{target} is locked in combat: no Reactions, no Shield", field="shield")
         return state, "", events
+    if opts.get("shield"):   # declared at the start of step 4, before either Volley
+        state, ev = shield(state, target)
+        events += ev
     weapons, cas = opts.get("weapons") or {}, opts.get("casualties") or {}
     if opts.get("volley", True) and not cc.details["disordered"]:
         dice.take_events()

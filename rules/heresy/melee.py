@@ -18,7 +18,8 @@ A combat fights **one round**: a pass through its Initiative steps, highest firs
 5. **Wound Tests**: Strength through SM against the majority Toughness ("−": no wound possible);
    Breaching (X): a natural roll ≥ X is AP 2; Shred (X): +1 Damage. Against a vehicle: Armour
    Penetration against its rear armour (``armour_rear``): penetrating hits are allocated like
-   wounds with no armour save; glancing hits do no damage (the Vehicle Damage roll is not made).
+   wounds with no armour save; glancing hits do no damage but, at the step's end, one Vehicle
+   Damage roll each (:mod:`rules.heresy.vehicles`: Stunned, Pinned or Suppressed).
    Wounds with a modified rule are resolved after the ordinary ones (§A.7).
 6. **Allocation, saves, Damage** one wound at a time in the defender's casualty order
    (:mod:`rules.melee.wounds`): a model already wounded first (Command models excepted), then
@@ -57,10 +58,14 @@ from .combat import CONTACT, combat_of, is_vehicle
 from .statuses import STATUSES
 from .charts import melee_hit_tn, penetration, wound_tn
 from .movement import pile_in
-from .weapons import choose, combat_initiative, melee_options
+from .reactions import toughness_bonus
+from .vehicles import glancing_hits, vehicle_damage
+from .weapons import IMPACT_TRAITS, choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
 SUPPORT = 2.0
+#: The order of Strike Groups in an Initiative step when the Active Player names none.
+DEFAULT_ORDER = "active side first, each unit's groups in file order"
 
 
 # --- who fights, with what ----------------------------------------------------------------------
@@ -71,11 +76,14 @@ def disgraced(state: GameState, model_id: str) -> bool:
 
 
 def stat(state: GameState, model_id: str, name: str, default: int = 0) -> int:
-    """A model's characteristic as it fights: Disgraced halves WS and LD (rounding up)."""
+    """A model's characteristic as it fights: Disgraced halves WS and LD (rounding up); the
+    Shield reaction adds 1 to Toughness (§A.4)."""
     v = model_stat(state, model_id, name)
     v = int(v) if v is not None else default
     if name in ("weapon_skill", "leadership") and disgraced(state, model_id):
         v = (v + 1) // 2
+    if name == "toughness" and v:
+        v += toughness_bonus(state, state.unit_of(model_id).id)
     return v
 
 
@@ -93,14 +101,36 @@ class Fighter:
     attacks: int
 
 
+def successful_charge(state: GameState, unit_id: str) -> bool:
+    """Did ``unit_id`` make a successful charge this phase that was not Disordered (what
+    Impact needs, §A.3 "no bonus for a successful charge granted by a special rule")?"""
+    made = (state.turn.get("charged") or {}).get(unit_id)
+    return made is not None and not made.get("disordered")
+
+
+def impact(state: GameState, unit_id: str, w: MeleeWeapon) -> dict[str, int]:
+    """The characteristics Impact (X) raises for ``w``'s attacks (§A.11): +1 to each X the
+    weapon's traits name, after a successful charge that was not Disordered; none otherwise."""
+    named = [IMPACT_TRAITS[t] for t in w.traits if t in IMPACT_TRAITS]
+    for t in w.traits:
+        if t in IMPACT_TRAITS and w.traits[t] not in (None, 1):
+            raise IllegalAction("HH3 §A.11 Impact", f"{w.name}: {t} is Impact ({IMPACT_TRAITS[t]}), +1; give it no value (null), "
+                                                    f"not {w.traits[t]}")
+    return {x: 1 for x in named} if named and successful_charge(state, unit_id) else {}
+
+
 def fighter(state: GameState, model_id: str, weapon: Optional[str] = None) -> Fighter:
+    """A model as it fights: its weapon (the file's choice, else the first it carries), Combat
+    Initiative, WS, Strength and Attacks through the weapon's modifiers, each characteristic
+    first raised by Impact (X) after a successful charge (:func:`impact`)."""
     u = state.unit_of(model_id)
     key, w = choose(melee_options(u, model_id), weapon, model_id, "melee weapon", bool(state.settings.get("strict_choices")))
     has = bool(set(u.status) & set(STATUSES))
-    ci = combat_initiative(stat(state, model_id, "initiative"), w.initiative, has)
-    s = w.strength.apply(stat(state, model_id, "strength"))
-    a = w.attacks.apply(stat(state, model_id, "attacks", 1))
-    return Fighter(model_id, u.id, key, w, ci, stat(state, model_id, "weapon_skill"), s, a)
+    up = impact(state, u.id, w)
+    ci = combat_initiative(stat(state, model_id, "initiative") + up.get("initiative", 0), w.initiative, has)
+    s = w.strength.apply(stat(state, model_id, "strength") + up.get("strength", 0))
+    a = w.attacks.apply(stat(state, model_id, "attacks", 1) + up.get("attacks", 0))
+    return Fighter(model_id, u.id, key, w, ci, stat(state, model_id, "weapon_skill") + up.get("weapon_skill", 0), s, a)
 
 
 # --- Engaged -------------------------------------------------------------------------------------
@@ -241,12 +271,50 @@ class Round:
     active_side: Optional[str]
     picks: dict[str, list[str]]     # unit -> casualty order picks
     orders: dict[str, tuple[str, ...]]  # unit -> its casualty order at the start of the round
+    strike_order: tuple[str, ...] = ()  # the Active Player's order of Strike Groups (names)
+
+    @property
+    def readings(self) -> dict[str, str]:
+        """The choices the round was resolved under that the file may make (§A.7): the order of
+        the Strike Groups within each Initiative step."""
+        return {"strike_order": " > ".join(self.strike_order) + (", then " + DEFAULT_ORDER if self.strike_order else "")
+                if self.strike_order else DEFAULT_ORDER}
+
+
+def group_name(unit_id: str, weapon_key: str) -> str:
+    """A Strike Group's name (``tac power fist``): its unit and weapon profile, as the answer's
+    ``steps`` and the ``strike`` events show it; the name a ``strike_order`` gives."""
+    return f"{unit_id} {weapon_key}"
+
+
+def group_names(state: GameState) -> list[str]:
+    """Every Strike Group name a fight of ``state``'s units could have (file order)."""
+    return list(dict.fromkeys(group_name(u.id, key) for u in state.units if not is_vehicle(state, u.id)
+                              for m in u.models for key, _w in melee_options(u, m)))
+
+
+def check_strike_order(order: Sequence[str], fighters: Mapping[str, Fighter]) -> tuple[str, ...]:
+    """The Active Player's order of Strike Groups (§A.7 "Groups are resolved one at a time, in
+    the order chosen by the Active Player"), checked: each name a group of this combat
+    (:func:`group_name`: a unit and a weapon one of its fighters strikes with), once."""
+    names = list(dict.fromkeys(group_name(f.unit, f.key) for f in fighters.values()))
+    seen: set[str] = set()
+    for i, g in enumerate(order):
+        if g in seen:
+            raise IllegalAction(RULE, f"Strike Group {g!r} is named twice in the order", field=f"strike_order.{i}")
+        if g not in names:
+            raise IllegalAction(RULE, f"{g!r} is not a Strike Group of this combat (its groups: {', '.join(names)})",
+                                field=f"strike_order.{i}")
+        seen.add(g)
+    return tuple(order)
 
 
 def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, str]] = None,
                 targets: Optional[Mapping[str, str]] = None, active_side: Optional[str] = None,
-                picks: Optional[Mapping[str, Sequence[str]]] = None) -> Round:
-    """The round of the combat ``unit_id`` is in (§A.7 steps 1, 3)."""
+                picks: Optional[Mapping[str, Sequence[str]]] = None, strike_order: Sequence[str] = ()) -> Round:
+    """The round of the combat ``unit_id`` is in (§A.7 steps 1, 3); ``strike_order``: the
+    Active Player's order of Strike Groups by name, within each Initiative step (the groups it
+    does not name follow, in the default order :data:`DEFAULT_ORDER`)."""
     units = combat_of(state, unit_id)
     if len(units) < 2:
         raise IllegalAction(RULE, f"{unit_id} is not locked in combat")
@@ -266,7 +334,8 @@ def build_round(state: GameState, unit_id: str, weapons: Optional[Mapping[str, s
         active_side = next((state.unit(u).side for u in charged if state.has_unit(u) and u in units), state.unit(unit_id).side)
     chosen = {u: list(v) for u, v in (picks or {}).items()}
     orders = {u: casualty_order(state, u, exclude, chosen.get(u, ())) for u in units}
-    return Round(units, fighters, inis, dict(targets or {}), exclude, active_side, chosen, orders)
+    order = check_strike_order(strike_order, fighters)
+    return Round(units, fighters, inis, dict(targets or {}), exclude, active_side, chosen, orders, order)
 
 
 def _side_first(state: GameState, rnd: Round) -> list[str]:
@@ -275,7 +344,9 @@ def _side_first(state: GameState, rnd: Round) -> list[str]:
 
 def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tuple[StrikeGroup, ...]:
     """The Strike Groups of step ``ini`` (§A.7 steps 3–4) on ``board`` (the positions after this
-    step's pile-ins), the active side's first; tables read against the units as in ``state``."""
+    step's pile-ins), in the Active Player's order (§A.7 step 9: the round's ``strike_order``
+    first, then the active side's groups, each unit's in file order); tables read against the
+    units as in ``state``."""
     out: list[StrikeGroup] = []
     for u in _side_first(state, rnd):
         if is_vehicle(state, u) or not board.unit(u).models:
@@ -298,8 +369,9 @@ def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tup
         for (key, ws, s, prefs), fs in buckets.items():
             opts = tuple(against(state, fs[0], t, [m for m in state.unit(t).models if m not in rnd.exclude]) for t in prefs)
             info: dict[str, object] = {"initiative": ini, "weapon": key, "ws": ws, "strength": s}
-            out.append(StrikeGroup(u, f"{u} {key}", tuple((f.model, f.attacks) for f in fs), opts, info))
-    return tuple(out)
+            out.append(StrikeGroup(u, group_name(u, key), tuple((f.model, f.attacks) for f in fs), opts, info))
+    rank = {g: i for i, g in enumerate(rnd.strike_order)}
+    return tuple(sorted(out, key=lambda g: rank.get(g.label, len(rank))))
 
 
 def combat_unit(state: GameState, rnd: Round, unit_id: str) -> CombatUnit:
@@ -402,7 +474,7 @@ def outcome_odds(state: GameState, rnd: Round, odds: RoundOdds) -> SidesOdds:
 
 def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
          charged: Optional[str] = None, weapons: Optional[Mapping[str, str]] = None,
-         casualties: Optional[Mapping[str, Sequence[str]]] = None) -> dict[str, Any]:
+         casualties: Optional[Mapping[str, Sequence[str]]] = None, strike_order: Sequence[str] = ()) -> dict[str, Any]:
     """One whole round of the combat ``unit_id`` is in, exactly (§A.7, §A.10): who strikes, the
     Initiative steps with their Strike Groups, the casualty distributions and the chance each
     side wins.
@@ -410,9 +482,11 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
     ``targets``: enemy units ``unit_id``'s models attack, in order of preference; ``assign``:
     {model: unit}; ``charged``: the unit that charged this turn (its side is the active one);
     ``weapons``: {model: weapon}; ``casualties``: {unit: the defender's casualty order}, as the
-    ``fight`` action's (each outcome takes its wounds in that order, past the models it lost)."""
+    ``fight`` action's (each outcome takes its wounds in that order, past the models it lost);
+    ``strike_order``: the Active Player's order of Strike Groups within each step, by name
+    (:func:`build_round`). The answer's ``readings`` name the order used."""
     active = state.unit(charged).side if charged else None
-    rnd = build_round(state, unit_id, weapons, assign, active, casualties)
+    rnd = build_round(state, unit_id, weapons, assign, active, casualties, strike_order)
     for t in targets:
         if t not in rnd.units or state.unit(t).side == state.unit(unit_id).side:
             raise IllegalAction(RULE, f"{t} is not an enemy unit in {unit_id}'s combat ({', '.join(rnd.units)})")
@@ -435,7 +509,8 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
             a = g.against[0]
             tu = c.unit(a.target)
             saves = sorted({d.save_on(a.kinds[0]) for d in tu.order}, key=lambda v: 99 if v is None else v)
-            steps_out.append({"initiative": step.info["initiative"], "unit": g.unit, "target": a.target, "weapon": g.info["weapon"],
+            steps_out.append({"initiative": step.info["initiative"], "unit": g.unit, "group": g.label, "target": a.target,
+                              "weapon": g.info["weapon"],
                               "models": list(g.models), "attacks": sum(n for _, n in g.dice), "hit_on": a.hit_on,
                               "wound_on": a.wound_on, "save_on": saves[0] if saves else None})
             fighters[g.unit] += [m for m in g.models if m not in fighters[g.unit]]
@@ -455,6 +530,7 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
         "result": {**{u: res["win"][side_of[u]] for u in rnd.units}, "draw": res["draw"]},
         "sides": dict(res["win"]),
         "excluded": [m for m in rnd.exclude if m in state.unit_of(m).models],
+        "readings": rnd.readings,
     }
 
 
@@ -463,19 +539,21 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
 
 def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Mapping[str, str]] = None,
                 targets: Optional[Mapping[str, str]] = None, casualties: Optional[Mapping[str, Sequence[str]]] = None,
-                active_side: Optional[str] = None, pile_ins: bool = True) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
+                active_side: Optional[str] = None, pile_ins: bool = True,
+                strike_order: Sequence[str] = ()) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     """One round of the combat ``unit_id`` is in, with dice (§A.7): for each Initiative step the
     pile-ins, the Strike Groups, saves, casualties removed at the step's end; then the final
     pile-in. ``casualties``: {unit: the defender's casualty order (first models)}, checked at the
     start of the round and followed through every step, skipping the models fallen in an earlier
-    one. Returns the new state, the events and a summary."""
-    rnd = build_round(state, unit_id, weapons, targets, active_side, casualties)
+    one; ``strike_order``: the Active Player's order of Strike Groups in each step (by name,
+    :func:`build_round`). Returns the new state, the events and a summary."""
+    rnd = build_round(state, unit_id, weapons, targets, active_side, casualties, strike_order)
     done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]
     if done:
         raise IllegalAction(RULE, f"{', '.join(done)} fought already this phase: each unit attacks in one combat per Assault phase "
                                   "(an end_turn action starts the next)")
     events: list[dict[str, Any]] = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
-                     "active_side": rnd.active_side}]
+                     "active_side": rnd.active_side, "readings": rnd.readings}]
     removed: dict[str, list[str]] = {u: [] for u in rnd.units}
     for ini in rnd.initiatives:
         if pile_ins:
@@ -487,9 +565,17 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
         dice.take_events()
         log = resolve_round(c, dice)
         events += dice.take_events()
+        glancing: dict[str, int] = {}
         for g, entry in zip(step.groups, log.steps[0]["groups"]):
-            events.append({"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
-                           "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]})
+            strike: dict[str, Any] = {"type": "strike", "initiative": ini, **{k: v for k, v in entry.items() if k != "rolls"},
+                                      "weapon": g.info["weapon"], "ws": g.info["ws"], "strength": g.info["strength"]}
+            t = entry["target"]
+            if t is not None and is_vehicle(state, t) and "rolls" in entry:
+                pen = [v for r in entry["rolls"][1:] for v in r["values"]]   # the Armour Penetration rolls
+                n = glancing_hits(rnd.fighters[g.models[0]].strength, majority(state, state.unit(t).models, "armour_rear"), pen)
+                strike["glancing_hits"] = n
+                glancing[t] = glancing.get(t, 0) + n
+            events.append(strike)
         for i, cu in enumerate(c.units):
             losses = log.state[i]
             dead = [d.id for d in cu.order[:losses.removed]]
@@ -504,6 +590,9 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
                 state = state.without_models(cu.id, dead)
                 removed[cu.id] += dead
                 events.append({"type": "casualties", "unit": cu.id, "models": dead, "initiative": ini})
+        for t, n in glancing.items():   # §A.7 step 10: one Vehicle Damage roll per glancing hit
+            state, ev = vehicle_damage(state, t, n, dice)
+            events += ev
     if pile_ins:
         for u in _side_first(state, rnd):
             movers = [m for m in state.unit(u).models if m not in rnd.exclude]

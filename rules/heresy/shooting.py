@@ -18,8 +18,11 @@ groups** by weapon profile and BS; each group rolls its shots together:
    defender's casualty order for the whole attack: a model it names that fell to an earlier
    fire group is skipped.
 
-Casualties are removed at the end of the attack. Cover saves are not modelled for Volleys
-(docs/heresy-assault.md); Vehicles cannot be the target of one here.
+Casualties are removed at the end of the attack. Cover saves are left out of Volleys: the seed
+admits them (Overwatch is a Volley "with no cover roll") but says neither when a model is in
+cover nor what its save is — the Shooting phase's rules, outside the seed; docs/heresy-assault.md
+says why and where they would go. Vehicles cannot be the target of one here (the facing shot at
+is not modelled).
 """
 
 from __future__ import annotations

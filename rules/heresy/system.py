@@ -15,7 +15,7 @@ from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
 from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
-from . import aftermath, catalogue, challenge, charge, melee, movement, resolution, weapons
+from . import aftermath, catalogue, challenge, charge, melee, movement, reactions, resolution, weapons
 
 
 class HorusHeresy(ContactSystem):
@@ -31,6 +31,7 @@ class HorusHeresy(ContactSystem):
     settings = COMMON_SETTINGS | {"casualty_default", "los_area_terrain", "charge_roll_against", "points_limit", "home_edges",
                                   "hh_ws_table", "hh_hold_pile_in"}
     gambits = challenge.GAMBITS
+    strike_order_choice = True
     weapon_traits = {"melee_weapons": weapons.MELEE_TRAITS, "ranged_weapons": weapons.RANGED_TRAITS}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}
@@ -49,6 +50,20 @@ class HorusHeresy(ContactSystem):
     def melee_weapon_problem(self, state: GameState, model: str, weapon: str) -> Optional[str]:
         """A melee weapon the model carries (§A.7)."""
         return weapons.melee_problem(state.unit_of(model), model, weapon)
+
+    def charge_problems(self, state: GameState, unit: str, targets: Sequence[str],
+                        options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The Shield reaction (§A.4) of a target that is not Legiones Astartes or has no model
+        with the Shield trait (models are only ever removed, so the majority may still come;
+        it is counted when declared), or together with another Reaction of the same unit."""
+        return reactions.shield_static_problems(state, targets, options)
+
+    def strike_group_problem(self, state: GameState, group: str) -> Optional[str]:
+        """A Strike Group of a unit of the file (§A.7: its unit and weapon profile)."""
+        names = melee.group_names(state)
+        if group in names:
+            return None
+        return f"{group!r} is not a Strike Group of any unit (a unit and a melee weapon it carries: {', '.join(names)})"
 
     def engaged(self, state: GameState, a: str, b: str) -> Engagement:
         return engaged(state, a, b)
@@ -70,14 +85,16 @@ class HorusHeresy(ContactSystem):
         return movement.pile_in_action(state, unit, models, moves)
 
     def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
-        return melee.odds(state, unit, choices.targets, choices.assign, choices.charged, choices.weapons)
+        return melee.odds(state, unit, choices.targets, choices.assign, choices.charged, choices.weapons,
+                          strike_order=choices.strike_order)
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
-              pile_in: bool, charged: Sequence[str]) -> tuple[GameState, Events, dict[str, Any]]:
-        """One round of the combat with dice (§A.7): Initiative steps, pile-ins, casualties."""
+              pile_in: bool, charged: Sequence[str], strike_order: Sequence[str] = ()) -> tuple[GameState, Events, dict[str, Any]]:
+        """One round of the combat with dice (§A.7): Initiative steps, pile-ins, casualties, the
+        Strike Groups of each step in the Active Player's ``strike_order``."""
         self.refuse_options("fight", {"charged": charged, "targets": targets})
-        return melee.fight_round(state, unit, dice, weapons, targets, casualties, active, pile_in)
+        return melee.fight_round(state, unit, dice, weapons, targets, casualties, active, pile_in, strike_order)
 
     def option_problems(self, method: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
         """A fight's 40k options: ``charged`` (Horus Heresy knows who charged from the charge)

@@ -5,7 +5,8 @@ Melee profiles are the shared :class:`rules.melee.weapons.MeleeWeapon`: **IM** (
 **AM** (Attacks) and **SM** (Strength) are :class:`rules.melee.weapons.Modifier` values — the
 letter (unchanged), ``+n`` / ``-n``, ``xn`` or a bare number that replaces the characteristic —
 with AP, Damage and traits (``shred: 6``, ``breaching: 5``, ``rending: 6``, ``critical_hit: 6``,
-``duellists_edge: 1``). **Combat Initiative** is Initiative through IM; any status on the unit
+``duellists_edge: 1``, Impact (X) as ``impact_strength`` / ``impact_attacks`` /
+``impact_weapon_skill`` / ``impact_initiative``). **Combat Initiative** is Initiative through IM; any status on the unit
 sets it to 1 (official examples with I 4: +2 → 6, −1 → 3, x2 → 8, 2 → 2, I → 4).
 
 A model carries the weapons its ``wargear`` names (its own list, else the unit's), looked up in
@@ -40,10 +41,15 @@ def _w(name: str, im: Optional[str] = None, sm: Optional[str] = None, ap: Option
                        traits=MappingProxyType(traits))
 
 
+#: Impact (X) (§A.11): after a successful charge that was not Disordered, +1 to characteristic X
+#: for melee attacks for the rest of the Assault phase. One trait per characteristic, its value
+#: null (``impact_strength: null`` is Impact (S)).
+IMPACT_TRAITS = MappingProxyType({"impact_strength": "strength", "impact_attacks": "attacks",
+                                  "impact_weapon_skill": "weapon_skill", "impact_initiative": "initiative"})
 #: The traits a melee profile may carry, each read by the rules: Shred, Breaching, Rending and
 #: Critical Hit by the Wound Tests (:mod:`rules.heresy.melee`), Duellist's Edge by a challenge's
-#: Focus roll (:mod:`rules.heresy.challenge`).
-MELEE_TRAITS = frozenset({"shred", "breaching", "rending", "critical_hit", "duellists_edge"})
+#: Focus roll (:mod:`rules.heresy.challenge`), Impact (X) by the fighter's characteristics.
+MELEE_TRAITS = frozenset({"shred", "breaching", "rending", "critical_hit", "duellists_edge"} | set(IMPACT_TRAITS))
 #: The traits a ranged profile may carry: Assault (Volleys) and the Wound Tests' traits.
 RANGED_TRAITS = frozenset({"assault", "shred", "breaching", "rending", "critical_hit"})
 

@@ -5,6 +5,7 @@ actions:
   - {action: charge, unit: roaches, targets: [marines]}                  # dice from the file
   - {action: charge, unit: loyal, targets: [traitors], overwatch: true,   # Horus Heresy: the target
      weapons: {t1: bolter}, casualties: {loyal: [a3, a2]}}               #   reacts with Overwatch
+  - {action: charge, unit: loyal, targets: [traitors], shield: true}      #   or with Shield (+1 T)
   - {action: charge, unit: zerglings, targets: [marines, medics], leader: z3,
      target_models: {marines: m2}, modifier: -2}
   - {action: charge, unit: zealots, targets: [marauders], leader: z1, set: {z2: [10.6, 11.1]}}
@@ -51,6 +52,7 @@ class Charge(Strict):
     target_volley: Optional[Flag] = None
     overwatch: Optional[Flag] = None
     evade: Optional[Flag] = None
+    shield: Optional[Flag] = None   # the Legiones Astartes Shield reaction (+1 Toughness for the phase)
     weapons: Annotated[dict[Id, Id], Field(max_length=MAX_MODELS)] = {}
     casualties: Annotated[dict[Id, Annotated[list[Id], Field(min_length=0, max_length=MAX_MODELS)]],
                           Field(max_length=20)] = {}
@@ -58,7 +60,7 @@ class Charge(Strict):
     set: Annotated[dict[Id, XY], Field(max_length=MAX_MODELS)] = {}
 
     def options(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade") if getattr(self, k) is not None}
+        out = {k: getattr(self, k) for k in ("volley", "target_volley", "overwatch", "evade", "shield") if getattr(self, k) is not None}
         if self.weapons:
             out["weapons"] = dict(self.weapons)
         if self.casualties:
@@ -70,6 +72,7 @@ class Charge(Strict):
     def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
         yield from target_problems(self.targets)
         yield from rules_for(ctx.state.system).option_problems("charge", self.options())
+        yield from rules_for(ctx.state.system).charge_problems(ctx.state, self.unit, self.targets, self.options())
         for t in self.target_models:
             if t not in self.targets:
                 yield f"target_models.{t}", f"{t!r} is not a declared target of the charge (targets: {', '.join(self.targets)})"

@@ -9,6 +9,9 @@ actions:
                                       #   attacks, {a4: {orks: 2, grots: 1}})
     casualties: {traitors: [t2, t1]}  # optional: the defender's picks, in order (checked)
     active: loyalist                  # Horus Heresy, optional: the active side (default: the side that charged)
+    strike_order: [traitors power fist, loyal chainsword]   # Horus Heresy, optional: the Active
+                                      #   Player's order of Strike Groups in each Initiative step
+                                      #   (default: the active side's first, each unit's in file order)
     pile_in: true                     # Horus Heresy, optional: the pile-in moves of each step (default yes)
     charged: [marines]                # 40k, optional: units that assaulted this turn (+1 Attack;
                                       #   units with the status `charged` count too)
@@ -30,7 +33,7 @@ from pydantic import Field
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
-from ..schema import Flag, Id, Strict
+from ..schema import Flag, Id, Strict, Text
 from ..validate import Static
 from ..vocab import Ref, ReplayContext
 
@@ -48,11 +51,13 @@ class Fight(Strict):
     active: Optional[Id] = None
     pile_in: Flag = True
     charged: Ids = []
+    strike_order: Annotated[list[Annotated[Text, Field(min_length=1)]], Field(max_length=200)] = []
 
     def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
         """Options of another system's fight (Horus Heresy's ``active`` in a 40k file ...)."""
         yield from rules_for(ctx.state.system).option_problems(
-            "fight", {"active": self.active, "pile_in": self.pile_in, "charged": self.charged, "targets": self.targets})
+            "fight", {"active": self.active, "pile_in": self.pile_in, "charged": self.charged, "targets": self.targets,
+                      "strike_order": self.strike_order})
 
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]
@@ -62,6 +67,7 @@ class Fight(Strict):
         out += [(f"targets.{m}", "model", m) for m in self.targets]
         for m, t in self.targets.items():
             out += [(f"targets.{m}", "unit", u) for u in ([t] if isinstance(t, str) else t)]
+        out += [(f"strike_order.{i}", "strike_group", g) for i, g in enumerate(self.strike_order)]
         out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
         out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out + ([("active", "side", self.active)] if self.active is not None else [])
@@ -69,6 +75,7 @@ class Fight(Strict):
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         ctx.dice.take_events()
         new, events, summary = rules_for(state.system).fight(state, self.unit, ctx.dice, self.weapons, self.targets,
-                                                             self.casualties, self.active, self.pile_in, self.charged)
+                                                             self.casualties, self.active, self.pile_in, self.charged,
+                                                             self.strike_order)
         ctx.record({"fight": summary})
         return new, events

@@ -6,13 +6,15 @@ expect:
   - {expect: fight_odds, unit: loyal, value: draw, equals: 0}
   - {expect: fight_odds, unit: loyal, value: expected_casualties, of: traitors, equals: 0.2494, tol: 1e-4}
   - {expect: fight_odds, unit: loyal, value: casualties, of: traitors, k: 0, equals: 0.7703, tol: 1e-4}
+  - {expect: fight_odds, unit: loyal, value: win, of: loyal, strike_order: [loyal power fist], at_least: 0.4}
   - {expect: combat_result, unit: loyal, winner: loyalist, points: {loyalist: 4, traitor: 1}}
   - {expect: combat_result, unit: loyal, draw: true}
   - {expect: combat_result, unit: loyal, massacre: true, panic: failed}
   - {expect: glory, action: 1, points: {loyalist: 3}, slain: [champ-b]}
 ```
 
-``fight_odds`` asks the ``fight`` query (exact) of the state at that point; ``combat_result`` reads
+``fight_odds`` asks the ``fight`` query (exact) of the state at that point (Horus Heresy:
+``strike_order`` as the ``fight`` action's, the Active Player's order of Strike Groups); ``combat_result`` reads
 what the last ``resolution`` action found for the unit's combat; ``glory`` what ``challenge``
 action number ``action`` scored. For 40k 3rd, ``combat_result`` reads the last ``fight`` of the
 unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an enemy destroyed
@@ -22,16 +24,19 @@ unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an en
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Optional, Self
+from typing import TYPE_CHECKING, Annotated, ClassVar, Iterator, Literal, Optional, Self
 
 from pydantic import Field, model_validator
 
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import FightChoices, rules_for
 
-from ..schema import ActionIndex, Flag, Id
+from ..schema import ActionIndex, Flag, Id, Text
 from ..vocab import Ref, ReplayContext
 from .common import ExpectBase, Numeric
+
+if TYPE_CHECKING:
+    from ..validate import Static
 
 Points = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=-1000, le=1000)]], Field(max_length=20)]
 
@@ -46,6 +51,7 @@ class FightOdds(ExpectBase, Numeric):
     of: Optional[Id] = None
     k: Optional[Annotated[int, Field(strict=True, ge=0, le=2000)]] = None
     charged: Optional[Id] = None
+    strike_order: Annotated[list[Annotated[Text, Field(min_length=1)]], Field(max_length=200)] = []
 
     @model_validator(mode="after")
     def _need(self) -> Self:
@@ -55,13 +61,20 @@ class FightOdds(ExpectBase, Numeric):
             raise ValueError("value casualties needs k")
         return self
 
+    def static_problems(self, ctx: Static) -> Iterator[tuple[str, str]]:
+        """A ``strike_order`` outside Horus Heresy."""
+        yield from rules_for(ctx.state.system).option_problems("fight", {"strike_order": self.strike_order})
+
     def refs(self) -> list[Ref]:
         out: list[Ref] = [("unit", "unit", self.unit)]
         out += [("charged", "unit", self.charged)] if self.charged else []
+        out += [(f"strike_order.{i}", "strike_group", g) for i, g in enumerate(self.strike_order)]
         return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
 
     def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
-        o = rules_for(state.system).fight_odds(state, self.unit, FightChoices(charged=self.charged))
+        rules = rules_for(state.system)
+        rules.refuse_options("fight", {"strike_order": self.strike_order})
+        o = rules.fight_odds(state, self.unit, FightChoices(charged=self.charged, strike_order=tuple(self.strike_order)))
         if self.value == "draw":
             v = o["result"]["draw"]
         elif self.value == "win":
