@@ -225,3 +225,100 @@ def test_the_file_format_and_the_rules_name_the_same_guardian_shield_dice():
     from tapeline.scenarios.actions.shoot import GUARDIAN_SHIELD as FORMAT
 
     assert RULES == FORMAT == ("attack", "long_range", "surge")
+
+
+# --- Close Ranks (§8.8.1 step 1): the Leading Model, its path, the rest ---------------------------
+
+R32, R50 = 32 / 25.4 / 2, 50 / 25.4 / 2
+LOOSE = """
+tapeline: 1
+system: starcraft
+board: {width: 24, height: 24}
+units:
+  - id: zerglings
+    side: zerg
+    profile: zergling
+    models:
+      - {id: z1, at: [10, 11.8]}
+      - {id: z2, at: [8.6, 12.4]}
+      - {id: z3, at: [11.4, 12.6]}
+      - {id: z4, at: [10, 13.4]}
+      - {id: z5, at: [8.5, 14]}
+  - id: enemy
+    side: terran
+    profile: marauder
+    models: [{id: mr, at: [10, 10]}]
+actions:
+  - %s
+"""
+
+
+def close_ranks(tmp_path, action: str, strict: bool = False):
+    p = tmp_path / "ranks.yaml"
+    p.write_text(LOOSE % action)
+    return tapeline.open(p, strict=strict), p
+
+
+def test_close_ranks_defaults_are_readings_and_strict_asks_for_each(tmp_path):
+    g, p = close_ranks(tmp_path, "{action: close_ranks, unit: zerglings}")
+    head = g.replay().events[0]
+    # none of the five touches the Marauder, so any may lead; z1, 0.185827" away, is the nearest
+    assert head["readings"] == {"close_ranks.leader": "z1", "close_ranks": "default:z1+z2+z3+z4+z5"}
+    placed = next(e for e in g.replay().events if e["type"] == "close_ranks")["placed"]
+    code, _, err = cli("replay", p, "--strict")
+    assert code == 2 and "actions[0]: the Leading Model of zerglings's Close Ranks must be chosen (strict_choices); " \
+                         "legal: z1, z2, z3, z4, z5 (§8.8.1 Close Ranks)" in err
+    _, p = close_ranks(tmp_path, "{action: close_ranks, unit: zerglings, leader: z1}")
+    code, _, err = cli("replay", p, "--strict")
+    assert code == 2 and "actions[0]: where zerglings's models end (path, set) must be chosen" in err
+    # every choice made: the Leading Model straight into base contact, the rest where the
+    # default had put them (the player may choose those spots too): strict holds, no reading
+    contact = 10 + R50 + R32
+    spots = ", ".join(f"{m}: [{x!r}, {y!r}]" for m, (x, y) in placed.items() if m != "z1")
+    g, p = close_ranks(tmp_path, f"{{action: close_ranks, unit: zerglings, leader: z1, path: [[10, {contact!r}]], "
+                                 f"set: {{{spots}}}}}", strict=True)
+    r = g.replay()
+    assert "readings" not in r.events[0]
+    assert cli("replay", p, "--strict")[0] == 0
+
+
+def test_the_charge_question_takes_the_followers_spots(tmp_path):
+    g = tapeline.open(ROUND).after(0)
+    plain = g.charge("zealots", ["marines"], roll=6)
+    assert plain.success and dict(plain.readings) == {"charge_followers": "default:z2"}
+    assert str(plain).splitlines()[-1] == "readings: charge_followers=default:z2"
+    spot = plain.roll["placed"]["z2"]
+    strict = g.strict_game()
+    with pytest.raises(ArgumentError) as e:
+        strict.charge("zealots", ["marines"], roll=6)
+    assert e.value.location == "set" and "the spots of the rest of zealots (set) must be chosen" in e.value.message
+    given = strict.charge("zealots", ["marines"], roll=6, spots={"z2": tuple(spot)})
+    assert given.success and given.readings is None and tuple(given.roll["placement"]["given"]) == ("z2",)
+    code, _, err = cli("charge", ROUND, "--after", "0", "--unit", "zealots", "--target", "marines", "--roll", "6",
+                       "--strict", "--set", f"z2={spot[0]!r},{spot[1]!r}")
+    assert code == 0, err
+    with pytest.raises(ArgumentError, match="need the charge's --roll"):
+        g.charge("zealots", ["marines"], spots={"z2": (1.0, 1.0)})
+    code, _, err = cli("charge", ROUND, "--after", "0", "--unit", "zealots", "--target", "marines", "--roll", "6",
+                       "--set", "z2=1,1")
+    assert code == 2 and err.count("\n") == 1 and ": --set: " in err      # refused where it is given
+
+
+def test_template_answer_lists_its_casualty_readings():
+    t = tapeline.open(EXAMPLES / "template-siege-tank.yaml").template(unit="siege-tank", weapon="crucio-shock-cannon",
+                                                                       target="z3")
+    assert dict(t.readings) == {"template_casualties": "visible", "casualties": "file_order"}
+    assert str(t).splitlines()[-1] == "readings: template_casualties=visible, casualties=file_order"
+
+
+def test_strict_reaches_the_other_systems_defaults():
+    # 40k 3rd: the defenders' casualty order by tier (three Marines in base contact) is a choice;
+    # the file's expectation asks for odds that need it
+    code, _, err = cli("replay", EXAMPLES / "assault-40k.yaml", "--strict")
+    assert code == 2 and err.count("\n") == 1
+    assert ": expect[6]: the order marines's casualties are removed in must be chosen (strict_choices)" in err
+    assert cli("replay", EXAMPLES / "assault-40k.yaml")[0] == 0
+    # the 40k fight's readings are settings, not choices: printed as before, never refused
+    g = tapeline.open(EXAMPLES / "assault-40k.yaml").after(0)
+    assert str(g.fight("marines")).splitlines()[-1] == (
+        "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_morale_modifier=none")
