@@ -261,7 +261,10 @@ def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str],
         if sum(given.values()) != total:
             raise IllegalAction("§11 PRECISION", f"PRECISION ({total}) must be assigned in full: {sum(given.values())} assigned")
         return dict(given)
-    return {surge_to if surge_to is not None and surge_to in tgts else tgts[0]: total}
+    to = surge_to if surge_to is not None and surge_to in tgts else tgts[0]
+    if len(tgts) > 1:  # a split the player could have made: listed, not refused (docs/choices.md)
+        choices.note("precision_split", to)
+    return {to: total}
 
 
 def part_spec(state: GameState, cc: CloseCombat, b: MeleeBatch, p: Part, mods: Modifiers = Modifiers()) -> BatchSpec:

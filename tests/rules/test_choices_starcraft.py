@@ -322,3 +322,16 @@ def test_strict_reaches_the_other_systems_defaults():
     g = tapeline.open(EXAMPLES / "assault-40k.yaml").after(0)
     assert str(g.fight("marines")).splitlines()[-1] == (
         "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_morale_modifier=none")
+
+
+def test_a_precision_split_left_open_is_listed(tmp_path):
+    # PRECISION (1) from an ability, two targets: by default all of it goes to the Surge target
+    p = tmp_path / "fight.yaml"
+    text = open(FIGHT).read()
+    p.write_text(text[: text.index("\ndice:") + 1] + "dice: {seed: 1}\n")
+    g = tapeline.open(p)
+    act = {"action": "close_combat", "unit": "zerglings", "assign": {"z5": "marauders"}, "surge_to": "marauders",
+           "precision": 1}
+    assert g.push(act)[0]["readings"] == {"precision_split": "marauders"}
+    g.pop()
+    assert "readings" not in g.push(act | {"precision_split": {"marines": 1}})[0]
