@@ -181,7 +181,7 @@ def concentrated_fire(tg: Targeting, mods: Modifiers) -> Optional[int]:
 def default_pick(state: GameState, options: Sequence[Option], firing: Sequence[str], settings: Settings) -> Option:
     """The defender's default casualty among ``options`` (setting ``casualty_default``), noted
     as the reading ``casualties`` when there was a choice. (Strict mode asks for the choice in
-    the replay, :func:`.casualties.remove`; the exact odds of kills do not depend on it.)"""
+    the replay, :func:`.casualties.remove`; one Batch's odds of kills do not depend on it.)"""
     how = _setting(settings, "casualty_default", "file_order")
     if len(options) > 1:
         choices.note("casualties", how)
