@@ -21,7 +21,7 @@ from .charge_geometry import MoveRules, end_region
 from .contact_charge import CHAIN_LINK, ContactCharge, contact_groups, contact_rules
 from .errors import ChoiceError
 from .state import GameState
-from .systems import FightChoices, RuleSystem
+from .systems import XY, FightChoices, RuleSystem
 
 #: The Surge Die's rule, refused in the systems that have none.
 SURGE = "§8.8.1 Surge"
@@ -89,7 +89,10 @@ class ContactSystem(RuleSystem):
 
     def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
                        leader: Optional[str] = None, modifier: int = 0,
-                       target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
+                       target_models: Optional[Mapping[str, str]] = None,
+                       spots: Optional[Mapping[str, XY]] = None) -> tuple[GameState, dict[str, Any]]:
+        if spots:
+            raise ChoiceError("set", "charge", f"in {self.title} every charging model makes its own move: no spots to set")
         new, res = self.charge_rules.resolve(state, unit, list(targets), list(rolls), leader, modifier, target_models)
         return new, contact_outcome(res)
 

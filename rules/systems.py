@@ -335,8 +335,10 @@ class RuleSystem:
 
     def charge_outcome(self, state: GameState, unit: str, targets: Sequence[str], rolls: Sequence[int],
                        leader: Optional[str] = None, modifier: int = 0,
-                       target_models: Optional[Mapping[str, str]] = None) -> tuple[GameState, dict[str, Any]]:
-        """The charge resolved with the given charge dice: the new state and what happened."""
+                       target_models: Optional[Mapping[str, str]] = None,
+                       spots: Optional[Mapping[str, XY]] = None) -> tuple[GameState, dict[str, Any]]:
+        """The charge resolved with the given charge dice: the new state and what happened;
+        ``spots``: where the rest of the unit is set (systems with :attr:`charge_sets_rest`)."""
         raise NotImplementedError
 
     def charge(self, state: GameState, unit: str, targets: Sequence[str], dice: Dice, leader: Optional[str] = None,

@@ -56,6 +56,12 @@ def percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
+def readings_line(readings: Optional[JSON]) -> list[str]:
+    """The ``readings: k=v, ...`` line of an answer that relied on readings (the settings and
+    the defaults of choices it was worked out under; docs/choices.md), or no line."""
+    return ["readings: " + ", ".join(f"{k}={v}" for k, v in readings.items())] if readings else []
+
+
 def _empty() -> JSON:
     return MappingProxyType({})
 
@@ -188,6 +194,7 @@ class Charge(Answer):
     details: Optional[JSON] = None
     success: Optional[bool] = None
     roll: Optional[JSON] = None
+    readings: Optional[JSON] = None
 
     def __str__(self) -> str:
         tg = ", ".join(self.targets)
@@ -221,7 +228,7 @@ class Charge(Answer):
             parts.append(f"{self.dice}: {need}, probability {self.probability_fraction} ({100 * self.probability:.1f}%)")
         if self.roll is not None:
             parts.append(_rolled(self.roll))
-        return "\n".join(parts)
+        return "\n".join(parts + readings_line(self.readings))
 
 
 def _rolled(r: JSON) -> str:
@@ -302,6 +309,7 @@ class Attack(Answer):
     kills_at_least: tuple[float, ...] = ()
     marker_pmf: tuple[float, ...] = ()
     batches: tuple[JSON, ...] = ()
+    readings: Optional[JSON] = None
 
     def __str__(self) -> str:
         lines = [f"{self.unit} at {self.target}"]
@@ -320,7 +328,7 @@ class Attack(Answer):
                      f"damage {inches(self.mean_damage)}   kills {inches(self.mean_kills)}")
         lines.append("chance to kill at least: "
                      + "  ".join(f"{k}: {100 * p:.2f}%" for k, p in enumerate(self.kills_at_least) if k > 0))
-        return "\n".join(lines)
+        return "\n".join(lines + readings_line(self.readings))
 
 
 @dataclass(frozen=True)
@@ -346,6 +354,7 @@ class Template(Answer):
     excluded: Optional[tuple[JSON, ...]] = None
     template_casualties: Optional[str] = None
     batches: Optional[tuple[JSON, ...]] = None
+    readings: Optional[JSON] = None
 
     def covered_ids(self) -> tuple[str, ...]:
         """The covered models, in file order."""
@@ -388,7 +397,7 @@ class Template(Answer):
                 lines.append(f"  {kind} {b['unit']}: {b['dice']} {'die' if b['dice'] == 1 else 'dice'}{surge}{ev}; "
                              f"kills (avg) {inches(b['mean_kills'])}"
                              + "".join(f"  {k}+: {100 * p:.2f}%" for k, p in enumerate(b["kills_at_least"]) if k > 0))
-        return "\n".join(lines)
+        return "\n".join(lines + readings_line(self.readings))
 
 
 @dataclass(frozen=True)
@@ -464,7 +473,7 @@ class Fight(Answer):
         lines.append("  casualties by the Engaged priority (§8.7.5), 'within Engagement Range' read as "
                      + ("within 1\" of an enemy model" if self.casualty_priority_range == "within_1"
                         else "engaging an enemy model (§7.2)"))
-        return "\n".join(lines)
+        return "\n".join(lines + readings_line(self.readings))
 
     def _round(self) -> str:
         """Horus Heresy and 40k 3rd: one round of the combat, Initiative step by step."""
@@ -494,9 +503,7 @@ class Fight(Answer):
             lines.append("falls back: " + ", ".join(f"{u} {percent(p)}" for u, p in self.falls_back.items() if p is not None))
         if self.excluded:
             lines.append(f"in a challenge (not fighting here): {', '.join(self.excluded)}")
-        if self.readings:
-            lines.append("readings: " + ", ".join(f"{k}={v}" for k, v in self.readings.items()))
-        return "\n".join(lines)
+        return "\n".join(lines + readings_line(self.readings))
 
 
 @dataclass(frozen=True)
@@ -636,7 +643,7 @@ def describe(ev: JSON) -> str:
     """One event of the log in words (``[3] charge``, ``    roll 2D6 for ...: 3 5``)."""
     t = ev.get("type")
     if t == "action":
-        return f"[{ev['index']}] {ev['action']}"
+        return "\n".join([f"[{ev['index']}] {ev['action']}"] + ["    " + r for r in readings_line(ev.get("readings"))])
     if t == "roll":
         return f"    roll {ev['dice']} for {ev['purpose']}: {' '.join(map(str, ev['values']))}"
     rest = ", ".join(f"{k}={thaw(v)}" for k, v in ev.items() if k != "type")

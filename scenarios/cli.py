@@ -26,6 +26,7 @@ from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction, UnknownId
 
 from . import answers as A
+from .actions.shoot import GUARDIAN_SHIELD
 from .errors import ArgumentError, ScenarioError, escape_controls, one_line
 from .game import Game, open as open_game, units as catalogue_units
 from .guards import OutOfTime, file_argument, guarded
@@ -154,8 +155,14 @@ def _charge(game: Game, args: argparse.Namespace) -> A.Answer:
             raise ArgumentError("--target-model", f"wants T=M, not {item!r}")
         t, m = item.split("=", 1)
         nominated[t] = m
+    spots: dict[str, tuple[float, float]] = {}
+    for item in args.set:
+        if "=" not in item:
+            raise ArgumentError("--set", f"wants MODEL=X,Y, not {item!r}")
+        m, at = item.split("=", 1)
+        spots[m.strip()] = xy(at, "--set")
     return game.charge(name, args.target, leader=args.leader, roll=args.roll, modifier=args.modifier,
-                       target_models=nominated)
+                       target_models=nominated, spots=spots)
 
 
 def _path(game: Game, args: argparse.Namespace) -> A.Answer:
@@ -164,7 +171,8 @@ def _path(game: Game, args: argparse.Namespace) -> A.Answer:
 
 def _attack(game: Game, args: argparse.Namespace) -> A.Answer:
     return game.attack(args.unit, args.weapon, args.target, also=args.also, hit=args.hit, precision=args.precision,
-                       critical_hit=args.critical_hit, tough=args.tough, dodge=args.dodge, evade=args.evade)
+                       critical_hit=args.critical_hit, tough=args.tough, dodge=args.dodge, evade=args.evade,
+                       damage_reduction=args.damage_reduction, guardian_shield=args.guardian_shield)
 
 
 def _template(game: Game, args: argparse.Namespace) -> A.Answer:
@@ -220,6 +228,8 @@ def place(command: str, argument: str) -> str:
 def ask(game: Game, args: argparse.Namespace) -> A.Answer:
     """The answer to the question ``args`` holds (a query command's arguments), asked of
     ``game`` or, with ``--after N``, of the game after the file's action N."""
+    if getattr(args, "strict", False):
+        game = game.strict_game()
     return QUESTIONS[args.command](after(game, args.after), args)
 
 
@@ -240,10 +250,14 @@ def after(game: Game, n: Optional[int]) -> Game:
 # --- the parser -------------------------------------------------------------------------------
 
 
-def _file(p: argparse.ArgumentParser, json_flag: bool = True, after_flag: bool = True) -> None:
+def _file(p: argparse.ArgumentParser, json_flag: bool = True, after_flag: bool = True, strict_flag: bool = True) -> None:
     p.add_argument("file", metavar="FILE", help="scenario file (.yaml, .yml or .json)")
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
+    if strict_flag:
+        p.add_argument("--strict", action="store_true",
+                       help="a choice the rules give a player left to its default is an error listing the legal "
+                            "options (as the setting strict_choices: true; docs/choices.md)")
     if after_flag:
         p.add_argument("--after", type=int, metavar="N", default=None,
                        help="ask about the state after the file's action N (0-based; -1: after the last), "
@@ -275,6 +289,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tough", type=int_in(0, 100), default=0, help="TOUGH (X) of the target")
     p.add_argument("--dodge", type=int_in(0, 100), default=0, help="DODGE (X) of the target")
     p.add_argument("--evade", action="store_true", help="an ability grants the target an Evade roll")
+    p.add_argument("--damage-reduction", type=int_in(0, 100), default=0, metavar="X",
+                   help="damage the target's abilities take off each Batch's damage (§8.7.4 step 5)")
+    p.add_argument("--guardian-shield", choices=GUARDIAN_SHIELD, default=None,
+                   help="the die the target's Guardian Shield removes from each Batch (default: setting guardian_shield_die)")
 
     p = sub.add_parser("charge", help="charge distance, smallest roll and exact odds")
     _file(p)
@@ -287,9 +305,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--modifier", type=int_in(-MAX_CHARGE_MODIFIER, MAX_CHARGE_MODIFIER), default=0, metavar="K",
                    help="added to the charge distance (Concussive Shells: -2)")
     p.add_argument("--target-model", action="append", default=[], metavar="T=M", help="nominate target model M of unit T")
+    p.add_argument("--set", action="append", default=[], metavar="MODEL=X,Y",
+                   help="StarCraft, with --roll: where a model of the rest of the unit is set (repeat; as a charge's set:)")
 
     p = sub.add_parser("check", help="validate a scenario file")
-    _file(p, after_flag=False)
+    _file(p, after_flag=False, strict_flag=False)
 
     p = sub.add_parser("fight", help="who fights, and the exact odds of close combat")
     _file(p)
@@ -318,7 +338,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the move may end within 1\" of enemies (StarCraft: a Charge); default: it may not (Move, Run)")
 
     p = sub.add_parser("render", help="draw the board as an SVG picture")
-    _file(p, json_flag=False)
+    _file(p, json_flag=False, strict_flag=False)
     p.add_argument("-o", "--output", required=True, metavar="OUT.svg", help="file to write ('-' for stdout)")
     p.add_argument("--fill", choices=("size", "height"), default="size",
                    help="shade terrain by Size class (default) or by height of its top surface")
@@ -411,7 +431,7 @@ def _replay(args: argparse.Namespace) -> int:
                                       "give one of them, or --html OUT.html")
     if args.html is not None:
         check_output(args.file, args.html, "--html")
-    game = open_game(args.file)
+    game = open_game(args.file, strict=args.strict)
     if args.html is not None:
         from . import viewer
 
@@ -472,11 +492,11 @@ def _units(args: argparse.Namespace) -> int:
 def _shell(args: argparse.Namespace) -> int:
     from .shell import session
 
-    return session(open_game(args.file), sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
+    return session(open_game(args.file, strict=args.strict), sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
 
 
 def _question(args: argparse.Namespace) -> int:
-    answer = ask(open_game(args.file), args)
+    answer = ask(open_game(args.file, strict=args.strict), args)
     emit(answer.as_json(), args.json, str(answer))
     return 0
 

@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union, cast
+from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import pydantic
 
@@ -37,6 +37,7 @@ from tapeline.board.errors import GeometryError, TapelineError
 from tapeline.board.measure import contact, gap
 from tapeline.board.pathcheck import check_path
 from tapeline.board.templates import coverage, place, shape_table
+from tapeline.rules import choices
 from tapeline.rules.charge_geometry import space_for
 from tapeline.rules.dice import Dice
 from tapeline.rules.errors import ChoiceError, IllegalAction, NotInThisSystem, UnknownId
@@ -46,6 +47,7 @@ from tapeline.rules.systems import FightChoices, RuleSystem, rules_for
 from . import answers as A
 from . import overlays as overlays_
 from . import replay, validate, viewer, vocab
+from .actions.shoot import GUARDIAN_SHIELD
 from .errors import ArgumentError, ScenarioError
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
 from .load import Loaded, parse, read, schema_problems
@@ -61,7 +63,8 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 #: Models a template passes close to without covering them are listed up to this far (inches).
 NEAR_MISS = 1.0
 #: The bounds of the ``attack`` question's modifiers (the same as a ``shoot`` action's Batch).
-ATTACK_BOUNDS = {"hit": (-6, 6), "precision": (0, 100), "critical_hit": (0, 100), "tough": (0, 100), "dodge": (0, 100)}
+ATTACK_BOUNDS = {"hit": (-6, 6), "precision": (0, 100), "critical_hit": (0, 100), "tough": (0, 100), "dodge": (0, 100),
+                 "damage_reduction": (0, 100)}
 
 
 def example(name: str) -> str:
@@ -91,19 +94,21 @@ def units(system: str) -> A.Units:
     return A.Units.from_json({"system": name, "title": rules.title, "profiles": rules.catalogue_listing()})
 
 
-def open(path: PathLike, after: Optional[int] = None) -> "Game":  # noqa: A001 - tapeline.open
+def open(path: PathLike, after: Optional[int] = None, *, strict: bool = False) -> "Game":  # noqa: A001 - tapeline.open
     """Load and validate a scenario file (``.yaml``, ``.yml`` or ``.json``).
 
     Raises :class:`tapeline.scenarios.errors.ScenarioError` naming the place in the file for any
-    problem. With ``after``, the game after that action of the file.
+    problem. With ``after``, the game after that action of the file. ``strict``: a choice the
+    rules give a player that the file or a question leaves to its default is an error listing
+    the legal options (docs/choices.md), as the file's setting ``strict_choices: true``.
     """
-    game = Game(read(os.fspath(path)))
+    game = Game(read(os.fspath(path)), strict=_flag(strict, "strict"))
     return game if after is None else game.after(after)
 
 
-def parse_text(text: str, name: str = "<scenario>") -> "Game":
+def parse_text(text: str, name: str = "<scenario>", *, strict: bool = False) -> "Game":
     """A game from scenario text (YAML or JSON) instead of a file; ``name`` is used in errors."""
-    return Game(parse(text, name))
+    return Game(parse(text, name), strict=_flag(strict, "strict"))
 
 
 @dataclass(frozen=True)
@@ -157,9 +162,14 @@ class Game:
     ``game.state`` is the immutable :class:`tapeline.rules.state.GameState` after the moves made
     so far; ``game.file``, ``game.name`` and ``game.system`` describe the file; ``game.rules`` is
     its :class:`~tapeline.rules.systems.RuleSystem`; ``game.moves`` the actions made on it.
+    ``strict=True``: a choice left to its default is an error listing the legal options, in the
+    moves and in the questions (``game.strict`` says which; docs/choices.md).
     """
 
-    def __init__(self, loaded: Loaded, _timeline: Optional[_Timeline] = None, _plies: Sequence[Ply] = ()):
+    def __init__(self, loaded: Loaded, _timeline: Optional[_Timeline] = None, _plies: Sequence[Ply] = (), *,
+                 strict: bool = False):
+        if strict and not loaded.spec.settings.strict_choices:
+            loaded, _timeline, _plies = loaded.strict(), None, ()
         self._loaded = loaded
         self._timeline = _timeline or _Timeline(loaded)
         self._start = _start(loaded)
@@ -182,6 +192,23 @@ class Game:
     def system(self) -> str:
         """``starcraft``, ``heresy`` or ``classic40k``."""
         return self._loaded.state.system
+
+    @property
+    def strict(self) -> bool:
+        """Whether a choice left to its default is an error (strict mode)."""
+        return bool(self._loaded.spec.settings.strict_choices)
+
+    def strict_game(self) -> "Game":
+        """This game in strict mode: the file's actions replayed strictly, the moves made on
+        this game made again (a move that left a choice to its default raises)."""
+        if self.strict:
+            return self
+        game = Game(self._loaded, strict=True)
+        if self.index is not None:
+            return game.after(self.index)
+        for action in self.moves:
+            game.push(action)
+        return game
 
     @property
     def rules(self) -> RuleSystem:
@@ -333,10 +360,11 @@ class Game:
 
     def charge(self, unit: str, targets: Union[str, Sequence[str]], *, leader: Optional[str] = None,
                roll: Optional[int] = None, modifier: int = 0,
-               target_models: Optional[Mapping[str, str]] = None) -> A.Charge:
+               target_models: Optional[Mapping[str, str]] = None, spots: Optional[Mapping[str, Point]] = None) -> A.Charge:
         """The shortest path ``unit``'s Leading Model needs to a legal end spot against the
         declared ``targets``, the smallest roll and the exact probability; with ``roll`` (the
-        die kept) the outcome. ``target_models`` nominates a model per target unit."""
+        die kept) the outcome. ``target_models`` nominates a model per target unit; ``spots``
+        (StarCraft, with ``roll``) sets the rest of the unit, as a ``charge`` action's ``set:``."""
         st = self.state
         u = self._unit(unit, "unit")
         tg = [self._unit(t, "targets") for t in _names(targets, "targets")]
@@ -354,15 +382,29 @@ class Game:
             if st.figure(self._model(m, "target_models")).unit != t:
                 raise ArgumentError("target_models", f"{m} is not a model of {t}")
             nominated[t] = m
-        _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
-        if roll is not None:
-            r = _whole(roll, "roll", 1, 6, "a die result 1..6")
-            _new, res = self.rules.charge_outcome(st, u, tg, [r], lead, mod, nominated)
-            out["success"] = res["success"]
-            out["roll"] = res
-            if res["success"]:
-                out["end"], out["path"] = res["end"], res["path"]
-        return A.Charge.from_json(out)
+        given = {self._model(m, "set"): _point(p, "set") for m, p in _mapping(spots, "set").items()}
+        if given and roll is None:
+            raise ArgumentError("set", "spots for the rest of the unit need the charge's --roll")
+
+        def ask() -> dict[str, Any]:
+            _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+            if roll is not None:
+                r = _whole(roll, "roll", 1, 6, "a die result 1..6")
+                try:
+                    _new, res = self.rules.charge_outcome(st, u, tg, [r], lead, mod, nominated, given or None)
+                except ChoiceError as e:
+                    raise ArgumentError(e.choice, e.message) from None
+                except IllegalAction as e:
+                    if e.field and e.field.startswith("set."):
+                        raise ArgumentError("set", f"{e.message} ({e.rule})") from None
+                    raise
+                out["success"] = res["success"]
+                out["roll"] = res
+                if res["success"]:
+                    out["end"], out["path"] = res["end"], res["path"]
+            return out
+
+        return _with_readings(A.Charge, ask)
 
     def path(self, model: str, via: Sequence[Point], *, max: Optional[float] = None,  # noqa: A002
              may_engage: bool = False) -> A.PathCheck:
@@ -390,11 +432,15 @@ class Game:
 
     def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, *, also: Sequence[str] = (),
                hit: int = 0, precision: int = 0, critical_hit: int = 0, tough: int = 0, dodge: int = 0,
-               evade: bool = False) -> A.Attack:
+               evade: bool = False, damage_reduction: int = 0, guardian_shield: Optional[str] = None) -> A.Attack:
         """Exact odds of a StarCraft Ranged Attack of ``unit`` with ``weapon`` (several: one
         Batch each) at ``target``; ``also`` adds other units' Batches (``"UNIT:WEAPON"``); the
         modifiers are the abilities' (``hit`` +X easier, extra ``precision``, ``critical_hit``,
-        the target's ``tough`` and ``dodge``, ``evade``: an ability grants the target Evade)."""
+        the target's ``tough`` and ``dodge``, ``evade``: an ability grants the target Evade,
+        ``damage_reduction``: what the target's abilities take off each Batch's damage, §8.7.4
+        step 5); ``guardian_shield``: the die the defender's Guardian Shield removes from each
+        Batch (``attack``, ``long_range``, ``surge``; default: the setting
+        ``guardian_shield_die``)."""
         t = self._unit(target, "target")
         orders = [(self._unit(unit, "unit"), w) for w in _names(weapon, "weapon")]
         for item in _names(also, "also"):
@@ -404,14 +450,18 @@ class Game:
             orders.append((self._unit(u, "also"), w))
         mods: dict[str, Any] = {}
         for name, value in (("hit", hit), ("precision", precision), ("critical_hit", critical_hit), ("tough", tough),
-                            ("dodge", dodge)):
+                            ("dodge", dodge), ("damage_reduction", damage_reduction)):
             lo, hi = ATTACK_BOUNDS[name]
             mods[name] = _whole(value, name, lo, hi)
         mods["grant_evade"] = _flag(evade, "evade")
+        if guardian_shield is not None:
+            mods["guardian_shield"] = _choice(guardian_shield, "guardian_shield", GUARDIAN_SHIELD)
         try:
-            return A.Attack.from_json(self.rules.attack_odds(self.state, orders, t, mods))
+            return _with_readings(A.Attack, lambda: self.rules.attack_odds(self.state, orders, t, mods))
         except NotInThisSystem as e:
             raise ArgumentError("unit", e.message) from None
+        except ChoiceError as e:
+            raise ArgumentError(e.choice, e.message) from None
 
     def template(self, shape: Optional[str] = None, at: Optional[Point] = None, toward: Optional[Point] = None, *,
                  unit: Optional[str] = None, weapon: Optional[str] = None, target: Optional[str] = None,
@@ -436,7 +486,8 @@ class Game:
             raise ArgumentError("on", f"no terrain piece {on!r}")
         point = _point(at, "at") if at is not None else None
         try:
-            return A.Template.from_json(self.rules.template_attack(st, u, _name(weapon, "weapon"), tm, firer, point, on))
+            return _with_readings(A.Template, lambda: self.rules.template_attack(st, u, _name(weapon, "weapon"), tm, firer,
+                                                                                point, on))
         except NotInThisSystem as e:
             raise ArgumentError("weapon", f"{e.message}; for {self.system} place a template with --shape S --at X,Y") from None
         except ChoiceError as e:
@@ -478,7 +529,7 @@ class Game:
         for option, why in self.rules.option_problems("fight", {"strike_order": order}):
             raise ArgumentError(option, why)
         try:
-            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch, order)))
+            return _with_readings(A.Fight, lambda: self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch, order)))
         except ChoiceError as e:
             raise ArgumentError(e.choice, e.message) from None
         except IllegalAction as e:
@@ -550,6 +601,20 @@ class Game:
         return {self._model(m, argument): _name(v, argument) for m, v in _mapping(given, argument).items()}
 
 
+AnswerT = TypeVar("AnswerT", bound=A.Answer)
+
+
+def _with_readings(cls: type[AnswerT], ask: Callable[[], Mapping[str, Any]]) -> AnswerT:
+    """The answer ``ask()`` gives, with the readings the rules relied on (the defaults of
+    choices and the settings they noted, :mod:`tapeline.rules.choices`) added to its own
+    ``readings`` (40k's fight has some) — none added when none was relied on."""
+    with choices.recording() as used:
+        out = dict(ask())
+    if used:
+        out["readings"] = dict(out.get("readings") or {}) | used
+    return cls.from_json(out)
+
+
 def _unknown(kind: str, ident: str, known: Sequence[str], argument: str) -> UnknownId:
     err = UnknownId(kind, ident, unknown(kind, ident, known))
     err.location = argument
@@ -595,6 +660,13 @@ def _whole(value: Any, argument: str, lo: int, hi: int, what: Optional[str] = No
         raise ArgumentError(argument, f"{what or f'a whole number from {lo} to {hi}'}, not {_kind(value)}")
     if not lo <= value <= hi:
         raise ArgumentError(argument, f"{what}, not {value}" if what else f"{value} is out of range ({lo} to {hi})")
+    return value
+
+
+def _choice(value: Any, argument: str, options: Sequence[str]) -> str:
+    """One of ``options`` (words)."""
+    if not isinstance(value, str) or value not in options:
+        raise ArgumentError(argument, f"one of {', '.join(options)}, not {_kind(value)}")
     return value
 
 

@@ -14,7 +14,7 @@ polygon vertices, actions, expectations, rolls, board size, coordinates) — doc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Optional, Union, cast
 
@@ -49,6 +49,15 @@ class Loaded:
     file: str
     spec: Scenario
     state: GameState
+
+    def strict(self) -> "Loaded":
+        """The same scenario in strict mode (setting ``strict_choices``: a choice left to its
+        default is an error listing the legal options; :mod:`tapeline.rules.choices`)."""
+        if self.spec.settings.strict_choices:
+            return self
+        settings = self.spec.settings.model_copy(update={"strict_choices": True})
+        state = replace(self.state, settings=frozen_map(dict(self.state.settings) | {"strict_choices": True}))
+        return replace(self, spec=self.spec.model_copy(update={"settings": settings}), state=state)
 
     def dice(self) -> Dice:
         d = self.spec.dice

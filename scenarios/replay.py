@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional
 
 from tapeline.board.errors import TapelineError
+from tapeline.rules import choices
 from tapeline.rules.errors import IllegalAction
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
@@ -83,10 +84,15 @@ def resolve(state: GameState, act: ActionEntry, ctx: ReplayContext, index: int) 
     """Resolve one action on ``state`` (``index``: its place in the play, ``ctx.index``): the
     new state and its events, the first ``{"type": "action", ...}``. Raises
     :class:`IllegalAction` (or another :class:`TapelineError`) and changes nothing — the state
-    is a value; ``ctx``'s dice and results are the caller's to keep or drop."""
+    is a value; ``ctx``'s dice and results are the caller's to keep or drop. The action event
+    carries the ``readings`` the action relied on (:mod:`tapeline.rules.choices`), if any."""
     ctx.index = index
-    new_state, evs = _activation(state, act, ctx)
-    return new_state, [{"type": "action", "index": index, "action": act.action}] + list(evs)
+    with choices.recording() as used:
+        new_state, evs = _activation(state, act, ctx)
+    head: dict[str, Any] = {"type": "action", "index": index, "action": act.action}
+    if used:  # the defaults of choices the action left open, and the settings it relied on
+        head["readings"] = dict(used)
+    return new_state, [head] + list(evs)
 
 
 def _activation(state: GameState, act: ActionEntry, ctx: ReplayContext) -> tuple[GameState, Events]:

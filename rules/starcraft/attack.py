@@ -21,7 +21,9 @@ rule. Steps, in the rulebook's order:
    number moved by X (§8.7.4 step 2, §11);
 5. Armour Rolls: successes are saved; TOUGH (X) turns up to X failures into saves (§8.7.4 step 3);
 6. Evade Rolls, only when eligible: each success removes a die from the Damage Pool; Evade "-"
-   never rolls (§8.7.4 step 4, §5.1).
+   never rolls (§8.7.4 step 4, §5.1);
+7. Damage (:class:`DamageStep`, §8.7.4 step 5): the Damage Pool's dice × DMG, less what
+   damage-reduction abilities take off, is the damage the Batch adds to the Damage Marker.
 
 >>> spec = BatchSpec(groups=((18, 3, "to hit"),), surge_dice="D3", surge_applies=True, armour=6)
 >>> from tapeline.rules.dice import RecordedDice
@@ -180,6 +182,28 @@ def evade_step(target: Optional[int]) -> Step:
     )
 
 
+@dataclass(frozen=True)
+class DamageStep:
+    """§8.7.4 step 5: "Multiply the remaining dice by the weapon's Damage and add any earlier
+    damage on the Damage Marker: that is the Total Damage. Apply abilities that reduce it."
+
+    ``reduction`` is the damage such abilities take off one Batch's damage. tapeline's reading
+    (docs/attacks.md): the reduction takes off the damage this Batch deals, never the damage
+    already on the Damage Marker (a reduction does not heal), and not below 0. Both engines
+    read this object: the replay for the damage it rolled, the exact odds for every outcome.
+
+    >>> DamageStep(damage=2, reduction=3).dealt(4), DamageStep(damage=2, reduction=3).dealt(1)
+    (5, 0)
+    """
+
+    damage: int = 1
+    reduction: int = 0
+
+    def dealt(self, dice: int) -> int:
+        """The damage ``dice`` left in the Damage Pool deal, after the reduction."""
+        return max(0, int(dice) * self.damage - self.reduction)
+
+
 # --- a Batch as numbers --------------------------------------------------------------------------
 
 
@@ -190,7 +214,8 @@ class BatchSpec:
     ``groups``: ``(dice, hit target, purpose)`` per group rolled separately (in range; LONG
     RANGE at −1). ``evade`` is the Evade target number when the target is eligible, else
     ``None``. ``damage`` is DMG per die (PIERCE applied). ``surge_fixed``: a template
-    weapon's Surge result, not rolled (§8.7.6); ``None`` otherwise.
+    weapon's Surge result, not rolled (§8.7.6); ``None`` otherwise. ``reduction``: the
+    damage-reduction abilities' total (§8.7.4 step 5, :class:`DamageStep`).
     """
 
     groups: tuple[tuple[int, Optional[int], str], ...]
@@ -204,6 +229,12 @@ class BatchSpec:
     dodge: int = 0
     tough: int = 0
     surge_fixed: Optional[int] = None
+    reduction: int = 0
+
+    @property
+    def damage_step(self) -> DamageStep:
+        """Step 5: DMG per die and the damage reduction (§8.7.4)."""
+        return DamageStep(self.damage, self.reduction)
 
     @property
     def dice(self) -> int:

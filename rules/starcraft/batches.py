@@ -12,8 +12,15 @@ Defaults for choices the rules give the defender (documented in docs/attacks.md)
   absent, setting ``casualty_default``: ``file_order`` (the first legal model in file order) or
   ``farthest`` (the legal model farthest from the firing models); with ``strict_choices`` a
   missing choice between several legal models is an error listing them;
-* Guardian Shield (one die fewer per Batch, §4.7): setting ``guardian_shield_die``: ``attack``
-  (an attack die, from the in-range group first) or ``surge`` (the Surge Die, if any).
+* Guardian Shield (one die fewer per Batch, §4.7; "if an ability removes dice from a Batch,
+  the player controlling that ability picks which ones", §8.7.3): the defender's choice per
+  Batch (``guardian_shield``: ``attack``, an attack die at the weapon's Hit; ``long_range``, a
+  LONG RANGE die; ``surge``, the Surge Die), default the setting ``guardian_shield_die``
+  (``attack``: an in-range die, else a LONG RANGE one; ``surge``: the Surge Die if the Batch
+  has one, else as ``attack``).
+
+Every default taken is a reading of the answer, and an error in strict mode
+(:mod:`rules.choices`).
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from tapeline.board.measure import gap_matrix
 
+from .. import choices
 from ..dice import Dice
+from ..errors import ChoiceError
 from ..state import GameState
 from .attack import BatchSpec, modified, roll_logged
 from .casualties import Option, legal_casualties, priority_reading, remove
@@ -49,6 +58,8 @@ class Modifiers:
     dodge: int = 0
     concentrated_fire: Optional[int] = None
     grant_evade: bool = False
+    damage_reduction: int = 0
+    guardian_shield: Optional[str] = None   # the defender's choice of die (GUARDIAN_SHIELD)
 
 
 #: The file's choices: the scenario's settings (read by attribute), the state's mapping, or
@@ -58,6 +69,11 @@ Settings = Union[Mapping[str, Any], object, None]
 DiceGroup = tuple[int, Optional[int], str]
 #: ``pick(state, options)``: the defender's default casualty among the legal options.
 DefaultPick = Callable[[GameState, Sequence[Option]], Option]
+
+
+#: Guardian Shield's choices (§4.7, §8.7.3): which die of the Batch the defender removes.
+GUARDIAN_SHIELD = ("attack", "long_range", "surge")
+GUARDIAN_RULE = "§4.7 Guardian Shield"
 
 
 def _setting(settings: Settings, name: str, default: Any) -> Any:
@@ -87,12 +103,10 @@ def dice_spec(state: GameState, unit_id: str, target: str, w: Weapon, near: int,
         w = replace(w, keywords={})
     surge_dice = w.surge_dice if surge_fixed is None else None
     if "guardian_shield" in t.status:  # one die fewer in the Attack Pool per Batch (§4.7, FAQ)
-        if _setting(settings, "guardian_shield_die", "attack") == "surge" and surge_dice:
-            surge_dice = None
-        elif near > 0:
-            near -= 1
-        elif far > 0:
-            far -= 1
+        near, far, surge_dice = guardian_shield(near, far, surge_dice, mods.guardian_shield, settings, w.key)
+    elif mods.guardian_shield is not None:
+        raise ChoiceError("guardian_shield", GUARDIAN_RULE, f"{target} is not under Guardian Shield (status guardian_shield): "
+                          "no die to remove")
     hit = w.hit
     groups: list[DiceGroup] = []
     if near > 0:
@@ -103,6 +117,28 @@ def dice_spec(state: GameState, unit_id: str, target: str, w: Weapon, near: int,
     if keywords and "stimpack" in a.status:
         precision += STIMPACK_PRECISION.get(w.key, 0)
     return pool_spec(state, w, target, groups, surge_dice, evade, mods, precision, surge_fixed)
+
+
+def guardian_shield(near: int, far: int, surge_dice: Optional[str], chosen: Optional[str], settings: Settings,
+                    weapon: str) -> tuple[int, int, Optional[str]]:
+    """The Attack Pool after Guardian Shield removes one die (§4.7): ``(near, far,
+    surge_dice)``. ``chosen`` is the defender's choice (one of :data:`GUARDIAN_SHIELD`), else
+    the default of setting ``guardian_shield_die`` (a reading; an error in strict mode when the
+    Batch has dice of more than one kind). A Batch with no die of the chosen kind refuses it."""
+    legal = [k for k, n in (("attack", near), ("long_range", far), ("surge", 1 if surge_dice else 0)) if n > 0]
+    if chosen is None:
+        wanted = _setting(settings, "guardian_shield_die", "attack")
+        pick = "surge" if wanted == "surge" and surge_dice else ("attack" if near > 0 else "long_range" if far > 0 else None)
+        if pick is None:
+            return near, far, surge_dice
+        chosen = choices.default(settings, f"guardian_shield.{weapon}", pick, legal, GUARDIAN_RULE,
+                                 f"the die Guardian Shield removes from the {weapon} Batch", "guardian_shield")
+    elif chosen not in legal:
+        raise ChoiceError("guardian_shield", GUARDIAN_RULE, f"the {weapon} Batch has no {chosen.replace('_', ' ')} die to remove; "
+                            f"legal: {', '.join(legal) or 'none (no die left)'}")
+    if chosen == "surge":
+        return near, far, None
+    return (near - 1, far, surge_dice) if chosen == "attack" else (near, far - 1, surge_dice)
 
 
 def pool_spec(state: GameState, w: Weapon, target: str, groups: Sequence[DiceGroup], surge_dice: Optional[str], evade_eligible: bool,
@@ -133,6 +169,7 @@ def pool_spec(state: GameState, w: Weapon, target: str, groups: Sequence[DiceGro
         dodge=mods.dodge,
         tough=mods.tough,
         surge_fixed=surge_fixed,
+        reduction=mods.damage_reduction,
     )
 
 
@@ -142,7 +179,13 @@ def concentrated_fire(tg: Targeting, mods: Modifiers) -> Optional[int]:
 
 
 def default_pick(state: GameState, options: Sequence[Option], firing: Sequence[str], settings: Settings) -> Option:
-    if _setting(settings, "casualty_default", "file_order") == "farthest" and firing:
+    """The defender's default casualty among ``options`` (setting ``casualty_default``), noted
+    as the reading ``casualties`` when there was a choice. (Strict mode asks for the choice in
+    the replay, :func:`.casualties.remove`; one Batch's odds of kills do not depend on it.)"""
+    how = _setting(settings, "casualty_default", "file_order")
+    if len(options) > 1:
+        choices.note("casualties", how)
+    if how == "farthest" and firing:
         figs = [state.figure(o.model) for o in options]
         g = gap_matrix(figs, [state.figure(m) for m in firing if m in state.figures]).min(axis=1)
         return options[int(g.argmax())]
@@ -217,7 +260,8 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
     pools, log, rolled = roll_logged(spec.steps(), dice)
     events += rolled
     by = {entry.purpose.split(" (")[0]: entry for entry in log}
-    rm = remove(state, tg.target, pools.damage * spec.damage, tg.removable, tg.target_engaged, choices,
+    dealt = spec.damage_step.dealt(pools.damage)
+    rm = remove(state, tg.target, dealt, tg.removable, tg.target_engaged, choices,
                 lambda st_, opts: default_pick(st_, opts, tg.firing, settings),
                 bool(_setting(settings, "strict_choices", False)), concentrated_fire(tg, mods))
     st, taken, alloc, total = rm.state, list(rm.taken), rm.alloc, rm.total
@@ -229,7 +273,7 @@ def fire_batch(state: GameState, tg: Targeting, dice: Dice, mods: Modifiers = Mo
         weapon=tg.weapon.key, target=tg.target, firing=list(tg.firing), attack_dice=spec.dice,
         hits=pools.hits, surge=surge_entry.outcome if surge_entry else spec.surge_fixed, moved_by_surge=moved,
         saved=saved, evaded=evade_entry.outcome if spec.evade is not None else None,
-        damage_dice=pools.damage, damage=pools.damage * spec.damage, total_damage=total,
+        damage_dice=pools.damage, damage=dealt, total_damage=total,
         kills=alloc.kills, casualties=taken, marker=alloc.marker, discarded=alloc.discarded,
     )
     events.append({"type": "casualties", "unit": tg.target, "models": taken, "damage": res.damage,

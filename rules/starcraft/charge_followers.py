@@ -50,6 +50,7 @@ from tapeline.board.table import Figure
 from tapeline.board.terrain import Piece
 from tapeline.board.units import TOUCH
 
+from .. import choices
 from ..charge_geometry import MoveRules
 from ..errors import IllegalAction
 from ..state import GameState
@@ -166,6 +167,7 @@ def set_rest(state: GameState, new: GameState, unit_id: str, targets: Sequence[s
         if pl.unplaced:
             new = new.without_models(unit_id, list(pl.unplaced))
         tiers.update(pl.tiers)
+        choices.placement(state.settings, "charge_followers", RULE, f"the spots of the rest of {unit_id} (set)", pl.positions)
     if given:
         c = coherency(new, unit_id, moved.id, targets)
         for f in given:

@@ -18,6 +18,8 @@
   how close to the most base contacts it gets.
 * It may neither engage a new enemy unit nor Disengage from one (§8.8.1: it "cannot be used to
   Disengage"): checked on the result with the §7.2 rule.
+* Each default taken (the Leading Model, its path, the rest's spots) is a reading of the
+  answer, and in strict mode an error (:mod:`rules.choices`).
 * A BURROWED unit that Closes Ranks is no longer BURROWED (and may then attack); STATIONARY is
   lost when a model moves.
 """
@@ -37,6 +39,7 @@ from tapeline.board.space import Space
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
+from .. import choices
 from ..charge_geometry import MoveRules, closest_within, radius, space_for
 from ..errors import IllegalAction
 from ..state import GameState
@@ -110,7 +113,9 @@ def close_ranks(state: GameState, unit_id: str, leader: Optional[str] = None, pa
         raise IllegalAction(RULE + " (FAQ)", f"every model of {unit_id} is already in base contact: the Leading Model cannot end closer, so it cannot Close Ranks")
     chosen_leader = leader is not None
     if leader is None:
-        leader = min(free, key=lambda m: (_gap_to(state, state.figure(m), before), u.models.index(m)))
+        leader = choices.default(state.settings, "close_ranks.leader",
+                                 min(free, key=lambda m: (_gap_to(state, state.figure(m), before), u.models.index(m))), free,
+                                 RULE, f"the Leading Model of {unit_id}'s Close Ranks", "leader")
     elif leader not in u.models:
         raise IllegalAction(RULE, f"{leader} is not a model of {unit_id} on the table")
     elif leader in pins:
@@ -291,6 +296,11 @@ def resolve(state: GameState, unit_id: str, leader: Optional[str] = None, path: 
     """The ``close_ranks`` action: :func:`close_ranks`, its events (the move, models removed
     with no legal linked spot, BURROWED lost) and its summary."""
     new, cr = close_ranks(state, unit_id, leader, path, set_at)
+    given = set(set_at or {})
+    spots = ({cr.leader: cr.path[-1][:2]} if path is None else {}) | {m: xy for m, xy in cr.placed.items()
+                                                                      if m not in given and m != cr.leader}
+    choices.placement(state.settings, "close_ranks", RULE, f"where {unit_id}'s models end (path, set)", spots,
+                      "path" if path is None else "set")
     ev = {"type": "close_ranks", "unit": unit_id, "leader": cr.leader, "length": round(cr.length, 9),
           "end": [round(cr.path[-1][0], 9), round(cr.path[-1][1], 9)],
           "gap_before": round(cr.gap_before, 9), "gap_after": round(cr.gap_after, 9),

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -100,6 +101,8 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         may = [t for t in live if t in rk.may_attack(m)]
         if may:
             out[m] = {may[0]: x}
+            if len(may) > 1:  # a split it could have made: listed, not refused (docs/choices.md)
+                choices.note(f"impact.{m}", may[0])
     return Impact(unit_id, x, y, rk, tuple(live), out, immunes)
 
 

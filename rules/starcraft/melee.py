@@ -16,15 +16,19 @@ Declaring (:func:`declare`), every choice checked against the rules (an
 * ``assign``: the enemy unit each striking model attacks — one it is in the Fighting Rank
   against, or one a Fighting-Rank squadmate it touches is (§8.8.1 "Fighting multiple Units");
   default: the first declared target it may attack (targets in the order given, else in file
-  order);
+  order; the reading ``assign.<model>``);
 * ``weapons``: one Combat-phase weapon per model (§8.8.1 step 3); default: the profile's first
   Combat weapon that is not an upgrade (SPECIALIST weapons must be named for their one model);
 * the **Surge Die** goes to one declared target, never split (§8.8.1); default: the first
-  target receiving dice that has the weapon's Surge Type tag, else the first receiving dice;
+  target receiving dice that has the weapon's Surge Type tag, else the first receiving dice
+  (the reading ``surge_to``);
 * attacks split between units are **one Batch** per weapon profile; PRECISION (X) may be
   assigned to one target or split (FAQ): ``precision: {target: n}`` (the file's
   ``precision_split``), default all of it on the Surge target (else the first target receiving
   dice).
+
+A default taken where the rules give a choice is a reading of the answer, and in strict mode
+an error listing the legal options (:mod:`rules.choices`).
 
 Evade in melee only when something grants it (HIDDEN or BURROWED: Evade against every attack;
 the ability ``combat-shield``; ``grant_evade``), never for being Engaged.
@@ -38,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -195,7 +200,8 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
             continue
         open_to = [t for t in order if t in rk.may_attack(m)]
         if open_to:
-            chosen[m] = open_to[0]
+            chosen[m] = choices.default(state.settings, f"assign.{m}", open_to[0], open_to, MULTI, f"the unit {m} attacks",
+                                        "assign")
     chosen = {m: chosen[m] for m in rk.strikers if m in chosen}
     by_weapon: dict[str, list[str]] = {}
     wobj: dict[str, Weapon] = {}
@@ -220,7 +226,9 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
             raise IllegalAction("§8.8.1 Surge", f"the Surge Die must go to a declared target that receives attacks ({', '.join(receiving)}), not {surge_to}")
     elif surging and receiving:
         tags = set(surging[0].surge)
-        surge_to = next((t for t in receiving if tags & set(state.unit(t).tags)), receiving[0])
+        surge_to = choices.default(state.settings, "surge_to", next((t for t in receiving if tags & set(state.unit(t).tags)),
+                                                                      receiving[0]),
+                                   receiving, "§8.8.1 Surge", "the unit the Surge Die goes to")
     batches: list[MeleeBatch] = []
     for wk, ms in by_weapon.items():
         w = wobj[wk]
@@ -253,7 +261,10 @@ def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str],
         if sum(given.values()) != total:
             raise IllegalAction("§11 PRECISION", f"PRECISION ({total}) must be assigned in full: {sum(given.values())} assigned")
         return dict(given)
-    return {surge_to if surge_to is not None and surge_to in tgts else tgts[0]: total}
+    to = surge_to if surge_to is not None and surge_to in tgts else tgts[0]
+    if len(tgts) > 1:  # a split the player could have made: listed, not refused (docs/choices.md)
+        choices.note("precision_split", to)
+    return {to: total}
 
 
 def part_spec(state: GameState, cc: CloseCombat, b: MeleeBatch, p: Part, mods: Modifiers = Modifiers()) -> BatchSpec:
@@ -334,8 +345,8 @@ def resolve(state: GameState, cc: CloseCombat, dice: Dice, mods: Modifiers = Mod
             results.append(BatchResult(b.weapon.key, p.target, list(p.models), p.dice, pl.hits,
                                        surge_value if b.surge_to == p.target else None, after_surge.damage, saved,
                                        by["evade"].outcome if spec.evade is not None else None, pl.damage,
-                                       pl.damage * spec.damage, 0, 0, [], 0, 0))
-            damage_at[p.target] += pl.damage * spec.damage
+                                       spec.damage_step.dealt(pl.damage), 0, 0, [], 0, 0))
+            damage_at[p.target] += spec.damage_step.dealt(pl.damage)
     st = state
     strict = bool(_setting(settings, "strict_choices", False))
     for t in cc.targets:

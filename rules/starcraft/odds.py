@@ -99,7 +99,8 @@ def attack_odds(batches: Sequence[tuple[BatchSpec, BatchTarget]], marker: int = 
         hits = hits + marginal(final, "hits")
         dd = marginal(final, "damage")
         dice_pmf = dice_pmf + dd
-        dmg = dmg + dd.scaled(spec.damage)
+        step = spec.damage_step
+        dmg = dmg + dd.map(step.dealt)
         new: dict[tuple[tuple[str, ...], int], float] = defaultdict(float)
         for (gone, mk), pr in states.items():
             avail = [m for m in tgt.removable if m not in gone]
@@ -107,7 +108,7 @@ def attack_odds(batches: Sequence[tuple[BatchSpec, BatchTarget]], marker: int = 
             for d, q in zip(dd.values.tolist(), dd.p.tolist()):
                 if q <= 0.0:
                     continue
-                a = allocate(d * spec.damage + mk, tgt.hp, len(avail), bonus, tgt.cap)
+                a = allocate(step.dealt(d) + mk, tgt.hp, len(avail), bonus, tgt.cap)
                 new[(gone + tuple(avail[: a.kills]), a.marker)] += pr * q
         states = dict(new)
     kills: dict[int, float] = defaultdict(float)

@@ -71,6 +71,7 @@ from .casualties import is_engaged
 from .catalogue import Weapon, unit_weapon
 from .elevation import Level, level
 from .odds import attack_odds
+from .. import choices
 from .batches import BatchResult, Modifiers, Settings, _setting, batch_target, dice_spec, fire_batch
 from .targeting import Targeting, check_engagement, check_target_type, evade_reasons
 from .visibility import visible, visible_to_group
@@ -311,6 +312,7 @@ def _reading(state: GameState, settings: Settings) -> str:
     r = _setting(settings, "template_casualties", None) or state.settings.get("template_casualties") or CASUALTY_READINGS[0]
     if r not in CASUALTY_READINGS:
         raise IllegalAction(RULE, f"unknown template_casualties reading {r!r}")
+    choices.note("template_casualties", r)
     return str(r)
 
 

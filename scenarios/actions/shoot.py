@@ -8,6 +8,7 @@ actions:
       - weapon: c-14-rifle          # every listed model (default: all the unit's models not
         target: zerglings           #   firing another non-SIDEARM weapon) fires it
         casualties: [z3, z1]        # optional: the defender's choices, in order, each checked
+        guardian_shield: surge      # optional: the die Guardian Shield removes (target under it)
       - {weapon: rocket-launcher, target: roaches, models: [m6]}   # a SIDEARM, its own Batch
   - action: shoot                   # a template weapon (RNG BT or FT, §8.7.6)
     unit: siege-tank
@@ -27,7 +28,10 @@ results; an ability template (keyword ``ability_template``) has no ``target`` an
 Batch options: ``models`` (the firing models), ``casualties``, and modifiers from abilities:
 ``hit``, ``armour``, ``evade`` (target-number modifiers, +X easier), ``extra_dice``,
 ``precision``, ``critical_hit``, ``tough``, ``dodge``, ``concentrated_fire``, ``grant_evade``
-(an ability grants the target an Evade roll). Weapon keywords (PRECISION, CRITICAL HIT, PIERCE,
+(an ability grants the target an Evade roll), ``damage_reduction`` (what the target's abilities
+take off the Batch's damage, §8.7.4 step 5). ``guardian_shield`` (``attack``, ``long_range`` or
+``surge``): the die the defender's Guardian Shield removes from this Batch (§4.7; default: the
+setting ``guardian_shield_die``). Weapon keywords (PRECISION, CRITICAL HIT, PIERCE,
 ANTI-EVADE, LONG RANGE, PINPOINT, BULKY, INDIRECT FIRE, CONCENTRATED FIRE) come from the profile.
 
 Batches are declared and resolved one at a time, each on the state the previous left (a Batch
@@ -37,7 +41,7 @@ purpose; ``ctx.results[index]["batches"]`` holds each Batch's pools for ``expect
 
 from __future__ import annotations
 
-from typing import Any, Annotated, ClassVar, Literal, Optional, Self
+from typing import Any, Annotated, ClassVar, Literal, Optional, Self, get_args
 
 from pydantic import Field, model_validator
 
@@ -48,11 +52,14 @@ from ..schema import XY, Count, Flag, Id, IdList, Strict
 from ..vocab import Ref, ReplayContext
 
 SmallInt = Annotated[int, Field(strict=True, ge=-6, le=6)]
+#: The die Guardian Shield removes from a Batch, the defender's choice (StarCraft §4.7, §8.7.3).
+GuardianDie = Literal["attack", "long_range", "surge"]
+GUARDIAN_SHIELD: tuple[str, ...] = get_args(GuardianDie)
 
 
 #: The fields of :class:`PoolModifiers`, as the rules name them.
 MODIFIERS = ("hit", "armour", "evade", "extra_dice", "precision", "critical_hit", "tough", "dodge", "concentrated_fire",
-             "grant_evade")
+             "grant_evade", "damage_reduction")
 
 
 class PoolModifiers(Strict):
@@ -69,6 +76,8 @@ class PoolModifiers(Strict):
     dodge: Count = 0
     concentrated_fire: Optional[Annotated[int, Field(strict=True, ge=1, le=1000)]] = None
     grant_evade: Flag = False
+    # §8.7.4 step 5: damage the target's abilities take off each Batch's damage (docs/attacks.md)
+    damage_reduction: Count = 0
 
     def modifiers(self) -> dict[str, Any]:
         """The modifiers by name (the rules' ``Modifiers`` fields)."""
@@ -83,6 +92,9 @@ class BatchOrder(PoolModifiers):
     model: Optional[Id] = None
     on: Optional[Id] = None
     casualties: IdList = []
+    # the defender's choice of the die Guardian Shield removes (§4.7): default the setting
+    # guardian_shield_die
+    guardian_shield: Optional[GuardianDie] = None
 
 
 class Shoot(Strict):
@@ -119,7 +131,8 @@ class Shoot(Strict):
 
     def apply(self, state: GameState, ctx: ReplayContext) -> tuple[GameState, Events]:
         orders = [{"weapon": b.weapon, "target": b.target, "models": b.models, "at": b.at, "model": b.model, "on": b.on,
-                   "casualties": b.casualties, "modifiers": b.modifiers()} for b in self.batches]
+                   "casualties": b.casualties, "modifiers": b.modifiers() | {"guardian_shield": b.guardian_shield}}
+                  for b in self.batches]
         state, events, results = rules_for(state.system).shoot(state, self.unit, orders, ctx.dice, ctx.settings)
         ctx.record({"batches": results})
         return state, events
