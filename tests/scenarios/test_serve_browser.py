@@ -1,0 +1,249 @@
+"""The web table end to end: ``tapeline serve`` in a real subprocess, driven in a real headless
+Chromium (Playwright; the system's browser, as tests/scenarios/test_viewer.py finds it, skipped
+without one). Drag a model by its ``data-model`` element and see the line-of-sight verdict
+change; a refused drag; a template and its coverage; a charge and its path; a small table laid
+out from blank, downloaded, accepted by ``tapeline check`` and reopened to the same table; no
+console error. A screenshot of each step is written under the test's temporary folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tapeline.scenarios import yamlio
+from tapeline.scenarios.web.table import Table
+from tests.conftest import EXAMPLES, cli, cli_json
+from tests.scenarios.test_viewer import CHROMIUM_FLAGS, _chromium
+
+SHOW = EXAMPLES / "showcase.yaml"
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).parent / "tapeline"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "tapeline.scenarios.guards"]
+
+
+@pytest.fixture
+def serve():
+    """Start ``tapeline serve [FILE] --port 0``; the address it prints."""
+    started: list[subprocess.Popen] = []
+
+    def start(*args: str) -> str:
+        p = subprocess.Popen([*_command(), "serve", *args, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "TAPELINE_TIME_LIMIT": "60"})
+        started.append(p)
+        line = p.stdout.readline()
+        assert " at http://127.0.0.1:" in line, (line, p.stderr.read() if p.poll() is not None else "")
+        return line.split(" at ", 1)[1].split("/ ", 1)[0] + "/"
+
+    yield start
+    for p in started:
+        p.terminate()
+        p.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the web table's browser test needs the playwright package (pip install -e '.[test]')")
+    exe = _chromium()
+    if not exe:
+        pytest.skip("the web table's browser test needs Chromium: apt-get install chromium (or set TAPELINE_CHROMIUM)")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS, timeout=60_000)
+        except Exception as e:  # a browser that cannot start here: say so, do not fail the suite
+            pytest.skip(f"Chromium at {exe} did not start: {str(e).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+class Page:
+    """A page of the web table, with its console watched and screenshots numbered."""
+
+    def __init__(self, browser, url: str, shots: Path):
+        self.page = browser.new_page(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.expected_refusals = 0
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", lambda d: self.errors.append(f"dialog: {d.message}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.url, self.shots, self.n = url, shots, 0
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-ready='1']")
+
+    def shot(self, name: str) -> None:
+        self.n += 1
+        self.page.screenshot(path=str(self.shots / f"{self.n:02d}-{name}.png"))
+
+    def client(self, x: float, y: float) -> tuple[float, float]:
+        """The page point of board point (x, y) in inches."""
+        return tuple(self.page.evaluate(
+            "([x, y]) => { const p = new DOMPoint(x, y).matrixTransform(document.querySelector('#board g.board').getScreenCTM());"
+            " return [p.x, p.y]; }", [x, y]))
+
+    def settled(self) -> None:
+        """Wait for the latest question's answer and the latest picture."""
+        self.page.wait_for_function("() => !document.getElementById('status').classList.contains('busy')")
+        self.page.wait_for_load_state("networkidle")
+
+    def drag(self, model: str, to: tuple[float, float]) -> None:
+        box = self.page.locator(f'#board [data-model="{model}"]').bounding_box()
+        m = self.page.mouse
+        m.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        m.down()
+        x, y = self.client(*to)
+        m.move(x, y, steps=8)
+        m.up()
+        self.settled()
+
+    def click_model(self, model: str) -> None:
+        self.page.locator(f'#board [data-model="{model}"]').click()
+        self.settled()
+
+    def click_board(self, x: float, y: float) -> None:
+        self.page.mouse.click(*self.client(x, y))
+        self.settled()
+
+    def mode(self, name: str) -> None:
+        self.page.check(f'input[name="mode"][value="{name}"]')
+
+    def document(self) -> dict:
+        return self.page.evaluate("() => fetch('/api/scenario').then(r => r.json())")
+
+    def console_errors(self) -> list[str]:
+        """Console errors but the browser's own line for each refusal the test provoked (Chromium
+        logs every 4xx answer to a fetch as 'Failed to load resource ... 422')."""
+        refusals = [e for e in self.errors if "status of 422" in e]
+        assert len(refusals) == self.expected_refusals, self.errors
+        return [e for e in self.errors if "status of 422" not in e]
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    d = tmp_path / "screenshots"
+    d.mkdir()
+    return d
+
+
+def test_drag_pick_template_charge(browser, serve, shots):
+    page = Page(browser, serve(str(SHOW)), shots)
+    p = page.page
+    page.shot("opened")
+    assert p.locator("#board [data-model]").count() == sum(len(u["models"]) for u in page.document()["units"])
+    assert p.locator("#board [data-terrain]").count() == len(page.document()["terrain"])
+
+    # pick c2 and zb1: the mesa-wall stands between them (the file's own expectation, after: 1)
+    page.click_model("c2")
+    page.click_model("zb1")
+    assert p.get_attribute("#los-verdict", "data-visible") == "false"
+    assert "mesa-wall" in p.inner_text("#answer") and "full cover" in p.inner_text("#answer")
+    page.shot("c2-zb1-blocked")
+
+    # drag zb1 round the wall to (24.9, 19.3), on the mesa west of it: 2.1" from c2 and more than
+    # 2" from every other model, nothing between the two (the wall stands at x >= 26.7)
+    page.drag("zb1", (24.9, 19.3))
+    assert p.get_attribute("#los-verdict", "data-visible") == "true"
+    at = next(m["at"] for u in page.document()["units"] for m in u["models"] if m["id"] == "zb1")
+    assert at == pytest.approx([24.9, 19.3], abs=0.06)
+    page.shot("zb1-dragged-visible")
+
+    # a drag onto c2 is refused, located, and the table stays as it was
+    before = page.document()
+    page.expected_refusals += 1
+    page.drag("zb1", (26.1, 17.5))
+    assert "overlap" in p.inner_text("#errors") and "units[" in p.inner_text("#errors")
+    assert page.document() == before
+    assert p.get_attribute("#los-verdict", "data-visible") == "true"
+    page.shot("refused-drag")
+
+    # a Blast template at a clicked point: the coverage the command line gives for that point
+    page.mode("template")
+    p.select_option("#shape", "blast")
+    page.click_board(20, 27)
+    point = p.inner_text("#answer h2").split("(")[1].rstrip(")").replace(" ", "")
+    code, want = cli_json("template", SHOW, "--shape", "blast", "--at", point)
+    shown = p.eval_on_selector_all("#coverage tr[data-model]", "rows => rows.map(r => r.dataset.model)")
+    assert code == 0 and shown == [r["model"] for r in want["covered"]] and len(shown) >= 2
+    assert p.locator('#board [data-layer="template"]').count() == 1
+    page.shot("blast-coverage")
+
+    # a charge: the roaches at marines-bravo's neighbour marines-charlie — the path is drawn
+    page.mode("charge")
+    page.click_model("r2")
+    page.click_model("c1")
+    text = p.inner_text("#answer")
+    assert "roaches charges marines-charlie" in text and "distance" in text
+    assert p.locator('#board [data-layer="charge"] .path').count() >= 1
+    page.shot("charge-path")
+
+    assert page.console_errors() == []
+    assert all(r.startswith(page.url) for r in page.requests)  # nothing from the network
+
+
+def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_path):
+    page = Page(browser, serve(), shots)
+    p = page.page
+    p.select_option("#system", "starcraft")
+    p.select_option("#size", "44x30")
+    p.click("#blank")
+    page.settled()
+    assert page.document()["board"] == {"width": 44, "height": 30}
+
+    page.mode("unit")
+    p.select_option("#profile", "marine")
+    p.fill("#side", "terran")
+    p.fill("#count", "3")
+    page.click_board(6, 10)
+    p.select_option("#profile", "zergling")
+    p.fill("#side", "zerg")
+    p.fill("#count", "2")
+    page.click_board(30, 10)
+    page.mode("rect")
+    x0, y0 = page.client(18, 6)
+    x1, y1 = page.client(22, 14)
+    p.mouse.move(x0, y0)
+    p.mouse.down()
+    p.mouse.move(x1, y1, steps=5)
+    p.mouse.up()
+    page.settled()
+    doc = page.document()
+    assert [len(u["models"]) for u in doc["units"]] == [3, 2] and len(doc["terrain"]) == 1
+    rect = doc["terrain"][0]["footprint"]["rect"]
+    assert rect == pytest.approx([18, 6, 4, 8], abs=0.06)
+    page.shot("laid-out")
+
+    # undo takes the piece back, redo brings it again
+    p.click("#undo")
+    page.settled()
+    assert page.document()["terrain"] == []
+    p.click("#redo")
+    page.settled()
+    assert page.document() == doc
+
+    for button, suffix in (("#save-yaml", ".yaml"), ("#save-json", ".json")):
+        with p.expect_download() as info:
+            p.click(button)
+        f = tmp_path / ("download" + suffix)
+        info.value.save_as(str(f))
+        code, out, err = cli("check", f)
+        assert code == 0, err
+        assert yamlio.parse(f.read_text(encoding="utf-8"), suffix == ".json")[0] == doc
+        assert Table.open(str(f)).document() == doc  # reopens to the same table
+    with p.expect_download() as info:
+        p.click("#save-svg")
+    svg = tmp_path / "table.svg"
+    info.value.save_as(str(svg))
+    assert svg.read_text(encoding="utf-8").startswith("<svg") and 'data-model="' in svg.read_text(encoding="utf-8")
+    page.shot("downloaded")
+    assert page.console_errors() == []
