@@ -496,6 +496,11 @@ COMMANDS: Mapping[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+#: Commands that run until interrupted and guard each call themselves: the whole command is not
+#: one question under one time limit (the web table: each request that touches the game is).
+GUARDS_ITS_OWN = frozenset({"serve"})
+
+
 def check_output(file: str, output: str, flag: str) -> None:
     """Refuse, before any work, a file a command would write (``output``, ``flag`` its option)
     that is the scenario file itself by any name (a link, ``./``, ``..``: writing would destroy
@@ -555,7 +560,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     NOTES.clear()
     file = getattr(args, "file", None)
     try:
-        code = guarded(lambda: COMMANDS[args.command](args))
+        run = COMMANDS[args.command]
+        code = run(args) if args.command in GUARDS_ITS_OWN else guarded(lambda: run(args))
     except ScenarioError as e:
         return fail(str(e))
     except TapelineError as e:

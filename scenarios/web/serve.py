@@ -54,6 +54,8 @@ class MainThread:
                 done.set_result(fn())
             except BaseException as e:  # noqa: BLE001 - handed to the request that asked
                 done.set_exception(e)
+                if isinstance(e, KeyboardInterrupt):  # Ctrl-C during a question stops the server too
+                    raise
 
 
 def loopback(host: str) -> bool:

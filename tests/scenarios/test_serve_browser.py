@@ -247,3 +247,66 @@ def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_p
     assert svg.read_text(encoding="utf-8").startswith("<svg") and 'data-model="' in svg.read_text(encoding="utf-8")
     page.shot("downloaded")
     assert page.console_errors() == []
+
+
+# --- the process itself (no browser needed) -----------------------------------------------------------
+
+
+def _post(url: str, body: dict, host: str | None = None) -> tuple[int, dict]:
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json", **({"host": host} if host else {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def test_the_process_answers_refuses_other_hosts_and_stops_on_ctrl_c(serve):
+    url = serve(str(SHOW))
+    code, got = _post(url + "api/ask", {"command": "los", "args": ["c2", "zb1"]})
+    assert code == 200 and got == cli_json("los", SHOW, "c2", "zb1")[1]
+    code, got = _post(url + "api/ask", {"command": "models", "args": []}, host="rebound.example:8750")
+    assert code == 403 and got["error"]["location"] == "Host"
+
+
+def test_a_question_past_the_time_limit_is_refused_and_the_table_keeps_serving():
+    """With a time limit of 1 ms of CPU, a charge (hundreds of ms) gives up with the command
+    line's message; the server still answers afterwards."""
+    p = subprocess.Popen([*_command(), "serve", str(SHOW), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env={**os.environ, "TAPELINE_TIME_LIMIT": "0.001"})
+    try:
+        line = p.stdout.readline()
+        url = line.split(" at ", 1)[1].split("/ ", 1)[0] + "/"
+        code, got = _post(url + "api/ask", {"command": "charge", "args": ["--unit", "roaches", "--target", "marines-charlie"]})
+        assert code == 422 and got["error"]["location"] == "charge" and "gave up after" in got["error"]["message"]
+        code, got = _post(url + "api/pop", {})
+        assert code == 422 and got["error"]["location"] == "pop"  # still serving
+    finally:
+        import signal
+
+        p.send_signal(signal.SIGINT)  # Ctrl-C: the server stops cleanly
+        assert p.wait(timeout=15) == 0
+        err = p.stderr.read()
+        assert "Traceback" not in err, err
+
+
+def test_a_port_in_use_is_one_located_line(serve):
+    url = serve(str(SHOW))
+    port = url.rsplit(":", 1)[1].strip("/")
+    r = subprocess.run([*_command(), "serve", str(SHOW), "--port", port], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--port" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_host_that_is_not_loopback_is_said():
+    p = subprocess.Popen([*_command(), "serve", "--host", "0.0.0.0", "--port", "0"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        first, second = p.stdout.readline(), p.stdout.readline()
+        assert "a blank table at http://0.0.0.0:" in first and "not only on this machine" in second
+    finally:
+        p.terminate()
+        p.wait(timeout=10)
