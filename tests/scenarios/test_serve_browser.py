@@ -310,3 +310,33 @@ def test_a_host_that_is_not_loopback_is_said():
     finally:
         p.terminate()
         p.wait(timeout=10)
+
+
+def test_charge_made_then_the_fight_as_bar_charts(browser, serve, shots):
+    """Horus Heresy: the file's own first action by pointing — tac charge trt, made with the
+    table's dice — then the fight of tac: its steps and the casualty and result distributions,
+    the numbers the command line gives after that action (``fight --after 0``)."""
+    heresy = EXAMPLES / "assault-heresy.yaml"
+    page = Page(browser, serve(str(heresy)), shots)
+    p = page.page
+    page.mode("charge")
+    page.click_model("a1")
+    page.click_model("t1")
+    assert "tac charges trt" in p.inner_text("#answer")
+    p.click("#push-charge")
+    p.wait_for_selector("#events")
+    page.settled()
+    page.shot("charge-made")
+    page.mode("fight")
+    page.click_model("a1")
+    code, want = cli_json("fight", heresy, "--unit", "tac", "--after", "0")
+    text = p.inner_text("#answer")
+    assert code == 0 and "the fight of tac" in text
+    for step in want["steps"]:
+        assert step["weapon"] in text
+    bars = p.eval_on_selector_all("#answer .bar", "bs => bs.map(b => b.title)")
+    want_bars = [f"{100 * x:.1f}%" for u in want["casualties_pmf"].values() for x in u] + \
+                [f"{100 * x:.1f}%" for x in want["result"].values()]
+    assert bars == want_bars
+    page.shot("fight-bars")
+    assert page.console_errors() == []

@@ -525,7 +525,10 @@ async function start() {
     const r = await call("POST", "/api/push", {action: {action: "charge", unit: q.unit, targets: q.targets}});
     if (!r.ok) { showErrors(errorsOf(r)); return; }
     showErrors([]); status(`charge made: ${r.data.events.length} events`);
-    const box = $("answer"); const ev = el("pre", r.data.events.map((e) => JSON.stringify(e)).join("\n")); ev.id = "events"; box.append(ev);
+    state.question = null; state.picks = [];  // the charge is made: the board shows where it ended
+    state.latest++;  // an answer still on its way is stale now
+    const box = $("answer"); box.replaceChildren(el("h2", `${q.unit} charged ${q.targets.join(", ")}`));
+    const ev = el("pre", r.data.events.map((e) => JSON.stringify(e)).join("\n")); ev.id = "events"; box.append(ev);
     await picture();
   });
   $("pop").addEventListener("click", async () => { const r = await call("POST", "/api/pop"); if (!r.ok) showErrors(errorsOf(r)); else { showErrors([]); await refresh(); } });
