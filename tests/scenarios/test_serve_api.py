@@ -284,3 +284,19 @@ def test_a_blank_table_is_a_valid_empty_table(tmp_path):
     f = tmp_path / "blank.json"
     f.write_text(json.dumps(doc))
     assert cli("check", f)[0] == 0
+
+
+def test_the_other_commands_do_not_load_the_web_stack():
+    """Starlette and uvicorn are loaded by ``tapeline serve`` only: a query's start-up does not
+    pay for them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, io, contextlib\n"
+            "from tapeline.scenarios import cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert cli.main(['measure', {str(SHOW)!r}, 'a6', 'za5']) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'anyio', 'httpx', 'httpx2')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

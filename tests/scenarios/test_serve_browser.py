@@ -221,12 +221,46 @@ def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_p
     assert [len(u["models"]) for u in doc["units"]] == [3, 2] and len(doc["terrain"]) == 1
     rect = doc["terrain"][0]["footprint"]["rect"]
     assert rect == pytest.approx([18, 6, 4, 8], abs=0.06)
+
+    # the piece picked after drawing: made impassable, it would hold no model — here none stands
+    # in it, so the edit is kept; its height set too
+    page.mode("pick")
+    p.locator('#props label:has-text("impassable") input').check()
+    page.settled()
+    p.fill('#props label:has-text("height") input', "3")
+    p.press('#props label:has-text("height") input', "Tab")
+    page.settled()
+    piece = page.document()["terrain"][0]
+    assert piece["traits"] == ["impassable"] and piece["height"] == 3
+    # a circle, and a polygon by its corners
+    page.mode("circle")
+    x0, y0 = page.client(12, 22)
+    x1, y1 = page.client(14, 22)
+    p.mouse.move(x0, y0)
+    p.mouse.down()
+    p.mouse.move(x1, y1, steps=5)
+    p.mouse.up()
+    page.settled()
+    page.mode("polygon")
+    for corner in ((30, 20), (36, 20), (33, 26)):
+        page.click_board(*corner)
+    p.click("#finish-polygon")
+    page.settled()
+    doc = page.document()
+    circle, polygon = doc["terrain"][1]["footprint"]["circle"], doc["terrain"][2]["footprint"]["polygon"]
+    assert circle == pytest.approx([12, 22, 2], abs=0.06)
+    assert [c for xy in polygon for c in xy] == pytest.approx([30, 20, 36, 20, 33, 26], abs=0.06)
+    # a model dragged into the impassable piece is refused, located, and the table kept
+    page.expected_refusals += 1
+    first = doc["units"][0]["models"][0]["id"]
+    page.drag(first, (20, 10))
+    assert "impassable" in p.inner_text("#errors") and page.document() == doc
     page.shot("laid-out")
 
-    # undo takes the piece back, redo brings it again
+    # undo takes the polygon back, redo brings it again
     p.click("#undo")
     page.settled()
-    assert page.document()["terrain"] == []
+    assert page.document()["terrain"] == doc["terrain"][:2]
     p.click("#redo")
     page.settled()
     assert page.document() == doc
@@ -245,6 +279,11 @@ def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_p
     svg = tmp_path / "table.svg"
     info.value.save_as(str(svg))
     assert svg.read_text(encoding="utf-8").startswith("<svg") and 'data-model="' in svg.read_text(encoding="utf-8")
+    with p.expect_download() as info:
+        p.click("#save-png")
+    png = tmp_path / "table.png"
+    info.value.save_as(str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page.shot("downloaded")
     assert page.console_errors() == []
 

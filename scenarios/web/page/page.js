@@ -343,7 +343,13 @@ async function addUnit(at) {
   const step = base / 25.4 + 0.2;
   const uid = newId(key, taken); taken.add(uid);
   const models = [];
-  for (let i = 0; i < n; i++) { const id = newId(uid + "-m", taken); taken.add(id); models.push({id, at: [Math.round((at[0] + i * step) * 100) / 100, at[1]]}); }
+  // short model ids, so the picture's labels stay readable: the profile's first letters and a number
+  const short = key.replace(/[^A-Za-z0-9]/g, "").slice(0, 2).toLowerCase() || "m";
+  for (let i = 0; i < n; i++) {
+    let k = 1; while (taken.has(`${short}${k}`)) k++;
+    const id = `${short}${k}`; taken.add(id);
+    models.push({id, at: [Math.round((at[0] + i * step) * 100) / 100, at[1]]});
+  }
   doc.units.push({id: uid, side: $("side").value.trim() || "player-1", profile: key, models});
   await commit(doc, `add ${uid}`);
 }
