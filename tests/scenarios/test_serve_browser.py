@@ -209,6 +209,23 @@ def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_p
     p.fill("#side", "zerg")
     p.fill("#count", "2")
     page.click_board(30, 10)
+    # a typed profile: no catalogue entry, its stats and base given in the page
+    p.select_option("#profile", "")
+    p.fill("#side", "neutral")
+    p.fill("#count", "1")
+    p.fill("#base-mm", "40")
+    p.fill("#stats", '{"speed": 5, "armour": 4, "evade": 6, "hp": 3}')
+    page.click_board(40, 26)
+    typed = page.document()["units"][2]
+    assert "profile" not in typed and typed["base"] == 40 and typed["stats"] == {"speed": 5, "armour": 4, "evade": 6, "hp": 3}
+    # stats that are no stats are refused, located, with the table kept
+    before = page.document()
+    page.expected_refusals += 1
+    p.fill("#stats", '{"speed": "fast"}')
+    page.click_board(40, 20)
+    assert "stats" in p.inner_text("#errors") and page.document() == before
+    p.fill("#stats", "")
+    p.fill("#base-mm", "")
     page.mode("rect")
     x0, y0 = page.client(18, 6)
     x1, y1 = page.client(22, 14)
@@ -218,7 +235,7 @@ def test_lay_out_a_table_from_blank_and_download_it(browser, serve, shots, tmp_p
     p.mouse.up()
     page.settled()
     doc = page.document()
-    assert [len(u["models"]) for u in doc["units"]] == [3, 2] and len(doc["terrain"]) == 1
+    assert [len(u["models"]) for u in doc["units"]] == [3, 2, 1] and len(doc["terrain"]) == 1
     rect = doc["terrain"][0]["footprint"]["rect"]
     assert rect == pytest.approx([18, 6, 4, 8], abs=0.06)
 

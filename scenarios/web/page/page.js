@@ -335,22 +335,32 @@ function newId(prefix, taken) { let i = 1; while (taken.has(`${prefix}-${i}`)) i
 function takenIds(doc) { return new Set([...doc.units.map((u) => u.id), ...doc.units.flatMap((u) => u.models.map((m) => m.id)), ...doc.terrain.map((t) => t.id)]); }
 
 async function addUnit(at) {
-  const key = $("profile").value;
-  const prof = (state.catalogue.profiles || []).find((p) => p.key === key);
+  const key = $("profile").value;  // "": a typed profile (the stats and the base given here)
+  const prof = (state.catalogue.profiles || []).find((p) => p.key === key) || {};
   const n = Math.max(1, Math.min(30, parseInt($("count").value, 10) || 1));
   const doc = copy(state.doc), taken = takenIds(doc);
-  const base = Array.isArray(prof.base) ? Math.max(...prof.base) : (prof.base || 32);
+  let stats;
+  if ($("stats").value.trim()) {
+    try { stats = JSON.parse($("stats").value); } catch (e) { showErrors([{location: "stats", message: `not JSON: ${e.message}`}]); return; }
+  } else if (!key) { showErrors([{location: "stats", message: "a typed profile needs its stats (or choose a profile of the catalogue)"}]); return; }
+  const mm = Number($("base-mm").value) || 0;
+  const base = mm || (Array.isArray(prof.base) ? Math.max(...prof.base) : (prof.base || 32));
   const step = base / 25.4 + 0.2;
-  const uid = newId(key, taken); taken.add(uid);
+  const uid = newId(key || "unit", taken); taken.add(uid);
   const models = [];
   // short model ids, so the picture's labels stay readable: the profile's first letters and a number
-  const short = key.replace(/[^A-Za-z0-9]/g, "").slice(0, 2).toLowerCase() || "m";
+  const short = (key || "unit").replace(/[^A-Za-z0-9]/g, "").slice(0, 2).toLowerCase() || "m";
   for (let i = 0; i < n; i++) {
     let k = 1; while (taken.has(`${short}${k}`)) k++;
     const id = `${short}${k}`; taken.add(id);
     models.push({id, at: [Math.round((at[0] + i * step) * 100) / 100, at[1]]});
   }
-  doc.units.push({id: uid, side: $("side").value.trim() || "player-1", profile: key, models});
+  const unit = {id: uid, side: $("side").value.trim() || "player-1"};
+  if (key) unit.profile = key;
+  if (mm) unit.base = mm;
+  if (stats !== undefined) unit.stats = stats;
+  unit.models = models;
+  doc.units.push(unit);
   await commit(doc, `add ${uid}`);
 }
 
@@ -487,6 +497,7 @@ async function loadCatalogue() {
   const r = await call("GET", `/api/units?system=${encodeURIComponent(state.doc.system)}`);
   state.catalogue = r.ok ? r.data : {profiles: []};
   const sel = $("profile"); sel.replaceChildren();
+  const typed = el("option", "a typed profile (the stats below)"); typed.value = ""; sel.append(typed);
   for (const p of state.catalogue.profiles) { const o = el("option", p.name ? `${p.name} (${p.key})` : p.key); o.value = p.key; sel.append(o); }
 }
 
