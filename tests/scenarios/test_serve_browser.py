@@ -98,7 +98,7 @@ class Page:
         self.page.wait_for_load_state("networkidle")
 
     def drag(self, model: str, to: tuple[float, float]) -> None:
-        box = self.page.locator(f'#board [data-model="{model}"]').bounding_box()
+        box = self.page.locator(f'#board .model[data-model="{model}"]').bounding_box()
         m = self.page.mouse
         m.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         m.down()
@@ -108,7 +108,7 @@ class Page:
         self.settled()
 
     def click_model(self, model: str) -> None:
-        self.page.locator(f'#board [data-model="{model}"]').click()
+        self.page.locator(f'#board .model[data-model="{model}"]').click()
         self.settled()
 
     def click_board(self, x: float, y: float) -> None:
@@ -140,7 +140,7 @@ def test_drag_pick_template_charge(browser, serve, shots):
     page = Page(browser, serve(str(SHOW)), shots)
     p = page.page
     page.shot("opened")
-    assert p.locator("#board [data-model]").count() == sum(len(u["models"]) for u in page.document()["units"])
+    assert p.locator("#board .model[data-model]").count() == sum(len(u["models"]) for u in page.document()["units"])
     assert p.locator("#board [data-terrain]").count() == len(page.document()["terrain"])
 
     # pick c2 and zb1: the mesa-wall stands between them (the file's own expectation, after: 1)
@@ -395,4 +395,31 @@ def test_charge_made_then_the_fight_as_bar_charts(browser, serve, shots):
                 [f"{100 * x:.1f}%" for x in want["result"].values()]
     assert bars == want_bars
     page.shot("fight-bars")
+    assert page.console_errors() == []
+
+
+def test_a_flamer_from_its_firer_and_a_starcraft_template_weapon(browser, serve, shots):
+    """The Firebat example, by pointing: a Flamer laid from f1's base edge toward z1 covers z1
+    wholly and z2 partly (the file's own hand-worked expectations: tip at (4.787402, 9), f1's
+    40 mm base edge); the Perdition Flamer fired by f1 at z1 affects z1 and z2 (§8.7.6), with
+    its Batch's odds in words."""
+    firebat = EXAMPLES / "template-firebat.yaml"
+    page = Page(browser, serve(str(firebat)), shots)
+    p = page.page
+    page.mode("template")
+    p.select_option("#shape", "flamer")
+    page.click_model("f1")
+    page.click_board(8.5, 9)
+    rows = p.eval_on_selector_all("#coverage tr[data-model]", "rs => rs.map(r => [r.dataset.model, r.cells[2].textContent])")
+    assert dict(rows) == {"z1": "wholly", "z2": "partly"}
+    assert p.inner_text("#answer h2").startswith("flamer at (4.787")
+    page.shot("flamer-from-firer")
+    p.select_option("#shape", "weapon")
+    p.fill("#weapon", "perdition-flamer")
+    page.click_model("f1")
+    page.click_model("z1")
+    words = p.inner_text("#template-words")
+    assert "affected zerglings: z1, z2" in words and "primary zerglings: 2 dice" in words
+    assert p.locator('#board [data-layer="template"]').count() == 1
+    page.shot("template-weapon")
     assert page.console_errors() == []

@@ -116,6 +116,7 @@ function overlays() {
   if (!q) return {};
   if (q.kind === "pair") return {los: [q.a, q.b]};
   if (q.kind === "charge" && q.targets.length) return {charge: q.unit, target: q.targets};
+  if (q.kind === "template" && q.weapon) return {template: [q.unit, q.weapon, q.target], model: q.model};
   if (q.kind === "template") return q.shape === "flamer" ? {template: ["flamer"], at: q.at, toward: q.toward} : {template: [q.shape], at: q.at};
   return {};
 }
@@ -127,7 +128,7 @@ async function picture() {
   if (!r.ok) { showErrors(errorsOf(r)); return; }
   const svg = r.data.svg;
   $("board").innerHTML = svg;  // the server's picture: every id in it is escaped by the renderer
-  for (const id of state.picks) mark(`[data-model="${CSS.escape(id)}"]`);
+  for (const id of state.picks) mark(`.model[data-model="${CSS.escape(id)}"]`);
   if (state.piece) mark(`[data-terrain="${CSS.escape(state.piece)}"]`);
   $("board").dataset.picture = String(n);
 }
@@ -166,7 +167,8 @@ async function askOpen() {
     const c = await explain("charge", args);
     shown = () => showCharge(q, c);
   } else if (q.kind === "template") {
-    const args = ["--shape", q.shape, "--at", q.at.join(",")];
+    const args = q.weapon ? ["--unit", q.unit, "--weapon", q.weapon, "--target", q.target, "--model", q.model]
+                          : ["--shape", q.shape, "--at", q.at.join(",")];
     if (q.toward) args.push("--toward", q.toward.join(","));
     const t = await explain("template", args);
     shown = () => showTemplate(q, t);
@@ -234,7 +236,7 @@ function showCharge(q, c) {
 function showTemplate(q, t) {
   const box = $("answer");
   box.className = "answer"; box.dataset.question = "template";
-  box.append(el("h2", `${q.shape.replace("_", " ")} at (${q.at.join(", ")})`));
+  box.append(el("h2", q.weapon ? `${q.weapon} of ${q.model} at ${q.target}` : `${q.shape.replace("_", " ")} at (${q.at.join(", ")})`));
   if (t.error) { failed(box, "template", t); return; }
   const a = t.answer;
   const p = el("p", `${a.covered.length} model${a.covered.length === 1 ? "" : "s"} covered`, "verdict"); p.id = "template-verdict";
@@ -249,6 +251,9 @@ function showTemplate(q, t) {
   }
   box.append(table);
   if (a.near_misses && a.near_misses.length) box.append(el("p", "near misses: " + a.near_misses.map((n) => `${n.model} (${inches(n.gap)})`).join(", ")));
+  if (q.weapon) {  // the weapon's verdict: who is affected or excluded, each Batch's exact odds
+    const words = el("pre", t.text); words.id = "template-words"; box.append(words);
+  }
   box.append(rule("template"));
 }
 
@@ -293,7 +298,12 @@ function showFight(q, f) {
 
 function mode() { return document.querySelector('input[name="mode"]:checked').value; }
 // whether a click, even on a model, places something at its point (a Blast, a unit)
-function placing() { const m = mode(); return (m === "template" && $("shape").value !== "flamer") || m === "unit" || m === "polygon"; }
+// (a Flamer's aim too, once its firer is picked: a click on another model aims at that point)
+function placing(id) {
+  const m = mode(), shape = $("shape").value;
+  if (m === "template" && shape === "flamer") return state.picks.length === 1 && id !== state.picks[0];
+  return (m === "template" && shape !== "weapon") || m === "unit" || m === "polygon";
+}
 
 async function pickModel(id) {
   const m = mode();
@@ -303,8 +313,13 @@ async function pickModel(id) {
     else if (u !== state.question.unit && !state.question.targets.includes(u)) { state.question.targets.push(u); state.picks.push(id); }
   } else if (m === "fight") {
     state.question = {kind: "fight", unit: unitOf(id)}; state.picks = [id];
+  } else if (m === "template" && $("shape").value === "weapon" && state.picks.length === 1 && unitOf(id) !== unitOf(state.picks[0])) {
+    const weapon = $("weapon").value.trim();
+    if (!weapon) { showErrors([{location: "weapon", message: "name the firer's template weapon (its id, as in the file or the catalogue)"}]); return; }
+    state.picks.push(id);
+    state.question = {kind: "template", weapon, unit: unitOf(state.picks[0]), model: state.picks[0], target: id};
   } else if (m === "template") {
-    state.picks = [id];  // the firer of a flamer
+    state.picks = [id];  // the firer of a Flamer or of a template weapon
   } else {
     state.picks = state.picks.length >= 2 || state.picks[0] === id ? [id] : [...state.picks, id];
     state.question = state.picks.length === 2 ? {kind: "pair", a: state.picks[0], b: state.picks[1]} : null;
@@ -320,8 +335,7 @@ async function boardClick(at) {
     const shape = $("shape").value;
     if (shape === "flamer") {
       if (!state.picks.length) { showErrors([{location: "template", message: "pick the firing model first, then click where the Flamer points"}]); return; }
-      const f = findModel(state.doc, state.picks[0]).model;
-      state.question = {kind: "template", shape, at: f.at, toward: at};
+      state.question = {kind: "template", shape, at: baseEdge(state.picks[0], at), toward: at};
     } else state.question = {kind: "template", shape, at};
     await Promise.all([picture(), askOpen()]);
   } else if (m === "unit") await addUnit(at);
@@ -329,6 +343,25 @@ async function boardClick(at) {
     state.polygon.push(at);
     status(`polygon: ${state.polygon.length} point${state.polygon.length === 1 ? "" : "s"}; Finish polygon when done`);
   }
+}
+
+// The point of a model's base edge toward `aim` (a Flamer's tip touches the firer's base):
+// read from the picture's own base (a circle, or an ellipse turned by its facing).
+function baseEdge(id, aim) {
+  const b = $("board").querySelector(`.model[data-model="${CSS.escape(id)}"]`);
+  const cx = Number(b.getAttribute("cx")), cy = Number(b.getAttribute("cy"));
+  const dx = aim[0] - cx, dy = aim[1] - cy, d = Math.hypot(dx, dy) || 1;
+  let r;
+  if (b.tagName === "circle") r = Number(b.getAttribute("r"));
+  else {
+    const m = /rotate\(([-\d.e]+)/.exec(b.getAttribute("transform") || "");
+    const phi = Math.atan2(dy, dx) - (m ? Number(m[1]) * Math.PI / 180 : 0);
+    const a = Number(b.getAttribute("rx")), c = Number(b.getAttribute("ry"));
+    r = a * c / Math.hypot(c * Math.cos(phi), a * Math.sin(phi));
+  }
+  r += 1e-6;  // a millionth of an inch outside the base (within the contact tolerance), so the
+              // point rounded to six decimals never falls inside the firer's own base
+  return [Math.round((cx + r * dx / d) * 1e6) / 1e6, Math.round((cy + r * dy / d) * 1e6) / 1e6];
 }
 
 function newId(prefix, taken) { let i = 1; while (taken.has(`${prefix}-${i}`)) i++; return `${prefix}-${i}`; }
@@ -402,7 +435,7 @@ function onPointerDown(evt) {
       const doc = copy(state.doc), f = findModel(doc, id);
       f.model.at = [Math.round((f.model.at[0] + end[0] - start[0]) * 100) / 100, Math.round((f.model.at[1] + end[1] - start[1]) * 100) / 100];
       await commit(doc, `move ${id}`);
-    } else if (model && !placing()) await pickModel(model.getAttribute("data-model"));
+    } else if (model && !placing(model.getAttribute("data-model"))) await pickModel(model.getAttribute("data-model"));
     else if (target && !moved && mode() === "pick") { state.piece = target.getAttribute("data-terrain"); state.picks = []; props(); await picture(); }
     else if (!moved) await boardClick(end);
   };
@@ -526,6 +559,7 @@ async function start() {
   $("system").value = state.doc.system;
   $("board").addEventListener("pointerdown", onPointerDown);
   document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", modeChanged));
+  $("shape").addEventListener("change", () => { $("weapon").hidden = $("shape").value !== "weapon"; modeChanged(); });
   $("size").addEventListener("change", () => { $("custom-size").hidden = $("size").value !== "custom"; });
   $("blank").addEventListener("click", blankTable);
   $("undo").addEventListener("click", () => restore(state.undo, state.redo));
