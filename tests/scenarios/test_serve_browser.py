@@ -423,3 +423,26 @@ def test_a_flamer_from_its_firer_and_a_starcraft_template_weapon(browser, serve,
     assert p.locator('#board [data-layer="template"]').count() == 1
     page.shot("template-weapon")
     assert page.console_errors() == []
+
+
+def test_a_slow_answer_is_never_shown_once_a_later_question_is_asked(browser, serve, shots):
+    """The full-table charge (the roaches at the marauders, hundreds of ms) is asked, then at
+    once the sight line c2–zb1: the charge's answer arrives first (one worker answers in order)
+    and is dropped; the page shows only the later question's answer."""
+    page = Page(browser, serve(str(SHOW)), shots)
+    shown = page.page.evaluate("""async () => {
+      const seen = [];
+      new MutationObserver(() => { const q = document.getElementById("answer").dataset.question; if (q) seen.push(q); })
+        .observe(document.getElementById("answer"), {attributes: true, childList: true});
+      state.question = {kind: "charge", unit: "roaches", targets: ["marauders"], roll: null};
+      const first = askOpen();
+      state.question = {kind: "pair", a: "c2", b: "zb1"};
+      const second = askOpen();
+      await Promise.all([first, second]);
+      await new Promise((r) => setTimeout(r, 50));
+      return {seen, now: document.getElementById("answer").dataset.question,
+              verdict: document.getElementById("los-verdict").dataset.visible};
+    }""")
+    assert shown["now"] == "pair" and shown["verdict"] == "false"
+    assert "charge" not in shown["seen"], shown
+    assert page.console_errors() == []
