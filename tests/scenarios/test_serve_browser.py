@@ -446,3 +446,24 @@ def test_a_slow_answer_is_never_shown_once_a_later_question_is_asked(browser, se
     assert shown["now"] == "pair" and shown["verdict"] == "false"
     assert "charge" not in shown["seen"], shown
     assert page.console_errors() == []
+
+
+def test_ids_that_look_like_markup_are_shown_as_text(browser, serve, shots, tmp_path):
+    """Two models whose ids are markup: the picture and the page show the characters, no script
+    runs (a dialog would be counted as an error)."""
+    from tapeline.scenarios.web.table import blank
+
+    evil = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>']
+    doc = blank("starcraft", 24, 24)
+    doc["units"] = [{"id": f"u{i}", "side": f"s{i}", "profile": "marine", "models": [{"id": m, "at": [6 + 10 * i, 12]}]}
+                    for i, m in enumerate(evil)]
+    f = tmp_path / "evil.json"
+    f.write_text(json.dumps(doc))
+    page = Page(browser, serve(str(f)), shots)
+    p = page.page
+    page.click_model(evil[0].replace('"', '\\"'))
+    page.click_model(evil[1].replace('"', '\\"'))
+    assert p.inner_text("#answer h2") == f"{evil[0]} and {evil[1]}"
+    assert p.locator("#board script, #answer script, #board img, #answer img").count() == 0
+    page.shot("markup-ids")
+    assert page.console_errors() == []
