@@ -16,7 +16,9 @@ needs no lock.
 
 from __future__ import annotations
 
+import argparse
 import copy
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional, TypeVar
@@ -128,7 +130,7 @@ class Table:
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise Refused([("args", "the arguments are a list of words, as on the command line")])
         try:
-            ns = parser().parse_args([command, self.file, *args])
+            ns = _parser().parse_args([command, self.file, *args])
         except UsageError as e:
             raise Refused([("arguments", str(e))]) from None
         except SystemExit:  # --help
@@ -163,6 +165,13 @@ class Table:
                 raise Refused([(f"overlays.{e.location}", e.message)]) from None
 
         return guarded(lambda: _refusing("render", draw))
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> argparse.ArgumentParser:
+    """The command line's parser, made once (building it costs more than answering a sight
+    line; a session, ``tapeline shell``, keeps one too). Reading arguments does not change it."""
+    return parser()
 
 
 def catalogue(system: Any) -> dict[str, Any]:
