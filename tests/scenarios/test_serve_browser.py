@@ -93,9 +93,10 @@ class Page:
             " return [p.x, p.y]; }", [x, y]))
 
     def settled(self) -> None:
-        """Wait for the latest question's answer and the latest picture."""
-        self.page.wait_for_function("() => !document.getElementById('status').classList.contains('busy')")
-        self.page.wait_for_load_state("networkidle")
+        """Wait until every request the page made is answered and its answer shown."""
+        self.page.wait_for_timeout(50)  # (a click's requests start within its event handlers)
+        self.page.wait_for_function("() => document.body.dataset.pending === '0' && "
+                                    "!document.getElementById('status').classList.contains('busy')")
 
     def drag(self, model: str, to: tuple[float, float]) -> None:
         box = self.page.locator(f'#board .model[data-model="{model}"]').bounding_box()
@@ -164,6 +165,7 @@ def test_drag_pick_template_charge(browser, serve, shots):
     page.drag("zb1", (26.1, 17.5))
     assert "overlap" in p.inner_text("#errors") and "units[" in p.inner_text("#errors")
     assert page.document() == before
+    assert p.locator('#board .model.refused[data-model="zb1"]').count() == 1  # located on the picture too
     assert p.get_attribute("#los-verdict", "data-visible") == "true"
     page.shot("refused-drag")
 

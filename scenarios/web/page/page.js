@@ -19,6 +19,7 @@ const state = {
   pictured: 0,        // the number of the latest picture asked for
   polygon: [],        // the polygon being drawn
   catalogue: null,    // {system, profiles} of the table's system
+  refused: [],        // what the last refused edit's errors name, marked on the picture
 };
 const TRAITS = ["impassable", "passable", "blocks_sight", "no_sight_block", "standable", "grass", "difficult",
                 "dangerous", "cover", "access_point"];
@@ -33,13 +34,25 @@ const RULES = {
 
 // --- talking to the server -------------------------------------------------------------------------
 
+// (the requests in flight are counted on the page's body, data-pending: 0 when all is answered)
+let pending = 0;
+function inFlight(k) { pending += k; document.body.dataset.pending = String(pending); }
+
 async function call(method, path, body) {
   const opts = {method, headers: {}};
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["content-type"] = "application/json"; }
-  const r = await fetch(path, opts);
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = {error: {location: path, message: `the server answered ${r.status}`}}; }
-  return {ok: r.ok, status: r.status, data};
+  inFlight(1);
+  try {
+    const r = await fetch(path, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = {error: {location: path, message: `the server answered ${r.status}`}}; }
+    return {ok: r.ok, status: r.status, data};
+  } catch (e) {
+    return {ok: false, status: 0, data: {error: {location: path, message: `no answer from the server: ${e.message}`}}};
+  } finally {
+    // the caller's own work on the answer runs first: the count falls once it is done
+    setTimeout(() => inFlight(-1), 0);
+  }
 }
 
 function el(tag, text, cls) {
@@ -79,10 +92,12 @@ async function commit(doc, what) {
   const r = await call("PUT", "/api/scenario", doc);
   if (!r.ok) {
     showErrors(errorsOf(r));
+    state.refused = located(doc, errorsOf(r));
     status(`${what}: refused, the table is as it was`);
     await picture();
     return false;
   }
+  state.refused = [];
   state.undo.push(state.doc); state.redo = [];
   state.doc = doc;
   showErrors([]);
@@ -99,6 +114,19 @@ async function restore(from, to) {
   to.push(state.doc); state.doc = doc; showErrors([]);
   dropMissing();
   await refresh();
+}
+
+// The models and pieces a refusal's locations name (units[2].models[0] ..., terrain[1] ...),
+// read in the table that was refused: marked on the picture of the table kept.
+function located(doc, errors) {
+  const out = [];
+  for (const e of errors) {
+    const m = /^units\[(\d+)\]\.models\[(\d+)\]/.exec(e.location || ""), p = /^terrain\[(\d+)\]/.exec(e.location || "");
+    const u = m && doc.units[Number(m[1])], mm = u && u.models[Number(m[2])], piece = p && doc.terrain[Number(p[1])];
+    if (mm) out.push(`.model[data-model="${CSS.escape(mm.id)}"]`);
+    if (piece) out.push(`[data-terrain="${CSS.escape(piece.id)}"]`);
+  }
+  return out;
 }
 
 function dropMissing() {
@@ -130,6 +158,7 @@ async function picture() {
   $("board").innerHTML = svg;  // the server's picture: every id in it is escaped by the renderer
   for (const id of state.picks) mark(`.model[data-model="${CSS.escape(id)}"]`);
   if (state.piece) mark(`[data-terrain="${CSS.escape(state.piece)}"]`);
+  for (const sel of state.refused) { const e = $("board").querySelector(sel); if (e) e.classList.add("refused"); }
   $("board").dataset.picture = String(n);
 }
 
