@@ -131,6 +131,9 @@ def app(table: Table, host: str = "127.0.0.1", port: int = 8750, worker: Worker 
                 return _json(big.first() if one_error else big.as_json(), 413)
             except Refused as e:
                 return _json(e.first() if one_error else e.as_json(), 422)
+            except Exception as e:  # noqa: BLE001 - as the command line: a located line, never a traceback
+                said = Refused([(request.url.path, f"internal error, please report it: {type(e).__name__}: {str(e)[:300]}")])
+                return _json(said.first() if one_error else said.as_json(), 500)
         return handle
 
     async def page(request: Request) -> Response:

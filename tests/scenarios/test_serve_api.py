@@ -300,3 +300,15 @@ def test_the_other_commands_do_not_load_the_web_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_an_internal_error_is_one_located_line_not_a_traceback(monkeypatch):
+    table = Table(two())
+
+    def broken(command, args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(table, "answer", broken)
+    r = client(table).post("/api/ask", json={"command": "models", "args": []})
+    assert r.status_code == 500
+    assert r.json() == {"error": {"location": "/api/ask", "message": "internal error, please report it: RuntimeError: a bug"}}
