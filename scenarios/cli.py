@@ -366,6 +366,12 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON Schema of scenario files")
 
+    p = sub.add_parser("serve", help="the live web table: lay out, drag and question a table in a browser")
+    p.add_argument("file", metavar="FILE", nargs="?", default=None,
+                   help="scenario file to open (default: a blank table, its system chosen in the page)")
+    p.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int_in(0, 65535), default=8750, metavar="P", help="port (default 8750; 0: a free one)")
+
     p = sub.add_parser("shell", help="answer many questions of one table, one per line of standard input")
     _file(p, after_flag=False)
 
@@ -495,6 +501,12 @@ def _shell(args: argparse.Namespace) -> int:
     return session(open_game(args.file, strict=args.strict), sys.stdin, sys.stdout, sys.stderr, as_json=args.json)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .web.serve import serve  # Starlette and uvicorn are loaded by this command only
+
+    return serve(args.file, args.host, args.port)
+
+
 def _question(args: argparse.Namespace) -> int:
     answer = ask(open_game(args.file, strict=args.strict), args)
     emit(answer.as_json(), args.json, str(answer))
@@ -503,8 +515,14 @@ def _question(args: argparse.Namespace) -> int:
 
 COMMANDS: Mapping[str, Callable[[argparse.Namespace], int]] = {
     "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell, "units": _units,
+    "serve": _serve,
     **{name: _question for name in QUESTIONS},
 }
+
+
+#: Commands that run until interrupted and guard each call themselves: the whole command is not
+#: one question under one time limit (the web table: each request that touches the game is).
+GUARDS_ITS_OWN = frozenset({"serve"})
 
 
 def check_output(file: str, output: str, flag: str) -> None:
@@ -566,7 +584,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     NOTES.clear()
     file = getattr(args, "file", None)
     try:
-        code = guarded(lambda: COMMANDS[args.command](args))
+        run = COMMANDS[args.command]
+        code = run(args) if args.command in GUARDS_ITS_OWN else guarded(lambda: run(args))
     except ScenarioError as e:
         return fail(str(e))
     except TapelineError as e:

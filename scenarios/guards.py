@@ -207,11 +207,12 @@ BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
 def run() -> NoReturn:  # console-script entry point
     """The ``tapeline`` process: the guards set (before numpy is imported), then the command
     (:func:`tapeline.scenarios.cli.main`), then the exit without teardown. A session
-    (``tapeline shell``) runs as long as its input lasts, each question under the time limit:
-    it has no watchdog and no wall-clock limit from the process's start."""
+    (``tapeline shell``, and the web table, ``tapeline serve``) runs as long as its input lasts,
+    each question under the time limit: it has no watchdog and no wall-clock limit from the
+    process's start."""
     global _WALL_CLOCK
     argv = sys.argv[1:]
-    session = bool(argv) and argv[0] == "shell"
+    session = bool(argv) and argv[0] in ("shell", "serve")  # a session; the web table is one too
     _WALL_CLOCK = not session
     for name, value in BLAS_THREADS.items():  # before numpy is imported
         os.environ.setdefault(name, value)

@@ -73,6 +73,10 @@ def commands() -> dict:
     return dict(sub.choices)
 
 
+#: Commands that serve until interrupted, not one-shot: ``serve`` (its HTTP inputs are
+#: tested in tests/scenarios/test_serve_api.py).
+SERVERS = {"serve"}
+
 #: A reference error: what the static checks (scenarios/validate.py) should have seen.
 REFERENCE = re.compile(r"no (model|unit|terrain piece|unit or model|side) with id |no (model|unit) '[^']*' in the file|is not in unit ")
 
@@ -173,6 +177,8 @@ def _queries(file, data, rnd: random.Random) -> list[list[str]]:
     f = str(file)
     lines = []
     for name, parser in commands().items():
+        if name in SERVERS:
+            continue
         opts = {a.option_strings[0]: a for a in parser._actions if a.option_strings and a.option_strings[0] != "-h"}
         pos = [a for a in parser._actions if not a.option_strings and a.dest not in ("file", "help")]
         args = [name, f] if any(a.dest == "file" for a in parser._actions) else [name]
