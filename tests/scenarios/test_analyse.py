@@ -231,3 +231,36 @@ def test_probe_options():
     # a 5" model sees over the 4" ruin: no position is more hidden than with the 1.25" probe
     assert tall.hidden["red"] <= short.hidden["red"]
     assert sum(v for row in tall.seen_from["red"] for v in row if v) > sum(v for row in short.seen_from["red"] for v in row if v)
+
+
+def _showcase_level(x: float, y: float) -> str:
+    """The surface under a centre of the showcase, by hand (no centre of a 3" grid lies on an
+    edge of these pieces): the ramp, the mesa, else the ground."""
+    if 24 < x < 28 and 10 < y < 13:
+        return "ramp"
+    if 21 < x < 33 and 13 < y < 22:
+        return "mesa"
+    return ""
+
+
+def test_showcase_sample_against_los_of_two_probes_on_their_levels():
+    """Probes on the mesa and the ramp (the levels under their centres) see as ``los`` says two
+    models standing there do."""
+    step = 3.0
+    game = tapeline.open(EXAMPLES / "showcase.yaml")
+    P = analysis._Probes(game.state, game.rules, game.rules.probe_defaults, analysis.Grid(54, 36, step))
+    head = (EXAMPLES / "showcase.yaml").read_text().split("\nunits:\n")[0] + "\nunits:\n"
+    cells = _centres(54, 36, step)
+    zerg = [i for i, k in enumerate(P.cells.tolist()) if cells[k][1] >= 28]
+    pairs = [(i, zerg[(7 * i) % len(zerg)]) for i in range(0, len(P.cells), 4)]
+    pairs = [(i, j) for i, j in pairs if i != j]
+    got = game.rules.sight_pairs(P.state, P.figures, P.figures, np.array([i for i, _ in pairs]), np.array([j for _, j in pairs]))
+    assert len(pairs) > 25 and sum(1 for i, _ in pairs if _showcase_level(*cells[P.cells[i]])) >= 3
+    for (i, j), seen in zip(pairs, got.tolist()):
+        (x, y), (zx, zy) = cells[P.cells[i]], cells[P.cells[j]]
+        on, zon = _showcase_level(x, y), _showcase_level(zx, zy)
+        assert P.figures[i].on == (on or None) and P.figures[j].on == (zon or None)
+        units = (f"  - {{id: p, side: terran, size: 2, base: 32, models: [{{id: p1, at: [{x}, {y}]{', on: ' + on if on else ''}}}]}}\n"
+                 f"  - {{id: q, side: zerg, size: 2, base: 32, models: [{{id: q1, at: [{zx}, {zy}]{', on: ' + zon if zon else ''}}}]}}\n")
+        assert parse_text(head + units).los("p1", "q1").visible == seen, ((x, y), (zx, zy))
+    assert 0 < sum(got) < len(pairs)
