@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequenc
 from . import yamlio
 from .errors import ArgumentError, ScenarioError
 
+#: Seconds to wait for a Dask scheduler to answer before the batch gives up.
+CONNECT_TIMEOUT = 10.0
 #: The format of a layout's object's ``inputs`` (a change of what an analysis computes bumps it,
 #: so older objects are computed anew).
 INPUTS_VERSION = 1
@@ -171,7 +173,7 @@ def _on_dask(pending: Sequence[Layout], options: Options, scheduler: str) -> Ite
     except ImportError:
         raise ArgumentError("--scheduler", "a Dask cluster needs dask.distributed: pip install 'tapeline[dask]'") from None
     try:
-        client = Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         raise ArgumentError("--scheduler", f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     with client:
