@@ -94,5 +94,5 @@ def overlapping(centres: Floats, radius: float, pieces: Sequence[Piece]) -> Bool
 
 def covered(centres: Floats, area: shapely.Geometry) -> Bools:
     """Which centres lie in ``area`` (its boundary included)."""
-    out: Bools = shapely.covers(area, shapely.points(centres))
+    out: Bools = np.asarray(shapely.covers(area, shapely.points(centres)), dtype=bool)
     return out

@@ -99,8 +99,7 @@ def picture(game: Game, a: A.Analysis) -> str:
     for s in a.sides:
         maps.append(HeatMap(f"{game.name}: reach from {s}'s zone (shortest legal path)", a.reach[s], origin, a.step,
                             0.0, far, DISTANCE, unit='"', percent=False, contours=a.charge_distances, zones=zones))
-    fill = "size" if game.system == "starcraft" else "height"  # (StarCraft's terrain is its Size; the others' their heights)
-    return maps_svg(game.state.table, maps, title=f"{game.name}: table analysis", fill_by=fill)
+    return maps_svg(game.state.table, maps, title=f"{game.name}: table analysis", fill_by=game.rules.terrain_shading)
 
 
 def _signed(v: Any, digits: int = 4) -> str:

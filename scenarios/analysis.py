@@ -176,7 +176,8 @@ def analyse(game: "Game", step: float = 1.0, probe: Optional[Probe] = None) -> A
         out["seen_from"][s] = grid.rows_of(_spread(c, P.cells, n_cells), 0)
         out["hidden"][s] = int((c == 0).sum()) if theirs else None
     a, b = own[sides[0]], own[sides[1]]
-    lanes = sees[np.ix_(a, [col_of[int(c)] for c in b.tolist()])] if len(a) and len(b) else np.zeros((0, 0), bool)
+    b_cols = np.array([col_of[int(c)] for c in b.tolist()], dtype=np.intp)
+    lanes = sees[np.ix_(a, b_cols)] if len(a) and len(b) else np.zeros((0, 0), bool)
     out["open_lanes"] = round(float(lanes.mean()), 6) if lanes.size else None
     out["longest_lane"] = _longest(P.centres, a, b, lanes)
     distances = rules.charge_distances(probe)
@@ -187,8 +188,8 @@ def analyse(game: "Game", step: float = 1.0, probe: Optional[Probe] = None) -> A
         r = P.reach(own[s]) if len(own[s]) else np.full(len(P.cells), math.inf)
         reach[s] = r
         out["reach"][s] = grid.rows_of(_spread(r, P.cells, n_cells))
-        theirs = r[own[other]]
-        out["reach_within"][s] = {f"{d:g}": round(float((theirs <= d + 1e-9).mean()), 6) if len(theirs) else None for d in distances}
+        to = r[own[other]]
+        out["reach_within"][s] = {f"{d:g}": round(float((to <= d + 1e-9).mean()), 6) if len(to) else None for d in distances}
     out["balance"] = _balance(sides, counts, own, reach)
     return A.Analysis.from_json(out)
 

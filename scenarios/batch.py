@@ -173,14 +173,14 @@ def _on_dask(pending: Sequence[Layout], options: Options, scheduler: str) -> Ite
     except ImportError:
         raise ArgumentError("--scheduler", "a Dask cluster needs dask.distributed: pip install 'tapeline[dask]'") from None
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
         raise ArgumentError("--scheduler", f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     with client:
         futures = {client.submit(analyse_text, lay.file, lay.text, options, key=f"analyse-{i}-{lay.out.stem}", pure=False): lay
                    for i, lay in enumerate(pending)}
         by_key = {f.key: lay for f, lay in futures.items()}
-        for fut in dask_completed(list(futures)):
+        for fut in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
             yield by_key[fut.key], fut.result()
 
 

@@ -184,7 +184,7 @@ def _check_sizes(data: dict[str, Any], probs: _Problems) -> None:
     n_models = sum(_count(u, "models") for u in units if isinstance(u, dict))
     if n_models > MAX_MODELS:
         probs.add(("units",), f"{n_models} models in all; the limit is {MAX_MODELS}")
-    terrain = [t for key in ("terrain", "zones") for t in (data.get(key) if isinstance(data.get(key), list) else [])]
+    terrain = [t for key in ("terrain", "zones") if isinstance(data.get(key), list) for t in data[key]]
     nv = sum(
         len(t["footprint"]["polygon"])
         for t in terrain

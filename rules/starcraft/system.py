@@ -109,6 +109,7 @@ class StarCraft(RuleSystem):
 
     #: a 32 mm Size 2 ground model (a Marine: Speed 4 in a unit of several, §5.1)
     probe_defaults = Probe(32.0, 2, 1.25, 4)
+    terrain_shading = "size"
 
     def probe_unit(self, probe: Probe) -> UnitEntry:
         return UnitEntry("probe", None, probe.size, probe.base, ["ground"], {"speed": probe.speed})
