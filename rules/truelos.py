@@ -144,14 +144,21 @@ def sight_matrix(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure]) -
     return sight_pairs(state, fa, fb, ia, ib).reshape(len(fa), len(fb))
 
 
-#: Pairs searched together by :func:`sight_pairs` (bounds the ``[pair, piece]`` arrays).
-PAIR_CHUNK = 20_000
+#: Entries of the ``[pair, piece]`` arrays :func:`sight_pairs` holds at once (the pairs searched
+#: together: this many over the number of pieces, at least :data:`MIN_CHUNK`): a bound on memory
+#: whatever the table, and few rounds of the search on a usual one.
+PAIR_PIECES = 1_000_000
+MIN_CHUNK = 2_000
+
+
+def _chunk(pieces: int) -> int:
+    return max(MIN_CHUNK, PAIR_PIECES // max(pieces, 1))
 
 
 def sight_pairs(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure], ia: NDArray[np.intp],
                 ib: NDArray[np.intp]) -> NDArray[np.bool_]:
     """``[k]``: figures ``fa[ia[k]]`` and ``fb[ib[k]]`` see each other, as :func:`visible`
-    decides: the models' eyes and the pieces' tops once, then the pairs :data:`PAIR_CHUNK` at a
+    decides: the models' eyes and the pieces' tops once, then the pairs :func:`_chunk` at a
     time through the same batched search (a table analysis asks millions)."""
     out = np.zeros(len(ia), bool)
     if not len(ia):
@@ -161,12 +168,13 @@ def sight_pairs(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure], ia
     touching = np.abs(gap_matrix(fa, fb, upto=TOUCH)) <= TOUCH
     bl = blockers(state.table)
     facts = (_facts(state, fa), _facts(state, fb))
-    for lo in range(0, len(ia), PAIR_CHUNK):
-        a, b = ia[lo:lo + PAIR_CHUNK], ib[lo:lo + PAIR_CHUNK]
+    step = _chunk(len(state.table.pieces))
+    for lo in range(0, len(ia), step):
+        a, b = ia[lo:lo + step], ib[lo:lo + step]
         za, zb = eyes_a[a], eyes_b[b]
         mask, tops = _mask(state, fa, fb, a, b, za, zb, facts)
         found, _ = find_witnesses(fa, fb, bl, mask, heights=(za, zb, tops), pairs=(a, b))
-        out[lo:lo + PAIR_CHUNK] = found | touching[a, b]
+        out[lo:lo + step] = found | touching[a, b]
     return out
 
 

@@ -2,22 +2,23 @@
 layouts with ``--out DIR`` (local processes, or a Dask cluster with ``--scheduler``).
 
 A client of :meth:`tapeline.Game.analyse` (one layout) and :mod:`scenarios.batch` (a batch);
-docs/analysis.md says what each number means.
+docs/analysis.md says what each number means. The batch and picture modules are imported when
+used: every other command's start-up stays as it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Callable
-
-from tapeline.board.render_maps import DISTANCE, HEAT, HeatMap, maps_svg
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import answers as A
-from . import batch
 from .errors import ArgumentError
 from .game import Game
 from .limits import MAX_BASE_MM, MIN_BASE_MM
+
+if TYPE_CHECKING:
+    from . import batch
 
 
 def add_parser(sub: Any, number_in: Callable[[float, float], Callable[[str], float]],
@@ -39,7 +40,9 @@ def add_parser(sub: Any, number_in: Callable[[float, float], Callable[[str], flo
                    help="batch: local worker processes (default: one per CPU)")
 
 
-def _options(args: argparse.Namespace) -> batch.Options:
+def _options(args: argparse.Namespace) -> "batch.Options":
+    from . import batch
+
     return batch.Options(args.step, args.probe_base, args.probe_size, args.probe_height, args.probe_speed)
 
 
@@ -56,6 +59,8 @@ def command(args: argparse.Namespace, open_game: Callable[[str], Game], emit: Ca
         raise ArgumentError("-o" if args.output is not None else "--json", "a batch writes its objects into --out DIR")
     if args.scheduler is not None and args.workers is not None:
         raise ArgumentError("--workers", "the Dask cluster has its own workers: give --scheduler or --workers")
+    from . import batch
+
     rows = batch.run(args.files, args.out, _options(args), args.scheduler, args.workers, sys.stderr)
     for r in rows:
         print(f"{r['rank']:>3}. {r['layout']}: exposure difference {_signed(r['exposure_difference'])}, "
@@ -88,6 +93,8 @@ def _one(args: argparse.Namespace, open_game: Callable[[str], Game], emit: Calla
 def picture(game: Game, a: A.Analysis) -> str:
     """The maps of ``a`` over ``game``'s board: each side's exposure, then each side's reach
     with its contours at the charge distances."""
+    from tapeline.board.render_maps import DISTANCE, HEAT, HeatMap, maps_svg
+
     origin = (float(a.origin[0]), float(a.origin[1]))
     zones = [z.shape.footprint for z in game.zones]
     far = max([v for s in a.sides for row in a.reach[s] for v in row if v is not None], default=1.0)

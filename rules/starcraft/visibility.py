@@ -209,20 +209,28 @@ def sight_matrix(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Fi
                        found.reshape(shape), wit.reshape(shape + (2, 2)))
 
 
-#: Pairs searched together by :func:`sight_pairs` (bounds the ``[pair, piece]`` arrays).
-PAIR_CHUNK = 20_000
+#: Entries of the ``[pair, piece]`` arrays :func:`sight_pairs` holds at once (the pairs searched
+#: together: this many over the number of pieces, at least :data:`MIN_CHUNK`): a bound on memory
+#: whatever the table, and few rounds of the search on a usual one.
+PAIR_PIECES = 1_000_000
+MIN_CHUNK = 2_000
+
+
+def _chunk(pieces: int) -> int:
+    return max(MIN_CHUNK, PAIR_PIECES // max(pieces, 1))
 
 
 def sight_pairs(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure], ia: Ints, ib: Ints) -> Bools:
     """``[k]``: ``figs_a[ia[k]]`` and ``figs_b[ib[k]]`` are Visible to each other (§7.1), exactly
     as :func:`visible` decides for the two: each model's facts once, then the pairs
-    :data:`PAIR_CHUNK` at a time through the same batched search (a table analysis asks
+    :func:`_chunk` at a time through the same batched search (a table analysis asks
     millions)."""
     ma, mb = _models(state, figs_a), _models(state, figs_b)
     gaps = pair_gaps(ma.figs, mb.figs, _PAIR_LIMITS) if len(ia) else None
     out = np.zeros(len(ia), bool)
-    for lo in range(0, len(ia), PAIR_CHUNK):
-        sl = slice(lo, lo + PAIR_CHUNK)
+    step = _chunk(len(state.table.pieces))
+    for lo in range(0, len(ia), step):
+        sl = slice(lo, lo + step)
         out[sl] = _search(state, ma, ia[sl], mb, ib[sl], gaps)[0]
     return out
 
