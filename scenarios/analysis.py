@@ -157,6 +157,11 @@ def analyse(game: "Game", step: float = 1.0, probe: Optional[Probe] = None) -> A
         raise ArgumentError("step", f"a {step:g}\" step leaves no whole cell on the {t.width:g}\" x {t.height:g}\" table")
     P = _Probes(game.state, rules, probe, grid)
     own = {s: P.in_zones([z for z in zones if z.side == s]) for s in sides}
+    for s in sides:
+        if not len(own[s]):
+            i = next(k for k, z in enumerate(zones) if z.side == s)
+            raise ScenarioError(game.file, [(f"zones[{i}]", f"the zones of {s} hold no position where the probe can stand "
+                                                            f"at a {step:g}\" step (no cell centre inside, off the table or on impassable terrain)")])
     cols = np.union1d(own[sides[0]], own[sides[1]])
     sees = P.sight(cols) if len(cols) and len(P.figures) else np.zeros((len(P.figures), len(cols)), bool)
     col_of = {int(c): j for j, c in enumerate(cols.tolist())}

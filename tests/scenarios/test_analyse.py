@@ -264,3 +264,14 @@ def test_showcase_sample_against_los_of_two_probes_on_their_levels():
                  f"  - {{id: q, side: zerg, size: 2, base: 32, models: [{{id: q1, at: [{zx}, {zy}]{', on: ' + zon if zon else ''}}}]}}\n")
         assert parse_text(head + units).los("p1", "q1").visible == seen, ((x, y), (zx, zy))
     assert 0 < sum(got) < len(pairs)
+
+
+def test_a_zone_without_a_position_is_a_located_error(tmp_path):
+    layout = STARCRAFT.replace("{id: east, side: blue, footprint: {rect: [12, 0, 4, 10]}}",
+                               "{id: east, side: blue, footprint: {circle: [14, 5, 0.2]}}")
+    path = tmp_path / "t.yaml"
+    path.write_text(layout)
+    code, _, err = cli("analyse", path, "--step", "2")
+    assert code == 2 and err.count("\n") == 1 and "zones[1]" in err and "no position" in err
+    code, _, err = cli("analyse", path, "--step", "2", "--out", tmp_path / "o")
+    assert code == 2 and "zones[1]" in err
