@@ -126,16 +126,18 @@ class FightChoices:
 class Probe:
     """The model a table analysis stands on every position (docs/analysis.md): a round base of
     ``base`` mm; StarCraft's Size class ``size`` and Speed ``speed`` (its charge distances are
-    Speed + 1 … 6); the model's ``height`` in inches (true line of sight: Horus Heresy, 40k).
-    Each system reads the fields it has; :meth:`RuleSystem.probe_defaults` gives its own."""
+    Speed + 1 … 6); the model's ``height`` in inches (true line of sight: Horus Heresy, 40k);
+    ``flying``: a Flying model (StarCraft, §7.1.4; on no elevation level). Each system reads the
+    fields it has; :meth:`RuleSystem.probe_defaults` gives its own."""
 
     base: float
     size: int
     height: float
     speed: int = 0
+    flying: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"base": self.base, "size": self.size, "height": self.height, "speed": self.speed}
+        return {"base": self.base, "size": self.size, "height": self.height, "speed": self.speed, "flying": self.flying}
 
 
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
@@ -321,6 +323,8 @@ class RuleSystem:
     #: what a picture of the table shades terrain by: its ``size`` class (what blocks sight in
     #: the system) or the ``height`` of its top (true line of sight)
     terrain_shading: ClassVar[str] = "height"
+    #: the probe may be a Flying model (a system with Flying units)
+    probe_may_fly: ClassVar[bool] = False
 
     def probe_unit(self, probe: Probe) -> UnitEntry:
         """The probe as a unit entry of the system (its models get the probe's height)."""

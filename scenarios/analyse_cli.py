@@ -31,6 +31,7 @@ def add_parser(sub: Any, number_in: Callable[[float, float], Callable[[str], flo
     p.add_argument("--probe-size", type=whole_in(0, 20), metavar="N", help="the probe's Size class (StarCraft)")
     p.add_argument("--probe-height", type=number_in(0.01, 100), metavar="H", help="the probe's height in inches (Heresy, 40k)")
     p.add_argument("--probe-speed", type=whole_in(0, 20), metavar="N", help="the probe's Speed (StarCraft: charge Speed + 1..6)")
+    p.add_argument("--probe-flying", action="store_true", help="a Flying probe (StarCraft)")
     p.add_argument("--json", action="store_true", help="print the analysis as one JSON object (one FILE)")
     p.add_argument("-o", "--output", metavar="MAP.svg", default=None, help="also draw the maps as one SVG picture (one FILE)")
     p.add_argument("--out", metavar="DIR", default=None,
@@ -43,7 +44,7 @@ def add_parser(sub: Any, number_in: Callable[[float, float], Callable[[str], flo
 def _options(args: argparse.Namespace) -> "batch.Options":
     from . import batch
 
-    return batch.Options(args.step, args.probe_base, args.probe_size, args.probe_height, args.probe_speed)
+    return batch.Options(args.step, args.probe_base, args.probe_size, args.probe_height, args.probe_speed, args.probe_flying)
 
 
 def command(args: argparse.Namespace, open_game: Callable[[str], Game], emit: Callable[[Any, bool, str], None],
@@ -77,7 +78,7 @@ def _one(args: argparse.Namespace, open_game: Callable[[str], Game], emit: Calla
     game = open_game(file)
     o = _options(args)
     answer = game.analyse(step=o.step, probe_base=o.probe_base, probe_size=o.probe_size, probe_height=o.probe_height,
-                          probe_speed=o.probe_speed)
+                          probe_speed=o.probe_speed, probe_flying=o.probe_flying)
     if args.output is not None:
         svg = picture(game, answer)
         if args.output == "-":

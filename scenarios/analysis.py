@@ -58,11 +58,14 @@ PROBE = "probe"
 
 
 def probe_for(rules: RuleSystem, base: Optional[float] = None, size: Optional[int] = None,
-              height: Optional[float] = None, speed: Optional[int] = None) -> Probe:
-    """The system's probe, with the values given in place of its own."""
+              height: Optional[float] = None, speed: Optional[int] = None, flying: bool = False) -> Probe:
+    """The system's probe, with the values given in place of its own (``flying``: a Flying
+    probe, where the system has Flying models)."""
+    if flying and not rules.probe_may_fly:
+        raise ArgumentError("probe_flying", f"{rules.title} has no Flying models: a Flying probe is StarCraft's (§7.1.4)")
     d = rules.probe_defaults
     return Probe(d.base if base is None else float(base), d.size if size is None else int(size),
-                 d.height if height is None else float(height), d.speed if speed is None else int(speed))
+                 d.height if height is None else float(height), d.speed if speed is None else int(speed), bool(flying))
 
 
 def sides_of(file: str, zones: Sequence[Zone]) -> list[str]:
@@ -94,8 +97,9 @@ class _Probes:
         self.empty = replace(state, units=(unit,), figures=frozen_map({lone.id: lone}))
         self.moves = rules.move_rules(self.empty, lone, True)
         t = state.table
+        # a Flying probe is on no elevation level (StarCraft §8.5.3); another on the surface under it
         on: list[Optional[str]] = self.moves.levels.surface_at([tuple(c) for c in centres.tolist()]) \
-            if self.moves.levels is not None else [None] * len(centres)
+            if self.moves.levels is not None and not probe.flying else [None] * len(centres)
         ok = within_table(centres, r, t.width, t.height)
         blocking = [p for p in t.pieces if rules.impassable(p)]
         hit = overlapping(centres, r, blocking)

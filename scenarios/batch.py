@@ -47,10 +47,11 @@ class Options:
     probe_size: Optional[int] = None
     probe_height: Optional[float] = None
     probe_speed: Optional[int] = None
+    probe_flying: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {"step": self.step, "probe_base": self.probe_base, "probe_size": self.probe_size,
-                "probe_height": self.probe_height, "probe_speed": self.probe_speed}
+                "probe_height": self.probe_height, "probe_speed": self.probe_speed, "probe_flying": self.probe_flying}
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def analyse_text(file: str, text: str, options: Options) -> dict[str, Any]:
 
     game = Game(parse(text, file, is_json=Path(file).suffix.lower() == ".json"))
     return game.analyse(step=options.step, probe_base=options.probe_base, probe_size=options.probe_size,
-                        probe_height=options.probe_height, probe_speed=options.probe_speed).as_json()
+                        probe_height=options.probe_height, probe_speed=options.probe_speed,
+                        probe_flying=options.probe_flying).as_json()
 
 
 def layouts(files: Sequence[str], out: Path) -> list[Layout]:

@@ -396,17 +396,19 @@ class Game:
         return A.PathCheck.from_json(out)
 
     def analyse(self, *, step: float = 1.0, probe_base: Optional[float] = None, probe_size: Optional[int] = None,
-                probe_height: Optional[float] = None, probe_speed: Optional[int] = None) -> A.Analysis:
+                probe_height: Optional[float] = None, probe_speed: Optional[int] = None,
+                probe_flying: bool = False) -> A.Analysis:
         """The table analysis of the layout (docs/analysis.md): exposure, hidden spots, open
         lanes, charge reach and balance between the two sides' zones, for the system's probe
-        model (or one with the base in mm, Size, height in inches or Speed given) on a grid of
-        ``step`` inches."""
+        model (or one with the base in mm, Size, height in inches or Speed given; StarCraft: a
+        Flying one) on a grid of ``step`` inches."""
         for name, value, lo, hi in (("probe_base", probe_base, MIN_BASE_MM, MAX_BASE_MM), ("probe_height", probe_height, 0.01, 100.0)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi):
                 raise ArgumentError(name, f"a number from {lo:g} to {hi:g}, not {value!r}")
         size = None if probe_size is None else _whole(probe_size, "probe_size", 0, 20)
         speed = None if probe_speed is None else _whole(probe_speed, "probe_speed", 0, 20)
-        return analysis.analyse(self, step, analysis.probe_for(self.rules, probe_base, size, probe_height, speed))
+        flying = _flag(probe_flying, "probe_flying")
+        return analysis.analyse(self, step, analysis.probe_for(self.rules, probe_base, size, probe_height, speed, flying))
 
     def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, *, also: Sequence[str] = (),
                hit: int = 0, precision: int = 0, critical_hit: int = 0, tough: int = 0, dodge: int = 0,

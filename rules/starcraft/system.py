@@ -110,9 +110,10 @@ class StarCraft(RuleSystem):
     #: a 32 mm Size 2 ground model (a Marine: Speed 4 in a unit of several, §5.1)
     probe_defaults = Probe(32.0, 2, 1.25, 4)
     terrain_shading = "size"
+    probe_may_fly = True
 
     def probe_unit(self, probe: Probe) -> UnitEntry:
-        return UnitEntry("probe", None, probe.size, probe.base, ["ground"], {"speed": probe.speed})
+        return UnitEntry("probe", None, probe.size, probe.base, ["flying" if probe.flying else "ground"], {"speed": probe.speed})
 
     def charge_distances(self, probe: Probe) -> tuple[float, ...]:
         """Speed + D6 (§8.7.7: the Charge Roll Distance): Speed + 1 … Speed + 6."""

@@ -275,3 +275,16 @@ def test_a_zone_without_a_position_is_a_located_error(tmp_path):
     assert code == 2 and err.count("\n") == 1 and "zones[1]" in err and "no position" in err
     code, _, err = cli("analyse", path, "--step", "2", "--out", tmp_path / "o")
     assert code == 2 and "zones[1]" in err
+
+
+def test_a_flying_probe_sees_and_is_seen_everywhere():
+    # §7.1.4: Full Cover never applies when a model is Flying, nor Direct Cover to the Flying
+    # model: between two Flying probes no piece blocks, so every position is seen by the whole
+    # other zone
+    a = parse_text(STARCRAFT).analyse(step=STEP, probe_flying=True)
+    assert a.probe["flying"] is True
+    for s in a.sides:
+        assert {v for row in a.exposure[s] for v in row if v is not None} == {1.0}
+    assert a.open_lanes == 1.0 and a.hidden == {"red": 0, "blue": 0}
+    code, _, err = cli("analyse", EXAMPLES / "table-40k.yaml", "--probe-flying")
+    assert code == 2 and "--probe-flying" in err and "StarCraft" in err
