@@ -288,3 +288,26 @@ def test_a_flying_probe_sees_and_is_seen_everywhere():
     assert a.open_lanes == 1.0 and a.hidden == {"red": 0, "blue": 0}
     code, _, err = cli("analyse", EXAMPLES / "table-40k.yaml", "--probe-flying")
     assert code == 2 and "--probe-flying" in err and "StarCraft" in err
+
+
+def test_showcase_reach_onto_the_mesa_climbs_its_ramp():
+    step = 3.0
+    game = tapeline.open(EXAMPLES / "showcase.yaml")
+    a = game.analyse(step=step)
+    P = analysis._Probes(game.state, game.rules, game.rules.probe_defaults, analysis.Grid(54, 36, step))
+    space = space_for(P.empty, P.moves)
+    cells = _centres(54, 36, step)
+    sources = [cells[k] for k in P.cells.tolist() if cells[k][1] <= 8]
+    cols = a.shape[0]
+    for t in ((25.5, 16.5), (31.5, 19.5), (10.5, 13.5), (40.5, 16.5)):
+        k = cells.index(t)
+        got = a.reach["terran"][k // cols][k % cols]
+        want = min(p.length for s in sources if (p := shortest_path(space, s, t)) is not None)
+        assert got == pytest.approx(want, abs=1e-6), t
+    # by hand: (25.5, 16.5) is straight up from the zone position (25.5, 7.5), through the
+    # ramp's foot (y 10) and top (y 13), both doors between x 24 and 28: 9"; (31.5, 16.5) is
+    # not, straight up would climb the mesa's cliff at y 13: it goes round by the ramp
+    k = cells.index((25.5, 16.5))
+    assert a.reach["terran"][k // cols][k % cols] == pytest.approx(9.0, abs=1e-9)
+    k = cells.index((31.5, 16.5))
+    assert a.reach["terran"][k // cols][k % cols] > 9.0 + 0.5
