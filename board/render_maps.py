@@ -36,7 +36,7 @@ OPACITY = 0.72
 SCALE_W, SCALE_GAP, SCALE_H = 16.0, 18.0, 200.0
 
 register_style(Style("zone", "zone (deployment)", "#111111", "dashed", css="stroke-width: 0.1;"))
-register_style(Style("reach-contour", "charge distance", "#ffffff", "line", css="stroke-width: 0.09; stroke-opacity: 0.95;"))
+register_style(Style("reach-contour", "charge distance", "#000000", "line", css="stroke-width: 0.06; stroke-opacity: 0.8;"))
 
 
 @dataclass(frozen=True)
