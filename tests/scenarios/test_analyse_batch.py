@@ -98,3 +98,29 @@ def test_the_command_line_batch_and_its_errors(tmp_path, monkeypatch):
     code, _, err = cli("analyse", FILES[0], twin, "--out", tmp_path / "q")
     assert code == 2 and "distinct file names" in err
     assert not (tmp_path / "q").exists()  # refused before any work
+
+
+class _Terminal:
+    def __init__(self, tty):
+        self.text, self.tty = "", tty
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+
+def test_the_progress_bar_is_drawn_only_on_a_terminal():
+    for tty in (True, False):
+        out = _Terminal(tty)
+        bar = batch.Progress(4, 1, out)
+        bar.step("a.yaml")
+        bar.close()
+        if tty:
+            assert "2/4 a.yaml" in out.text and out.text.endswith("\n") and "#" * 15 in out.text
+        else:
+            assert out.text == ""
