@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Optional, Protocol, Union
 
+import numpy as np
+from numpy.typing import NDArray
+
 from tapeline.board.coherency import Coherency, chain_coherency
 from tapeline.board.regions import Region
 from tapeline.board.sight import Sight
@@ -21,7 +24,7 @@ from .charge_geometry import MoveRules, end_region
 from .contact_charge import CHAIN_LINK, ContactCharge, contact_groups, contact_rules
 from .errors import ChoiceError
 from .state import GameState
-from .systems import XY, FightChoices, RuleSystem
+from .systems import XY, FightChoices, Probe, RuleSystem, UnitEntry
 
 #: The Surge Die's rule, refused in the systems that have none.
 SURGE = "§8.8.1 Surge"
@@ -69,6 +72,20 @@ class ContactSystem(RuleSystem):
 
     def visible(self, state: GameState, a: str, b: str) -> Sight:
         return truelos.visible(state, a, b)
+
+    def sight_pairs(self, state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure],
+                    ia: NDArray[np.intp], ib: NDArray[np.intp]) -> NDArray[np.bool_]:
+        return truelos.sight_pairs(state, figs_a, figs_b, ia, ib)
+
+    #: the probe's charge distance (inches): Horus Heresy's 12" (§A.3), 40k 3rd's 6" (§B.1)
+    charge_distance: ClassVar[float]
+
+    def probe_unit(self, probe: Probe) -> UnitEntry:
+        """An infantry model on the probe's base (its height is the probe's)."""
+        return UnitEntry("probe", None, None, probe.base, None, {"unit_type": "infantry"})
+
+    def charge_distances(self, probe: Probe) -> tuple[float, ...]:
+        return (self.charge_distance,)
 
     def level(self, state: GameState, fig: Figure) -> dict[str, Any]:
         """The height of the surface the model stands on, and its eye height."""

@@ -31,6 +31,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Optional, Union
 
+import numpy as np
+from numpy.typing import NDArray
+
 from tapeline.board.terrain import Piece
 
 from .errors import IllegalAction, NotInThisSystem
@@ -119,6 +122,24 @@ class FightChoices:
     surge_to: tuple[str, ...] = ()
     charged: Optional[str] = None
     strike_order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The model a table analysis stands on every position (docs/analysis.md): a round base of
+    ``base`` mm; StarCraft's Size class ``size`` and Speed ``speed`` (its charge distances are
+    Speed + 1 … 6); the model's ``height`` in inches (true line of sight: Horus Heresy, 40k);
+    ``flying``: a Flying model (StarCraft, §7.1.4; on no elevation level). Each system reads the
+    fields it has; :meth:`RuleSystem.probe_defaults` gives its own."""
+
+    base: float
+    size: int
+    height: float
+    speed: int = 0
+    flying: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"base": self.base, "size": self.size, "height": self.height, "speed": self.speed, "flying": self.flying}
 
 
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
@@ -305,6 +326,31 @@ class RuleSystem:
 
     def visible(self, state: GameState, a: str, b: str) -> Sight:
         """Line of sight between models ``a`` and ``b``: a witness, or what blocks it and why."""
+        raise NotImplementedError
+
+    def sight_pairs(self, state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure],
+                    ia: NDArray[np.intp], ib: NDArray[np.intp]) -> NDArray[np.bool_]:
+        """``[k]``: models ``figs_a[ia[k]]`` and ``figs_b[ib[k]]`` see each other, exactly as
+        :meth:`visible` decides for the two (one batched search: a table analysis asks millions
+        of pairs)."""
+        raise NotImplementedError
+
+    # --- the table analysis (docs/analysis.md) ----------------------------------------------
+
+    #: the probe model a table analysis stands on every position
+    probe_defaults: ClassVar[Probe] = Probe(32.0, 2, 1.25)
+    #: what a picture of the table shades terrain by: its ``size`` class (what blocks sight in
+    #: the system) or the ``height`` of its top (true line of sight)
+    terrain_shading: ClassVar[str] = "height"
+    #: the probe may be a Flying model (a system with Flying units)
+    probe_may_fly: ClassVar[bool] = False
+
+    def probe_unit(self, probe: Probe) -> UnitEntry:
+        """The probe as a unit entry of the system (its models get the probe's height)."""
+        raise NotImplementedError
+
+    def charge_distances(self, probe: Probe) -> tuple[float, ...]:
+        """The distances (inches) a charge by the probe may cover: the reach map's contours."""
         raise NotImplementedError
 
     def level(self, state: GameState, fig: Figure) -> dict[str, Any]:

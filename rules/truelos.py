@@ -36,7 +36,7 @@ cases not proven complete are listed in docs/line-of-sight.md ("What is not prov
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,17 +96,27 @@ def piece_tops(state: GameState) -> tuple[NDArray[np.float64], NDArray[np.bool_]
     return tops, can
 
 
-def _mask(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure], ia: NDArray[np.intp], ib: NDArray[np.intp],
-          za: NDArray[np.float64], zb: NDArray[np.float64]) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
-    """``[pair, piece]``: the piece may block the pair ``(figs_a[ia[k]], figs_b[ib[k]])``, eyes at
-    ``za[k]`` and ``zb[k]``; and each piece's top."""
-    tops, can = piece_tops(state)
-    own_a, own_b = own_stacks(figs_a, state.table), own_stacks(figs_b, state.table)
-    mask = can & ~own_a[ia] & ~own_b[ib] & (tops > np.minimum(za, zb)[:, None])
+def _facts(state: GameState, figs: Sequence[Figure]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """``[model, piece]``: the piece is in the model's own stack; the piece cannot block the
+    model's sight lines for it stands inside its footprint (``los_area_terrain: see_out``)."""
+    own = own_stacks(figs, state.table)
     if state.settings.get("los_area_terrain", "see_out") == "see_out":
-        inside_a = piece_gaps(figs_a, state.table) < 0
-        inside_b = piece_gaps(figs_b, state.table) < 0
-        mask &= ~inside_a[ia] & ~inside_b[ib]
+        return own, piece_gaps(figs, state.table) < 0
+    return own, np.zeros(own.shape, bool)
+
+
+Facts = tuple[NDArray[np.bool_], NDArray[np.bool_]]
+
+
+def _mask(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure], ia: NDArray[np.intp], ib: NDArray[np.intp],
+          za: NDArray[np.float64], zb: NDArray[np.float64],
+          facts: Optional[tuple[Facts, Facts]] = None) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """``[pair, piece]``: the piece may block the pair ``(figs_a[ia[k]], figs_b[ib[k]])``, eyes at
+    ``za[k]`` and ``zb[k]``; and each piece's top. ``facts``: both lists' :func:`_facts`, when
+    already known."""
+    tops, can = piece_tops(state)
+    (own_a, inside_a), (own_b, inside_b) = facts if facts is not None else (_facts(state, figs_a), _facts(state, figs_b))
+    mask = can & ~own_a[ia] & ~own_b[ib] & (tops > np.minimum(za, zb)[:, None]) & ~inside_a[ia] & ~inside_b[ib]
     return mask, tops
 
 
@@ -131,13 +141,41 @@ def sight_matrix(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure]) -
     if not fa or not fb:
         return np.zeros((len(fa), len(fb)), bool)
     ia, ib = np.divmod(np.arange(len(fa) * len(fb)), len(fb))
-    za = np.array([eye(state, f.id) for f in fa])[ia]
-    zb = np.array([eye(state, f.id) for f in fb])[ib]
-    mask, tops = _mask(state, fa, fb, ia, ib, za, zb)
-    found, _ = find_witnesses(fa, fb, blockers(state.table), mask, heights=(za, zb, tops), pairs=(ia, ib))
+    return sight_pairs(state, fa, fb, ia, ib).reshape(len(fa), len(fb))
+
+
+#: Entries of the ``[pair, piece]`` arrays :func:`sight_pairs` holds at once (the pairs searched
+#: together: this many over the number of pieces, at least :data:`MIN_CHUNK`): a bound on memory
+#: whatever the table, and few rounds of the search on a usual one.
+PAIR_PIECES = 1_000_000
+MIN_CHUNK = 2_000
+
+
+def _chunk(pieces: int) -> int:
+    return max(MIN_CHUNK, PAIR_PIECES // max(pieces, 1))
+
+
+def sight_pairs(state: GameState, fa: Sequence[Figure], fb: Sequence[Figure], ia: NDArray[np.intp],
+                ib: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """``[k]``: figures ``fa[ia[k]]`` and ``fb[ib[k]]`` see each other, as :func:`visible`
+    decides: the models' eyes and the pieces' tops once, then the pairs :func:`_chunk` at a
+    time through the same batched search (a table analysis asks millions)."""
+    out = np.zeros(len(ia), bool)
+    if not len(ia):
+        return out
+    eyes_a = np.array([eye(state, f.id) for f in fa])
+    eyes_b = np.array([eye(state, f.id) for f in fb])
     touching = np.abs(gap_matrix(fa, fb, upto=TOUCH)) <= TOUCH
-    sees: NDArray[np.bool_] = found.reshape(len(fa), len(fb)) | touching
-    return sees
+    bl = blockers(state.table)
+    facts = (_facts(state, fa), _facts(state, fb))
+    step = _chunk(len(state.table.pieces))
+    for lo in range(0, len(ia), step):
+        a, b = ia[lo:lo + step], ib[lo:lo + step]
+        za, zb = eyes_a[a], eyes_b[b]
+        mask, tops = _mask(state, fa, fb, a, b, za, zb, facts)
+        found, _ = find_witnesses(fa, fb, bl, mask, heights=(za, zb, tops), pairs=(a, b))
+        out[lo:lo + step] = found | touching[a, b]
+    return out
 
 
 def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> NDArray[np.bool_]:

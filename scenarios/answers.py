@@ -660,3 +660,63 @@ def holding(expectations: Sequence[JSON]) -> str:
 BY_COMMAND: Mapping[str, type[Answer]] = {
     cls.command: cls for cls in (Measure, Sight, Charge, PathCheck, Attack, Template, Fight, Models, Replay, Events)
 }
+
+
+@dataclass(frozen=True)
+class Analysis(Answer):
+    """``analyse``: the table analysis of a layout (docs/analysis.md): the grid (``step``,
+    ``origin`` of the first cell's centre, ``shape`` ``[columns, rows]``), the ``probe``, and
+    per side the ``exposure`` map (rows from the bottom, ``None`` where the probe cannot stand),
+    ``seen_from`` (the counts), ``hidden`` positions, the ``reach`` map and ``reach_within``
+    each charge distance; ``open_lanes``, ``longest_lane`` and ``balance``."""
+
+    command: ClassVar[str] = "analyse"
+    file: str = ""
+    name: str = ""
+    system: str = ""
+    step: float = 1.0
+    origin: tuple[float, float] = (0.5, 0.5)
+    shape: tuple[int, int] = (0, 0)
+    probe: JSON = field(default_factory=_empty)
+    sides: tuple[str, ...] = ()
+    zones: tuple[JSON, ...] = ()
+    positions: JSON = field(default_factory=_empty)
+    standable: int = 0
+    exposure: JSON = field(default_factory=_empty)
+    seen_from: JSON = field(default_factory=_empty)
+    hidden: JSON = field(default_factory=_empty)
+    open_lanes: Optional[float] = None
+    longest_lane: Optional[JSON] = None
+    charge_distances: tuple[float, ...] = ()
+    reach: JSON = field(default_factory=_empty)
+    reach_within: JSON = field(default_factory=_empty)
+    balance: JSON = field(default_factory=_empty)
+
+    def __str__(self) -> str:
+        cols, rows = self.shape
+        p = self.probe
+        lines = [f"{self.name}: {cols} x {rows} positions every {inches(self.step)}\" "
+                 f"({self.standable} where a {p['base']:g} mm probe can stand)"]
+        for s in self.sides:
+            other = next(o for o in self.sides if o != s)
+            e = self.balance["exposure"].get(s)
+            lines.append(f"{s}: {self.positions[s]} zone positions; exposed to {other}'s zone "
+                         + (percent(e) if e is not None else "-") + " on average, "
+                         f"{self.hidden[s]} positions hidden from it")
+        if self.open_lanes is not None:
+            lines.append(f"open lanes: {percent(self.open_lanes)} of zone-to-zone pairs see each other")
+        if self.longest_lane is not None:
+            ln = self.longest_lane
+            lines.append(f"longest open sight line: {inches(ln['length'])}\" from ({inches(ln['from'][0])}, {inches(ln['from'][1])})"
+                         f" to ({inches(ln['to'][0])}, {inches(ln['to'][1])})")
+        for s in self.sides:
+            r = self.balance["reach"].get(s)
+            within = ", ".join(f"{percent(v)} within {d}\"" for d, v in self.reach_within[s].items() if v is not None)
+            lines.append(f"reach from {s}'s zone to the other's: " + (f"{inches(r)}\" on average" if r is not None else "none")
+                         + (f" ({within})" if within else ""))
+        b = self.balance
+        de, dr = b.get("exposure_difference"), b.get("reach_difference")
+        lines.append("balance: " + ("even exposure" if not de else f"exposure {self.sides[0]} - {self.sides[1]} = {100 * de:+.2f} points")
+                     + ("" if dr is None else f", reach {self.sides[0]} - {self.sides[1]} = {dr:+.3f}\"")
+                     + (f": favours {b['favours']}" if b.get("favours") else ""))
+        return "\n".join(lines)

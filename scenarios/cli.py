@@ -25,11 +25,12 @@ from typing import Any, NoReturn, Optional
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction, UnknownId
 
+from . import analyse_cli
 from . import answers as A
 from .actions.shoot import GUARDIAN_SHIELD
 from .errors import ArgumentError, ScenarioError, escape_controls, one_line
 from .game import Game, open as open_game, units as catalogue_units
-from .guards import OutOfTime, file_argument, guarded
+from .guards import BATCH_COMMANDS, OutOfTime, file_argument, guarded
 from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES
 
 #: The questions: command → function asking it of a game with the parsed arguments.
@@ -277,6 +278,8 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action=_Version)
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
+    analyse_cli.add_parser(sub, number_in, int_in)
+
     p = sub.add_parser("attack", help="exact odds of a StarCraft TMG Ranged Attack on the board")
     _file(p)
     p.add_argument("--unit", required=True, help="attacking unit id")
@@ -513,8 +516,12 @@ def _question(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    return analyse_cli.command(args, open_game, emit, check_output, write_output)
+
+
 COMMANDS: Mapping[str, Callable[[argparse.Namespace], int]] = {
-    "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell, "units": _units,
+    "analyse": _analyse, "check": _check, "schema": _schema, "replay": _replay, "render": _render, "shell": _shell, "units": _units,
     "serve": _serve,
     **{name: _question for name in QUESTIONS},
 }
@@ -582,10 +589,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(one_line(f"{file}: arguments: {e}" if file else f"tapeline: error: {e}"), file=sys.stderr)
         return 2
     NOTES.clear()
-    file = getattr(args, "file", None)
+    files = getattr(args, "files", None) or []
+    file = getattr(args, "file", None) or (files[0] if len(files) == 1 else None)
     try:
         run = COMMANDS[args.command]
-        code = run(args) if args.command in GUARDS_ITS_OWN else guarded(lambda: run(args))
+        code = run(args) if args.command in GUARDS_ITS_OWN else guarded(lambda: run(args), batch=args.command in BATCH_COMMANDS)
     except ScenarioError as e:
         return fail(str(e))
     except TapelineError as e:

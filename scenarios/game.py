@@ -44,15 +44,17 @@ from tapeline.rules.errors import ChoiceError, IllegalAction, NotInThisSystem, U
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import FightChoices, RuleSystem, rules_for
 
+from . import analysis
 from . import answers as A
 from . import overlays as overlays_
 from . import replay, validate, viewer, vocab
 from .actions.shoot import GUARDIAN_SHIELD
 from .errors import ArgumentError, ScenarioError
-from .limits import MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST
+from .limits import MAX_BASE_MM, MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST, MIN_BASE_MM
 from .load import Loaded, parse, read, schema_problems
 from .schema import Scenario
 from .vocab import ActionEntry
+from .zones import Zone
 from .suggest import closest, unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
@@ -219,6 +221,11 @@ class Game:
     def spec(self) -> Scenario:
         """The validated file (the scenario format's objects)."""
         return self._loaded.spec
+
+    @property
+    def zones(self) -> tuple[Zone, ...]:
+        """The file's zones (deployment zones, objectives), in file order."""
+        return self._loaded.zones
 
     @property
     def state(self) -> GameState:
@@ -429,6 +436,21 @@ class Game:
             out["max"] = max
         out.update(self.rules.path_notes(st, pts))
         return A.PathCheck.from_json(out)
+
+    def analyse(self, *, step: float = 1.0, probe_base: Optional[float] = None, probe_size: Optional[int] = None,
+                probe_height: Optional[float] = None, probe_speed: Optional[int] = None,
+                probe_flying: bool = False) -> A.Analysis:
+        """The table analysis of the layout (docs/analysis.md): exposure, hidden spots, open
+        lanes, charge reach and balance between the two sides' zones, for the system's probe
+        model (or one with the base in mm, Size, height in inches or Speed given; StarCraft: a
+        Flying one) on a grid of ``step`` inches."""
+        for name, value, lo, hi in (("probe_base", probe_base, MIN_BASE_MM, MAX_BASE_MM), ("probe_height", probe_height, 0.01, 100.0)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi):
+                raise ArgumentError(name, f"a number from {lo:g} to {hi:g}, not {value!r}")
+        size = None if probe_size is None else _whole(probe_size, "probe_size", 0, 20)
+        speed = None if probe_speed is None else _whole(probe_speed, "probe_speed", 0, 20)
+        flying = _flag(probe_flying, "probe_flying")
+        return analysis.analyse(self, step, analysis.probe_for(self.rules, probe_base, size, probe_height, speed, flying))
 
     def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, *, also: Sequence[str] = (),
                hit: int = 0, precision: int = 0, critical_hit: int = 0, tough: int = 0, dodge: int = 0,

@@ -165,11 +165,17 @@ _RANGES = {
 }
 
 
-def time_limit_seconds() -> float:
+#: Commands that run as long as their work lasts (``analyse``: a batch of layouts): no time
+#: limit unless TAPELINE_TIME_LIMIT gives one, and no watchdog (docs/analysis.md).
+BATCH_COMMANDS = frozenset({"analyse"})
+
+
+def time_limit_seconds(default: float = TIME_LIMIT) -> float:
     """``TAPELINE_TIME_LIMIT``: seconds, 0 (no limit) to :data:`MAX_TIME_LIMIT`; unset or
-    empty: :data:`TIME_LIMIT`. Anything else is a :class:`LimitError` naming the variable."""
+    empty: ``default`` (:data:`TIME_LIMIT`). Anything else is a :class:`LimitError` naming the
+    variable."""
     name = "TAPELINE_TIME_LIMIT"
-    value, raw = _env_number(name, TIME_LIMIT)
+    value, raw = _env_number(name, default)
     if not 0 <= value <= MAX_TIME_LIMIT:
         raise LimitError(name, f"{raw[:40]!r} is out of range{_RANGES[name]}")
     return value
@@ -213,15 +219,16 @@ def run() -> NoReturn:  # console-script entry point
     global _WALL_CLOCK
     argv = sys.argv[1:]
     session = bool(argv) and argv[0] in ("shell", "serve")  # a session; the web table is one too
-    _WALL_CLOCK = not session
+    batch = bool(argv) and argv[0] in BATCH_COMMANDS
+    _WALL_CLOCK = not session and not batch
     for name, value in BLAS_THREADS.items():  # before numpy is imported
         os.environ.setdefault(name, value)
     try:
-        memory, seconds = memory_limit_bytes(), time_limit_seconds()
+        memory, seconds = memory_limit_bytes(), time_limit_seconds(0.0 if batch else TIME_LIMIT)
     except LimitError as e:
         _says(argv, f"{e.location}: {e.message}")
     limit_memory(memory)
-    if seconds > 0 and not session:
+    if seconds > 0 and not session and not batch:
         watchdog(seconds * WALL_FACTOR + WATCHDOG_GRACE, argv)  # returns in the worker only
     from .cli import main  # the command's modules: numpy is loaded from here on
 
@@ -323,10 +330,11 @@ def finish(code: Union[str, int, None]) -> NoReturn:
     os._exit(code)
 
 
-def guarded(action: Callable[[], T]) -> T:
+def guarded(action: Callable[[], T], batch: bool = False) -> T:
     """``action()`` with numpy's warnings quiet and the time limit (TAPELINE_TIME_LIMIT) set:
-    one command, or one question of a session."""
-    with quiet_numerics(), time_limit(time_limit_seconds(), wall=_WALL_CLOCK):
+    one command, or one question of a session; a ``batch`` command has none unless the
+    variable gives one."""
+    with quiet_numerics(), time_limit(time_limit_seconds(0.0 if batch else TIME_LIMIT), wall=_WALL_CLOCK):
         return action()
 
 

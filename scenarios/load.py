@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Union, cast
+from typing import Any, Callable, Optional, Union, Unpack, cast
 
 import numpy as np
 import pydantic
@@ -37,7 +37,8 @@ from tapeline.rules.systems import RuleSystem, UnitEntry, UnitProblem, rules_for
 from . import schema, validate, yamlio
 from .errors import ScenarioError, escape_controls
 from .limits import MAX_MODELS, MAX_VERTICES
-from .schema import BaseSize, Scenario, TerrainSpec
+from .schema import BaseSize, Footprint, Scenario, TerrainSpec
+from .zones import Zone, off_table_by
 from .suggest import hint
 from .validate import Location
 
@@ -49,6 +50,8 @@ class Loaded:
     file: str
     spec: Scenario
     state: GameState
+    #: the file's ``zones:`` (deployment zones, objectives), in file order
+    zones: tuple[Zone, ...] = ()
 
     def strict(self) -> "Loaded":
         """The same scenario in strict mode (setting ``strict_choices``: a choice left to its
@@ -148,10 +151,12 @@ def parse(text: str, file: str = "<scenario>", is_json: bool = False) -> Loaded:
     state = build_state(spec, probs)
     probs.raise_if_any()
     assert state is not None  # none only with problems, raised just now
+    zones = _zones(spec, state.table, probs)
+    probs.raise_if_any()
     for path, message in validate.problems(spec, state):
         probs.add(path, message)
     probs.raise_if_any()
-    return Loaded(file, spec, state)
+    return Loaded(file, spec, state, zones)
 
 
 def schema_problems(errors: Sequence[Mapping[str, Any]]) -> list[tuple[Location, str]]:
@@ -188,15 +193,14 @@ def _check_sizes(data: dict[str, Any], probs: _Problems) -> None:
     n_models = sum(_count(u, "models") for u in units if isinstance(u, dict))
     if n_models > MAX_MODELS:
         probs.add(("units",), f"{n_models} models in all; the limit is {MAX_MODELS}")
-    terrain = data.get("terrain")
-    terrain = terrain if isinstance(terrain, list) else []
+    terrain = [t for key in ("terrain", "zones") if isinstance(data.get(key), list) for t in data[key]]
     nv = sum(
         len(t["footprint"]["polygon"])
         for t in terrain
         if isinstance(t, dict) and isinstance(t.get("footprint"), dict) and isinstance(t["footprint"].get("polygon"), list)
     )
     if nv > MAX_VERTICES:
-        probs.add(("terrain",), f"{nv} polygon vertices in all; the limit is {MAX_VERTICES}")
+        probs.add(("terrain",), f"{nv} polygon vertices in all (terrain and zones); the limit is {MAX_VERTICES}")
 
 
 def _first_dup(ids: list[str]) -> dict[int, str]:
@@ -220,15 +224,8 @@ def _pieces(spec: Scenario, probs: _Problems) -> list[Piece]:
         if t.on == t.id:
             probs.add(("terrain", i, "on"), "a piece cannot stand on itself")
         kw = PieceFacts(size=t.size, height=t.height, on=t.on, traits=frozenset(t.traits), joins=_joins(t, i, ids, probs))
-        fp = t.footprint
         try:
-            if fp.rect is not None:
-                pieces.append(Piece.rect(t.id, *fp.rect, **kw))
-            elif fp.circle is not None:
-                pieces.append(Piece.disc(t.id, *fp.circle, **kw))
-            else:
-                assert fp.polygon is not None  # exactly one of rect, polygon, circle (the validator)
-                pieces.append(Piece.poly(t.id, fp.polygon, **kw))
+            pieces.append(footprint_piece(t.id, t.footprint, **kw))
         except GeometryError as e:
             probs.add(("terrain", i, "footprint"), str(e).split(": ", 1)[-1])
     # a piece stands on one it overlaps
@@ -250,6 +247,39 @@ def _pieces(spec: Scenario, probs: _Problems) -> list[Piece]:
             seen.add(cur)
             cur = by[cur]
     return pieces
+
+
+def footprint_piece(id: str, fp: Footprint, **kw: Unpack[PieceFacts]) -> Piece:
+    """The piece of footprint ``fp`` (a rect, a polygon or a circle; a :class:`GeometryError`
+    for an impossible one): a terrain piece's, and a zone's shape."""
+    if fp.rect is not None:
+        return Piece.rect(id, *fp.rect, **kw)
+    if fp.circle is not None:
+        return Piece.disc(id, *fp.circle, **kw)
+    assert fp.polygon is not None  # exactly one of rect, polygon, circle (the validator)
+    return Piece.poly(id, fp.polygon, **kw)
+
+
+def _zones(spec: Scenario, table: Table, probs: _Problems) -> tuple[Zone, ...]:
+    """The file's ``zones:``: unique ids, a side some unit has (any side in a file without
+    units: a bare layout), a footprint that is a shape and lies on the table."""
+    for i, x in _first_dup([z.id for z in spec.zones]).items():
+        probs.add(("zones", i, "id"), f"duplicate zone id {x!r}")
+    sides = sorted({u.side for u in spec.units})
+    out = []
+    for i, z in enumerate(spec.zones):
+        if sides and z.side not in sides:
+            probs.add(("zones", i, "side"), f"no unit has side {z.side!r} (sides: {', '.join(sides)})" + hint(z.side, sides))
+        try:
+            shape = footprint_piece(z.id, z.footprint)
+        except GeometryError as e:
+            probs.add(("zones", i, "footprint"), str(e).split(": ", 1)[-1])
+            continue
+        off = off_table_by(shape, table)
+        if off > TOUCH:
+            probs.add(("zones", i, "footprint"), f"zone {z.id} lies off the table by {off:.6g}\"")
+        out.append(Zone(z.id, z.side, shape))
+    return tuple(out)
 
 
 def _joins(t: TerrainSpec, i: int, ids: list[str], probs: _Problems) -> tuple[Join, ...]:

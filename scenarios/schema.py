@@ -145,6 +145,15 @@ class TerrainSpec(Strict):
     joins: Optional[Annotated[list[JoinSpec], Field(min_length=1, max_length=20)]] = None
 
 
+class ZoneSpec(Strict):
+    """A zone of the table (docs/scenario-format.md, "Zones"): a deployment zone or an
+    objective, belonging to ``side``; ``footprint`` as a terrain piece's."""
+
+    id: Id
+    side: Id
+    footprint: Footprint
+
+
 BaseSize = Union[BaseMM, tuple[BaseMM, BaseMM]]
 
 
@@ -436,6 +445,8 @@ class Scenario(Strict):
     board: BoardSpec
     terrain: Annotated[list[TerrainSpec], Field(min_length=0, max_length=MAX_PIECES)] = []
     units: Annotated[list[UnitSpec], Field(min_length=0, max_length=MAX_MODELS)]
+    # Extension of the fixed static part: deployment zones and objectives (``tapeline analyse``).
+    zones: Annotated[list[ZoneSpec], Field(min_length=0, max_length=MAX_PIECES)] = []
     dice: Optional[DiceSpec] = None
     settings: Settings = Settings()
 

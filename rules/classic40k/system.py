@@ -13,7 +13,8 @@ from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
-from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
+from ..truelos import DEFAULT_HEIGHTS
+from ..systems import COMMON_SETTINGS, Events, FightChoices, Probe, UnitEntry, UnitInfo, XY
 from . import aftermath, catalogue, assault, charge, engagement, melee, odds, rounds, weapons
 from .melee import Choices
 
@@ -29,6 +30,9 @@ class Classic40k(ContactSystem):
                           "sweeping_advance"})
     one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
     charge_rules: ClassVar[ChargeRules] = charge
+    #: the table analysis's probe: a Space Marine, 25 mm, infantry height (rules/truelos.py)
+    probe_defaults = Probe(25.0, 0, DEFAULT_HEIGHTS["infantry"])
+    charge_distance = assault.ASSAULT_MOVE
     settings = COMMON_SETTINGS | {"los_area_terrain", "home_edges", "c40k_frag_grenades", "c40k_fist_extra_attack",
                                   "c40k_morale_modifier", "c40k_sweeping_advance"}
     #: 40k 3rd close combat weapons have no traits: a profile says what it does by its fields

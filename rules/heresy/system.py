@@ -14,7 +14,8 @@ from ..contact_system import ChargeRules, ContactSystem
 from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
-from ..systems import COMMON_SETTINGS, Events, FightChoices, UnitEntry, UnitInfo, XY
+from ..truelos import DEFAULT_HEIGHTS
+from ..systems import COMMON_SETTINGS, Events, FightChoices, Probe, UnitEntry, UnitInfo, XY
 from . import aftermath, catalogue, challenge, charge, melee, movement, reactions, resolution, weapons
 
 
@@ -28,6 +29,9 @@ class HorusHeresy(ContactSystem):
                           "disordered"})
     one_turn_statuses = frozenset({"disgraced", "rushed", "disembarked", "disordered"})
     charge_rules: ClassVar[ChargeRules] = charge
+    #: the table analysis's probe: a Legionary, 32 mm, infantry height (rules/truelos.py)
+    probe_defaults = Probe(32.0, 0, DEFAULT_HEIGHTS["infantry"])
+    charge_distance = charge.MAX_RANGE
     settings = COMMON_SETTINGS | {"casualty_default", "los_area_terrain", "charge_roll_against", "points_limit", "home_edges",
                                   "hh_ws_table", "hh_hold_pile_in"}
     gambits = challenge.GAMBITS

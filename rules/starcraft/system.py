@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+import numpy as np
+from numpy.typing import NDArray
+
 from tapeline.board.coherency import Coherency
 from tapeline.board.errors import TapelineError
 from tapeline.board.regions import Region
@@ -18,7 +21,7 @@ from ..charge_geometry import MoveRules
 from ..dice import Dice
 from ..engagement import Engagement
 from ..state import GameState
-from ..systems import COMMON_SETTINGS, Events, FightChoices, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
+from ..systems import COMMON_SETTINGS, Events, FightChoices, Probe, RuleSystem, UnitEntry, UnitInfo, UnitProblem, XY
 from . import (activation, casualties, charge, close_ranks, elevation, engagement, impact, melee, movement, shooting,
                template_attack, terrain, visibility)
 from .batches import Modifiers, Settings
@@ -99,6 +102,22 @@ class StarCraft(RuleSystem):
 
     def visible(self, state: GameState, a: str, b: str) -> Sight:
         return visibility.visible(state, a, b)
+
+    def sight_pairs(self, state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure],
+                    ia: NDArray[np.intp], ib: NDArray[np.intp]) -> NDArray[np.bool_]:
+        return visibility.sight_pairs(state, figs_a, figs_b, ia, ib)
+
+    #: a 32 mm Size 2 ground model (a Marine: Speed 4 in a unit of several, §5.1)
+    probe_defaults = Probe(32.0, 2, 1.25, 4)
+    terrain_shading = "size"
+    probe_may_fly = True
+
+    def probe_unit(self, probe: Probe) -> UnitEntry:
+        return UnitEntry("probe", None, probe.size, probe.base, ["flying" if probe.flying else "ground"], {"speed": probe.speed})
+
+    def charge_distances(self, probe: Probe) -> tuple[float, ...]:
+        """Speed + D6 (§8.7.7: the Charge Roll Distance): Speed + 1 … Speed + 6."""
+        return tuple(float(probe.speed + k) for k in range(1, 7))
 
     def level(self, state: GameState, fig: Figure) -> dict[str, Any]:
         """The elevation level and Effective Size (§7.1.2, §8.5.3)."""

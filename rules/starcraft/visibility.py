@@ -125,15 +125,19 @@ class _Absolute:
         return out
 
 
-def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) -> tuple[Bools, Ints, _Absolute]:
+def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints,
+                gaps: Optional[Floats] = None) -> tuple[Bools, Ints, _Absolute]:
     """For pairs (``ma.figs[ia[k]]``, ``mb.figs[ib[k]]``): blocking mask and reason per piece,
-    and each pair's absolute blocks (Dead Zone, HIDDEN)."""
+    and each pair's absolute blocks (Dead Zone, HIDDEN). ``gaps``: the bases' gaps ``[a, b]``
+    (:func:`rules.sightcommon.pair_gaps` with this module's limits) when already known."""
     pes, pblk = _piece_facts(state)
     ga, gb = ma.gaps[ia], mb.gaps[ib]
     w1a, w1b = ga <= DIRECT_COVER_RANGE + TOUCH, gb <= DIRECT_COVER_RANGE + TOUCH
     esa, esb = ma.es[ia][:, None], mb.es[ib][:, None]
     fa, fb = ma.flying[ia][:, None], mb.flying[ib][:, None]
-    d_ab = pair_gaps(ma.figs, mb.figs, _PAIR_LIMITS)[ia, ib] if len(ia) else np.zeros(0)
+    if gaps is None and len(ia):
+        gaps = pair_gaps(ma.figs, mb.figs, _PAIR_LIMITS)
+    d_ab = gaps[ia, ib] if gaps is not None and len(ia) else np.zeros(0)
     close = (d_ab <= CLOSE_QUARTERS_RANGE + TOUCH)[:, None]
     full = (pes >= esa) & (pes >= esb) & ~fa & ~fb
     direct = ((w1a & ~fa & (pes >= esa)) | (w1b & ~fb & (pes >= esb))) & ~(w1a & w1b & close)
@@ -154,8 +158,8 @@ def _pair_rules(state: GameState, ma: _Models, ia: Ints, mb: _Models, ib: Ints) 
 
 
 def _search(state: GameState, ma: _Models, ia: Ints, mb: _Models,
-            ib: Ints) -> tuple[Bools, Floats, Bools, Ints, _Absolute]:
-    mask, reason, absolute = _pair_rules(state, ma, ia, mb, ib)
+            ib: Ints, gaps: Optional[Floats] = None) -> tuple[Bools, Floats, Bools, Ints, _Absolute]:
+    mask, reason, absolute = _pair_rules(state, ma, ia, mb, ib, gaps)
     live = ~absolute.any()
     found = np.zeros(len(ia), bool)
     wit = np.full((len(ia), 2, 2), np.nan)
@@ -203,6 +207,32 @@ def sight_matrix(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Fi
     shape = (len(figs_a), len(figs_b))
     return SightMatrix(tuple(f.id for f in figs_a), tuple(f.id for f in figs_b),
                        found.reshape(shape), wit.reshape(shape + (2, 2)))
+
+
+#: Entries of the ``[pair, piece]`` arrays :func:`sight_pairs` holds at once (the pairs searched
+#: together: this many over the number of pieces, at least :data:`MIN_CHUNK`): a bound on memory
+#: whatever the table, and few rounds of the search on a usual one.
+PAIR_PIECES = 1_000_000
+MIN_CHUNK = 2_000
+
+
+def _chunk(pieces: int) -> int:
+    return max(MIN_CHUNK, PAIR_PIECES // max(pieces, 1))
+
+
+def sight_pairs(state: GameState, figs_a: Sequence[Figure], figs_b: Sequence[Figure], ia: Ints, ib: Ints) -> Bools:
+    """``[k]``: ``figs_a[ia[k]]`` and ``figs_b[ib[k]]`` are Visible to each other (§7.1), exactly
+    as :func:`visible` decides for the two: each model's facts once, then the pairs
+    :func:`_chunk` at a time through the same batched search (a table analysis asks
+    millions)."""
+    ma, mb = _models(state, figs_a), _models(state, figs_b)
+    gaps = pair_gaps(ma.figs, mb.figs, _PAIR_LIMITS) if len(ia) else None
+    out = np.zeros(len(ia), bool)
+    step = _chunk(len(state.table.pieces))
+    for lo in range(0, len(ia), step):
+        sl = slice(lo, lo + step)
+        out[sl] = _search(state, ma, ia[sl], mb, ib[sl], gaps)[0]
+    return out
 
 
 def visibility_matrix(state: GameState, unit_a: str, unit_b: str) -> SightMatrix:
