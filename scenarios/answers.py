@@ -702,7 +702,7 @@ class Analysis(Answer):
             e = self.balance["exposure"].get(s)
             lines.append(f"{s}: {self.positions[s]} zone positions; exposed to {other}'s zone "
                          + (percent(e) if e is not None else "-") + " on average, "
-                         f"{self.hidden[s]} positions hidden from it")
+                         f"{self.hidden[s]} position{'' if self.hidden[s] == 1 else 's'} hidden from it")
         if self.open_lanes is not None:
             lines.append(f"open lanes: {percent(self.open_lanes)} of zone-to-zone pairs see each other")
         if self.longest_lane is not None:
@@ -716,7 +716,7 @@ class Analysis(Answer):
                          + (f" ({within})" if within else ""))
         b = self.balance
         de, dr = b.get("exposure_difference"), b.get("reach_difference")
-        lines.append("balance: " + ("even exposure" if not de else f"exposure {self.sides[0]} - {self.sides[1]} = {100 * de:+.2f} points")
+        lines.append("balance: " + ("even exposure" if not de else f"exposure {self.sides[0]} - {self.sides[1]} = {100 * de:+.2f} percentage points")
                      + ("" if dr is None else f", reach {self.sides[0]} - {self.sides[1]} = {dr:+.3f}\"")
                      + (f": favours {b['favours']}" if b.get("favours") else ""))
         return "\n".join(lines)
