@@ -102,10 +102,23 @@ def note(name: str, value: Any) -> None:
 
 @contextmanager
 def recording() -> Iterator[dict[str, str]]:
-    """Collect the readings of the rules called inside (nested recordings each see their own)."""
+    """Collect the readings of the rules called inside. A nested recording sees its own, and
+    they are the enclosing recording's too (what a part of an answer relied on, the answer
+    relied on):
+
+    >>> with recording() as outer:
+    ...     with recording() as inner:
+    ...         note("strike_order", "file order")
+    ...     note("surge_to", "marines")
+    >>> dict(inner), dict(outer)
+    ({'strike_order': 'file order'}, {'strike_order': 'file order', 'surge_to': 'marines'})
+    """
     used: dict[str, str] = {}
+    outer = _USED.get()
     token = _USED.set(used)
     try:
         yield used
     finally:
         _USED.reset(token)
+        if outer is not None:
+            outer.update(used)
