@@ -307,8 +307,10 @@ def test_the_charge_question_takes_the_followers_spots(tmp_path):
 def test_template_answer_lists_its_casualty_readings():
     t = tapeline.open(EXAMPLES / "template-siege-tank.yaml").template(unit="siege-tank", weapon="crucio-shock-cannon",
                                                                        target="z3")
-    assert dict(t.readings) == {"template_casualties": "visible", "casualties": "file_order"}
-    assert str(t).splitlines()[-1] == "readings: template_casualties=visible, casualties=file_order"
+    # the Blast (3" across) over a 32 mm Zergling may sit anywhere that keeps the base under it:
+    # centred on z3 by default, a reading too (one firing model: no choice of it)
+    assert dict(t.readings) == {"template.at": "centred on z3", "template_casualties": "visible", "casualties": "file_order"}
+    assert str(t).splitlines()[-1] == "readings: template.at=centred on z3, template_casualties=visible, casualties=file_order"
 
 
 def test_strict_reaches_the_other_systems_defaults():
