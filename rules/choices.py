@@ -84,10 +84,10 @@ def open_choice(settings: Any, name: str, value: str, rule: str, what: str, allo
     than one point).
 
     >>> open_choice({"strict_choices": True}, "template.at", "centred on z1", "§8.7.6", "the Blast's Target Point",
-    ...             "any point within 0.1\" of z1's centre, given as at", "at")
+    ...             'any point within 0.1" of the centre, given as at', "at")
     Traceback (most recent call last):
     ...
-    tapeline.rules.choices.MissingChoice: the Blast's Target Point must be chosen (strict_choices); legal: any point within 0.1" of z1's centre, given as at (§8.7.6)
+    tapeline.rules.choices.MissingChoice: the Blast's Target Point must be chosen (strict_choices); legal: any point within 0.1" of the centre, given as at (§8.7.6)
     """
     if is_strict(settings):
         raise MissingChoice(choice, rule, what, [allowed])
