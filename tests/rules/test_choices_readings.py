@@ -311,3 +311,24 @@ def test_a_fight_odds_expectation_states_the_casualty_order(write):
     assert cli("replay", p)[0] == 0
     code, _, err = cli("check", write(text.replace(old, old[:-1] + ", casualties: {orks: [zz]}}"), "bad.yaml"))
     assert code == 2 and "expect[6].casualties.orks[0]" in err
+
+
+# --- Horus Heresy: the Aftermath option (§A.10) -------------------------------------------------------
+
+def test_the_aftermath_default_is_a_reading_and_strict_lists_the_options(write):
+    from tests.audit.test_audit_heresy_examples import aftermath_file
+
+    # the traitors lose and fail their Panic Check (6 + 5 > Ld): Routed, they may only Fall Back
+    # (no choice); the winners may Consolidate, Hold, Pursue, Gun Down ...: Consolidate by default
+    r = tapeline.open(aftermath_file(write, "{}", [6, 5, 3])).replay()
+    head = next(e for e in r.events if e["type"] == "action" and e["action"] == "aftermath")
+    assert head["readings"] == {"aftermath.loy": "consolidate"}
+    text = aftermath_file(write, "{}", [6, 5, 3]).read_text().replace("settings:\n", "settings:\n  strict_choices: true\n", 1)
+    code, _, err = cli("replay", write(text, "strict.yaml"))
+    assert code == 2 and err.count("\n") == 1 and ": actions[1]: loy's Aftermath option must be chosen (strict_choices); legal: " in err
+    # the winner's options with an enemy falling back (§A.10): Hold, Fall Back (open to any unit),
+    # Gun Down or Pursue the fleeing unit, Consolidate
+    assert "legal: hold, fall_back, gun_down, pursue, consolidate (HH3 §A.10 Aftermath)" in err
+    stated = aftermath_file(write, "{loy: consolidate}", [6, 5, 3]).read_text().replace("settings:\n", "settings:\n  strict_choices: true\n", 1)
+    code, _, err = cli("replay", write(stated, "stated.yaml"))
+    assert code == 0, err
