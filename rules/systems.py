@@ -130,12 +130,12 @@ class FightChoices:
     damage_reduction: int = 0
 
 
-#: The ``fight`` question's StarCraft arguments (:attr:`RuleSystem.close_combat_splits`).
-CLOSE_COMBAT_SPLITS = ("precision_split", "impact_split", "precision", "damage_reduction")
-
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
 #: keeps from the table edge and which point of a base it measures, template shapes.
 COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
+
+#: The ``fight`` question's StarCraft arguments (:attr:`RuleSystem.close_combat_splits`).
+CLOSE_COMBAT_SPLITS = ("precision_split", "impact_split", "precision", "damage_reduction")
 
 #: A charge's options for Horus Heresy's Volleys and Reactions (§A.3 step 4, §A.4).
 REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "shield", "weapons", "casualties"})
