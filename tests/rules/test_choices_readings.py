@@ -332,3 +332,23 @@ def test_the_aftermath_default_is_a_reading_and_strict_lists_the_options(write):
     stated = aftermath_file(write, "{loy: consolidate}", [6, 5, 3]).read_text().replace("settings:\n", "settings:\n  strict_choices: true\n", 1)
     code, _, err = cli("replay", write(stated, "stated.yaml"))
     assert code == 0, err
+
+
+# --- Horus Heresy: the Volley Attacks a charge's units may make (§A.3 step 4) -----------------------
+
+def test_a_volley_left_open_is_made_and_listed(write):
+    # a1's bolt pistol (Assault trait, 12") reaches the traitors: tac may volley (made by
+    # default); the traitors carry only close combat weapons: no Volley to choose; the
+    # Volley's wounds go to the traitors in file order (nobody wounded yet)
+    path = EXAMPLES / "assault-heresy.yaml"
+    head = next(e for e in tapeline.open(path).replay().events if e["type"] == "action")
+    assert head["readings"] == {"volley": "true", "casualties.trt": "t1 > t2 > t3"}
+    code, _, err = cli("replay", path, "--strict")
+    assert code == 2 and ": actions[0]: whether tac makes its Volley Attack at trt must be chosen (strict_choices); " \
+                         "legal: true, false" in err
+    text = path.read_text()
+    old = "  - {action: charge, unit: tac, targets: [trt]}"
+    assert old in text
+    declined = write(text.replace(old, "  - {action: charge, unit: tac, targets: [trt], volley: false}"), "declined.yaml")
+    code, _, err = cli("replay", declined, "--strict")
+    assert code == 2 and "actions[0]" not in err      # no Volley, no casualties to order: the charge holds
