@@ -77,6 +77,23 @@ def default(settings: Any, name: str, value: T, options: Sequence[str], rule: st
     return value
 
 
+def open_choice(settings: Any, name: str, value: str, rule: str, what: str, allowed: str, choice: str) -> None:
+    """A choice with no finite list of options (a point anywhere in a region) left to its
+    default ``value``: in strict mode an error that says what the rule ``allowed``, else the
+    reading ``name=value``. The caller decides that there is a choice (the region holds more
+    than one point).
+
+    >>> open_choice({"strict_choices": True}, "template.at", "centred on z1", "§8.7.6", "the Blast's Target Point",
+    ...             'any point within 0.1" of the centre, given as at', "at")
+    Traceback (most recent call last):
+    ...
+    tapeline.rules.choices.MissingChoice: the Blast's Target Point must be chosen (strict_choices); legal: any point within 0.1" of the centre, given as at (§8.7.6)
+    """
+    if is_strict(settings):
+        raise MissingChoice(choice, rule, what, [allowed])
+    note(name, value)
+
+
 def placement(settings: Any, name: str, rule: str, what: str, spots: Mapping[str, Sequence[float]],
               choice: str = "set") -> None:
     """Models set by the default placement at ``spots`` (model → (x, y)) because the action
@@ -102,10 +119,23 @@ def note(name: str, value: Any) -> None:
 
 @contextmanager
 def recording() -> Iterator[dict[str, str]]:
-    """Collect the readings of the rules called inside (nested recordings each see their own)."""
+    """Collect the readings of the rules called inside. A nested recording sees its own, and
+    they are the enclosing recording's too (what a part of an answer relied on, the answer
+    relied on):
+
+    >>> with recording() as outer:
+    ...     with recording() as inner:
+    ...         note("strike_order", "file order")
+    ...     note("surge_to", "marines")
+    >>> dict(inner), dict(outer)
+    ({'strike_order': 'file order'}, {'strike_order': 'file order', 'surge_to': 'marines'})
+    """
     used: dict[str, str] = {}
+    outer = _USED.get()
     token = _USED.set(used)
     try:
         yield used
     finally:
         _USED.reset(token)
+        if outer is not None:
+            outer.update(used)

@@ -114,7 +114,11 @@ class FightChoices:
     ``targets`` the enemy units to fight, ``assign`` the unit a model attacks, ``weapons`` a
     model's weapon, ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the
     unit that charged this turn, ``strike_order`` the Active Player's order of Strike Groups
-    within an Initiative step, by name (Horus Heresy §A.7)."""
+    within an Initiative step, by name (Horus Heresy §A.7); ``casualties`` {unit: the
+    defender's casualty order} (Horus Heresy, 40k 3rd, as the ``fight`` action's); StarCraft:
+    ``precision_split`` {target: n} and ``impact_split`` {model: {unit: dice}} (as the
+    ``close_combat`` and ``impact`` actions'), ``precision`` extra PRECISION and
+    ``damage_reduction`` (§8.7.4 step 5) as the ``attack`` question's."""
 
     targets: tuple[str, ...] = ()
     assign: Mapping[str, str] = field(default_factory=dict)
@@ -122,6 +126,11 @@ class FightChoices:
     surge_to: tuple[str, ...] = ()
     charged: Optional[str] = None
     strike_order: tuple[str, ...] = ()
+    casualties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    precision_split: Mapping[str, int] = field(default_factory=dict)
+    impact_split: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    precision: int = 0
+    damage_reduction: int = 0
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,9 @@ class Probe:
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
 #: keeps from the table edge and which point of a base it measures, template shapes.
 COMMON_SETTINGS = frozenset({"strict_choices", "edge_clearance", "path_reference", "templates"})
+
+#: The ``fight`` question's StarCraft arguments (:attr:`RuleSystem.close_combat_splits`).
+CLOSE_COMBAT_SPLITS = ("precision_split", "impact_split", "precision", "damage_reduction")
 
 #: A charge's options for Horus Heresy's Volleys and Reactions (§A.3 step 4, §A.4).
 REACTION_OPTIONS = frozenset({"volley", "target_volley", "overwatch", "evade", "shield", "weapons", "casualties"})
@@ -213,6 +225,10 @@ class RuleSystem:
     gambits: ClassVar[tuple[str, ...]] = ()
     #: may a fight name the order of its Strike Groups (Horus Heresy §A.7; no other system)
     strike_order_choice: ClassVar[bool] = False
+    #: Whether the ``fight`` question takes StarCraft's Close Combat arguments (a PRECISION and
+    #: an IMPACT split, extra ``precision``, ``damage_reduction``) instead of a defender's
+    #: casualty order (Horus Heresy, 40k 3rd: the odds depend on it).
+    close_combat_splits: ClassVar[bool] = False
     #: the fight's choices made once per model, each with the rule that says so and why:
     #: ``weapons`` (a model's weapon) and ``assign`` (the unit it attacks)
     one_per_model: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -239,6 +255,11 @@ class RuleSystem:
                     if k in REACTION_OPTIONS]
         if method == "fight" and options.get("strike_order") and not self.strike_order_choice:
             return [("strike_order", f"the Active Player's order of Strike Groups is a Horus Heresy rule (§A.7), not {self.name}'s")]
+        if method == "fight" and not self.close_combat_splits:
+            return [(k, f"a StarCraft TMG Close Combat argument, not {self.name}'s") for k in CLOSE_COMBAT_SPLITS if options.get(k)]
+        if method == "fight" and options.get("casualties"):
+            return [("casualties", "a StarCraft fight's odds do not depend on which legal casualty is removed (every model "
+                                   "of a unit has the same HP): the replay's close_combat takes it")]
         return []
 
     def refuse_options(self, method: str, options: Mapping[str, Any]) -> None:

@@ -193,8 +193,36 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
     # unit's id has the comma): either is a split of the Surge Die, refused by the rules
     surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
+    casualties: dict[str, list[str]] = {}
+    for item in args.casualties:
+        unit, models = _split(item, "UNIT=M1,M2,...", "--casualties")
+        casualties[unit] = [m.strip() for m in models.split(",") if m.strip()]
+    split = {t: _count(n, "--precision-split") for t, n in
+             (_split(item, "UNIT=N", "--precision-split") for item in args.precision_split)}
+    impact: dict[str, dict[str, int]] = {}
+    for item in args.impact_split:
+        m, rest = _split(item, "MODEL=UNIT:N", "--impact-split")
+        t, n = _split(rest, "MODEL=UNIT:N", "--impact-split", ":")
+        impact.setdefault(m, {})[t] = _count(n, "--impact-split")
     return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged,
-                      strike_order=args.strike_order)
+                      strike_order=args.strike_order, casualties=casualties, precision_split=split, impact_split=impact,
+                      precision=args.precision, damage_reduction=args.damage_reduction)
+
+
+def _split(item: str, form: str, flag: str, sep: str = "=") -> tuple[str, str]:
+    """``KEY=VALUE`` (or with ``sep``), both parts stripped and given."""
+    key, found, value = item.partition(sep)
+    if not found or not key.strip() or not value.strip():
+        raise ArgumentError(flag, f"wants {form}, not {item[:40]!r}")
+    return key.strip(), value.strip()
+
+
+def _count(text: str, flag: str) -> int:
+    """A whole number of dice or points, 0 to 100."""
+    try:
+        return int(int_in(0, 100)(text))
+    except argparse.ArgumentTypeError as e:
+        raise ArgumentError(flag, str(e)) from None
 
 
 def _models(game: Game, args: argparse.Namespace) -> A.Answer:
@@ -327,6 +355,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strike-order", action="append", default=[], metavar="GROUP",
                    help="Horus Heresy: the next Strike Group in each Initiative step, by the name the steps show "
                         "('trt power fist'; repeat, in order)")
+    p.add_argument("--casualties", action="append", default=[], metavar="UNIT=M1,M2",
+                   help="Horus Heresy, 40k: the defender's casualty order for a unit (first models; repeat per unit)")
+    p.add_argument("--precision-split", action="append", default=[], metavar="UNIT=N",
+                   help="StarCraft: PRECISION assigned to a target (repeat; in full, as close_combat's precision_split)")
+    p.add_argument("--impact-split", action="append", default=[], metavar="MODEL=UNIT:N",
+                   help="StarCraft, with --charged: a model's IMPACT dice at a charged unit (repeat; as impact's split)")
+    p.add_argument("--precision", type=int_in(0, 100), default=0, help="StarCraft: extra PRECISION (X)")
+    p.add_argument("--damage-reduction", type=int_in(0, 100), default=0, metavar="X",
+                   help="StarCraft: damage the targets' abilities take off each Batch's damage (§8.7.4 step 5)")
 
     _pair(sub.add_parser("los", help="line of sight between two models, with a witness or the blockers"))
     _pair(sub.add_parser("measure", help="measure between two models"))

@@ -533,14 +533,24 @@ class Game:
 
     def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, str]] = None,
               weapons: Optional[Mapping[str, str]] = None, surge_to: Union[None, str, Sequence[str]] = None,
-              charged: Optional[str] = None, strike_order: Sequence[str] = ()) -> A.Fight:
+              charged: Optional[str] = None, strike_order: Sequence[str] = (),
+              casualties: Optional[Mapping[str, Sequence[str]]] = None,
+              precision_split: Optional[Mapping[str, int]] = None,
+              impact_split: Optional[Mapping[str, Mapping[str, int]]] = None,
+              precision: int = 0, damage_reduction: int = 0) -> A.Fight:
         """Who fights and the exact odds of close combat for ``unit``: ``targets`` the enemy
         units to fight, ``assign`` the unit a model attacks, ``weapons`` a model's weapon,
         ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the unit that
         charged this turn, ``strike_order`` the Active Player's order of Strike Groups in each
         Initiative step (Horus Heresy: ``["trt power fist", "tac chainsword"]``, the names the
-        answer's steps show). StarCraft: the unit's Close Combat Attack as the board stands;
-        Horus Heresy and 40k: one whole round of its combat, Initiative step by step."""
+        answer's steps show), ``casualties`` {unit: the defender's casualty order} (Horus
+        Heresy, 40k 3rd, as the ``fight`` action's). StarCraft only, as the ``close_combat``
+        and ``impact`` actions: ``precision_split`` {target: n}, ``impact_split`` {model:
+        {unit: dice}} (with ``charged`` the unit itself), extra ``precision`` and
+        ``damage_reduction`` (§8.7.4 step 5) as the ``attack`` question's. StarCraft: the
+        unit's Close Combat Attack as the board stands; Horus Heresy and 40k: one whole round
+        of its combat, Initiative step by step. Every choice left open is a reading of the
+        answer, and in strict mode an error (docs/choices.md)."""
         u = self._unit(unit, "unit")
         tg = tuple(self._unit(t, "targets") for t in _names(targets, "targets"))
         by_model = {m: self._unit(t, "assign") for m, t in self._by_model(assign, "assign").items()}
@@ -548,12 +558,26 @@ class Game:
         surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
         ch = self._unit(charged, "charged") if charged is not None else None
         order = tuple(_names(strike_order, "strike_order"))
-        for option, why in self.rules.option_problems("fight", {"strike_order": order}):
+        cas = {self._unit(t, "casualties"): tuple(self._model(m, "casualties") for m in _names(ms, "casualties"))
+               for t, ms in _mapping(casualties, "casualties").items()}
+        split = {self._unit(t, "precision_split"): _whole(n, "precision_split", 0, ATTACK_BOUNDS["precision"][1])
+                 for t, n in _mapping(precision_split, "precision_split").items()}
+        impact: dict[str, dict[str, int]] = {}
+        for m, parts in _mapping(impact_split, "impact_split").items():
+            impact[self._model(m, "impact_split")] = {self._unit(t, "impact_split"): _whole(n, "impact_split", 0, 100)
+                                                      for t, n in _mapping(parts, "impact_split").items()}
+        extra = {name: _whole(value, name, *ATTACK_BOUNDS[name]) for name, value in
+                 (("precision", precision), ("damage_reduction", damage_reduction))}
+        given = {"strike_order": order, "casualties": cas, "precision_split": split, "impact_split": impact, **extra}
+        for option, why in self.rules.option_problems("fight", given):
             raise ArgumentError(option, why)
+        if impact and ch != u:
+            raise ArgumentError("impact_split", f"IMPACT dice come right after a successful Charge: give charged={u} (§11 IMPACT)")
+        fc = FightChoices(tg, by_model, arms, surge, ch, order, cas, split, impact, extra["precision"], extra["damage_reduction"])
         try:
-            return _with_readings(A.Fight, lambda: self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch, order)))
-        except ChoiceError as e:
-            raise ArgumentError(e.choice, e.message) from None
+            return _with_readings(A.Fight, lambda: self.rules.fight_odds(self.state, u, fc))
+        except ChoiceError as e:   # the impact action's ``split`` is the question's ``impact_split``
+            raise ArgumentError("impact_split" if e.choice == "split" else e.choice, e.message) from None
         except IllegalAction as e:
             if e.field and e.field.startswith("strike_order"):
                 raise ArgumentError("strike_order", f"{e.message} ({e.rule})") from None

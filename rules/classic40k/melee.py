@@ -44,6 +44,7 @@ from tapeline.board.measure import gap_matrix, region_gap
 from tapeline.board.table import Figure
 from tapeline.board.units import TOUCH
 
+from .. import choices
 from ..errors import IllegalAction
 from ..melee.charts import faces_at_least
 from ..melee.combat import Combat, CombatUnit, InitiativeStep
@@ -164,10 +165,10 @@ def weapon_of(state: GameState, unit_id: str, model: str, chosen: Optional[str],
                 return w
         raise IllegalAction(RULE, f"{model} has no close combat weapon {chosen!r} (wargear: {', '.join(w.name for w in ws) or 'none'})")
     special = [w for w in ws if not _plain(w)]
-    if strict and len({w.name for w in special}) > 1:
-        raise IllegalAction("choices", f"the weapon {model} fights with must be chosen (strict_choices); legal: {', '.join(sorted({w.name for w in special}))}")
     if special:
-        return special[0]
+        name = choices.default(_strict(strict), f"weapon.{model}", special[0].name, sorted({w.name for w in special}),
+                               RULE, f"the weapon {model} fights with", "weapons")
+        return next(w for w in special if w.name == name)
     hand = [w for w in ws if "pistol" not in w.name]
     return (hand or ws or [kit.BARE_HANDS])[0]
 
@@ -334,13 +335,20 @@ def _reslot(fi: Fighter, slot: str) -> Fighter:
     return replace(fi, slot=slot)
 
 
+def _strict(strict: bool) -> dict[str, bool]:
+    """The settings :func:`rules.choices.default` reads: strict mode or not."""
+    return {"strict_choices": strict}
+
+
 def _targets(model: str, within: Sequence[str], attacks: int, chosen: Union[str, Mapping[str, int], None],
              strict: bool) -> tuple[tuple[str, int], ...]:
     """((unit, attacks), ...) for one model (seed "Allocating Attacks")."""
     if chosen is None:
-        if strict and len(within) > 1:
-            raise IllegalAction("choices", f"the unit {model} attacks must be chosen (strict_choices); legal: {', '.join(within)}")
-        return ((within[0], attacks),) if within else ()
+        if not within:
+            return ()
+        first = choices.default(_strict(strict), f"assign.{model}", within[0], within, RULE_ALLOC, f"the unit {model} attacks",
+                                "assign")
+        return ((first, attacks),)
     split = {chosen: attacks} if isinstance(chosen, str) else dict(chosen)
     for t in split:
         if t not in within:
@@ -368,12 +376,14 @@ def casualty_order(state: GameState, unit_id: str, units: Sequence[str], chosen:
             raise IllegalAction(RULE_CAS, f"{m} is not a model of {unit_id} on the table")
     if len(set(chosen)) != len(chosen):
         raise IllegalAction(RULE_CAS, f"the casualty order of {unit_id} names a model twice")
-    if strict:
-        for t, ms in enumerate((contact, near, rest)):
-            if len(ms) > 1 and not set(ms) <= set(chosen) and state.unit(unit_id).models:
-                names = ("in base contact", "within 2\"", "beyond 2\"")[t]
-                raise IllegalAction("choices", f"the order {unit_id}'s casualties are removed in must be chosen (strict_choices); {names}: {', '.join(ms)}")
     order = chosen + [m for m in contact + near + rest if m not in chosen]
+    for t, ms in enumerate((contact, near, rest)):   # the defending player's choice within a tier
+        free = [m for m in ms if m not in chosen]
+        if len(free) > 1:
+            names = ("in base contact", "within 2\"", "beyond 2\"")[t]
+            choices.default(_strict(strict), f"casualties.{unit_id}", " > ".join(order[len(chosen):]),
+                            free, f"{RULE_CAS}: the models {names} in the order given", f"the order {unit_id}'s casualties are removed in")
+            break
     tiers = [tier[m] for m in order]
     for k in range(1, len(tiers)):
         if tiers[k] < tiers[k - 1]:

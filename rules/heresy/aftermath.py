@@ -11,14 +11,16 @@ loser's units first, and every move is made along checked paths (:mod:`rules.her
 | ``consolidate`` | each model up to Initiative towards the nearest enemy, ending in coherency and 2" from every enemy |
 
 Choices come from the file; a unit the file does not name takes tapeline's default: a Routed
-unit Falls Back, the winner Consolidates when it may, anyone else Holds (strict mode: an error
-listing the options).
+unit Falls Back, the winner Consolidates when it may, anyone else Holds — the reading
+``aftermath.<unit>``, and Gun Down's target the first unit that fell back (``gun_down.<unit>``);
+in strict mode each is an error listing the options (:mod:`rules.choices`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
+from ..choices import default as default_choice
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -60,10 +62,9 @@ def aftermath(state: GameState, res: Resolution, choices: Mapping[str, str], dic
     for u in order:
         opts = allowed_options(state, u, res, chosen)
         want = choices.get(u)
-        if want is None:
-            if state.settings.get("strict_choices") and len(opts) > 1:
-                raise IllegalAction(RULE, f"choose {u}'s Aftermath option: one of {', '.join(opts)}")
-            want = default_option(opts)
+        if want is None:   # the controlling player's choice: a reading, an error in strict mode
+            want = default_choice(state.settings, f"aftermath.{u}", default_option(opts), list(opts), RULE,
+                                 f"{u}'s Aftermath option", "choices")
         if want not in OPTIONS:
             raise IllegalAction(RULE, f"{want!r} is not an Aftermath option ({', '.join(OPTIONS)})")
         if want not in opts:
@@ -111,7 +112,9 @@ def _carry_out(state: GameState, u: str, option: str, res: Resolution, chosen: M
             raise IllegalAction(RULE, f"Gun Down must target a unit that fell back from this combat ({', '.join(fled) or 'none'})")
         if fled:
             dice.take_events()
-            state, ev, _ = shoot(state, u, target or fled[0], dice, "volley")
+            aim = target or default_choice(state.settings, f"gun_down.{u}", fled[0], fled, RULE,
+                                           f"the fleeing unit {u} guns down", "gun_down")
+            state, ev, _ = shoot(state, u, aim, dice, "volley")
             events += ev
     elif option == "pursue":
         fled = [e for e in res.combat if chosen.get(e) == "fall_back" and state.unit(e).models]

@@ -47,6 +47,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from tapeline.board.measure import gap_matrix
 
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round
@@ -217,7 +218,8 @@ def declare(state: GameState, challenger: str, acceptor: Optional[str], disgrace
     state = state.with_turn("challenged", tuple(state.turn.get("challenged") or ()) + (key,))
     duel = Duel(challenger, acceptor)
     if acceptor is None:
-        victim = disgrace or eligible[0]
+        victim = disgrace or choices.default(state.settings, "disgrace", eligible[0], eligible, RULE,
+                                             f"the enemy model Disgraced for refusing {challenger}'s challenge")
         if victim not in eligible:
             raise IllegalAction(RULE, f"{victim} cannot be Disgraced: the eligible enemy models are {', '.join(eligible)}")
         duel.disgraced = victim
@@ -254,6 +256,26 @@ def face_off(gambits: Mapping[str, Optional[str]], first: str, second: str, roun
     return {first: g1, second: g2}
 
 
+def gambit_picks(state: GameState, plan: Mapping[str, Sequence[Optional[str]]], first: str, second: str, round_no: int,
+                 banned: Mapping[str, str]) -> dict[str, Optional[str]]:
+    """Each duellist's Gambit in round ``round_no`` (§A.6 Face-Off, ``first`` picks first): the
+    file's ``plan`` ({model: [gambit or null per round]}); a round the plan does not reach is
+    no Gambit, the reading ``gambit.<model>=none`` (strict mode: an error listing the Gambits
+    the player could pick then)."""
+    out: dict[str, Optional[str]] = {}
+    for m in (first, second):
+        given = list(plan.get(m) or [])
+        if len(given) >= round_no:
+            out[m] = given[round_no - 1]
+            continue
+        taken = {out.get(first), banned.get(first) if m == second else None}
+        legal = [x for x in GAMBITS if x not in taken and not (m == second and x == "feint_and_riposte")]
+        out[m] = None
+        choices.default(state.settings, f"gambit.{m}", "none", ["none"] + legal, RULE,
+                        f"{m}'s Gambit in round {round_no} of the Face-Off (none, or one)", "gambits")
+    return out
+
+
 def run(state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
         options: Optional[Mapping[str, Any]] = None) -> tuple[GameState, list[dict[str, Any]], Duel]:
     """The whole challenge (§A.6): Declare, then per round Face-Off, Focus and Strike; Glory.
@@ -286,9 +308,9 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
     for rno in range(1, int(opts.get("rounds", 1)) + 1):
         first = a if rno == 1 or advantage is None else advantage
         second = b if first == a else a
-        picks = {m: (gambit_plan.get(m) or [None] * rno)[rno - 1] if len(gambit_plan.get(m) or []) >= rno else None for m in (a, b)}
-        g = face_off(picks, first, second, rno)
         banned = (opts.get("banned") or {})
+        picks = gambit_picks(state, gambit_plan, first, second, rno, banned)
+        g = face_off(picks, first, second, rno)
         if g[first] == "feint_and_riposte" and banned.get(first) and g[second] == banned.get(first):
             raise IllegalAction(RULE, f"{banned[first]} was named by Feint and Riposte: {second} cannot choose it")
         for m in (a, b):
@@ -330,7 +352,7 @@ def run(state: GameState, challenger: str, acceptor: Optional[str], dice: Dice,
             o = b if m == a else a
             if m not in state.unit_of(m).models or o not in state.unit_of(o).models:
                 continue
-            state, ev, dmg, misses = strike(state, m, o, g[m], g[o], m == advantage, weapons.get(m), dice)
+            state, ev, dmg, misses = strike(state, m, o, g[m], g[o], m == advantage, weapons.get(m), dice, weapons.get(o))
             events += ev
             dealt[m] += dmg
             if g[o] == "guard_up":
@@ -361,12 +383,13 @@ def _glory(state: GameState, events: list[dict[str, Any]], duel: Duel,
 
 
 def strike(state: GameState, m: str, o: str, gambit: Optional[str], their_gambit: Optional[str], advantage: bool,
-           weapon: Optional[str], dice: Dice) -> tuple[GameState, list[dict[str, Any]], int, int]:
+           weapon: Optional[str], dice: Dice, their_weapon: Optional[str] = None) -> tuple[GameState, list[dict[str, Any]], int, int]:
     """One duellist's Strike (§A.6): a single Strike Group at the other model, hit on its own
-    WS and wounding on its own T (the shared engine, one step). Returns the state (a slain
-    opponent removed), events, the wounds dealt and the misses."""
+    WS and wounding on its own T (the shared engine, one step); ``their_weapon``: the other
+    duellist's (Taunt and Bait reads its WS and Attacks). Returns the state (a slain opponent
+    removed), events, the wounds dealt and the misses."""
     f = fighter(state, m, weapon)
-    fo = fighter(state, o, None)
+    fo = fighter(state, o, their_weapon)
     attacks, ws, s = f.attacks, f.ws, f.strength
     extra_damage, flurry = 0, 0
     events: list[dict[str, Any]] = []

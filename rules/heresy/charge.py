@@ -37,6 +37,7 @@ from tapeline.board.units import TOUCH
 from ..charge_geometry import Plan
 from ..charge_odds import BEST_OF_2D6, NO_ROLL, charge_odds
 from ..contact_charge import ContactCharge, gate, move_unit, plan_contact
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState, UnitState
@@ -46,7 +47,7 @@ from .checks import model_subtypes, take_check
 from .combat import is_locked, is_vehicle, locked_with
 from .movement import evade_move
 from .reactions import SHIELD_RULE, shield, spend_reaction
-from .shooting import shoot
+from .shooting import firing_models, shoot
 from .statuses import gain_status
 
 RULE = "HH3 §A.3 Charge"
@@ -362,13 +363,19 @@ def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
         state, ev = shield(state, target)
         events += ev
     weapons, cas = opts.get("weapons") or {}, opts.get("casualties") or {}
-    if opts.get("volley", True) and not cc.details["disordered"]:
+    volley = opts.get("volley")
+    if volley is None and not cc.details["disordered"]:
+        volley = may_volley(state, unit_id, target, weapons, "volley")
+    if volley and not cc.details["disordered"]:
         dice.take_events()
         state, ev, _ = shoot(state, unit_id, target, dice, "volley", weapons, cas.get(target, ()))
         events += ev
         if not state.unit(target).models:
             return state, f"{target} was wiped out by the Volley: the charge ends", events
-    kind = "overwatch" if opts.get("overwatch") else "volley" if opts.get("target_volley", True) else None
+    answer = opts.get("target_volley")
+    if answer is None and not opts.get("overwatch"):
+        answer = may_volley(state, target, unit_id, weapons, "target_volley")
+    kind = "overwatch" if opts.get("overwatch") else "volley" if answer else None
     if kind == "overwatch":
         state, ev = spend_reaction(state, target, "overwatch")
         events += ev
@@ -381,6 +388,17 @@ def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
     if opts.get("evade"):
         return evade(state, cc, events, opts)
     return state, "", events
+
+
+def may_volley(state: GameState, shooter: str, target: str, weapons: Mapping[str, str], name: str) -> bool:
+    """Whether ``shooter`` makes the Volley Attack at ``target`` the file neither declares nor
+    declines (§A.3 step 4: "both units ... may make a Volley Attack"): it does, the reading
+    ``name`` (``volley``: the charger's, ``target_volley``: the target's); in strict mode an
+    error, when a model of it could fire (none could: no choice)."""
+    if not firing_models(state, shooter, target, "volley", weapons):
+        return True
+    return choices.default(state.settings, name, "true", ["true", "false"], "HH3 §A.3 step 4 Volley Attacks",
+                           f"whether {shooter} makes its Volley Attack at {target}") == "true"
 
 
 def evade(state: GameState, cc: ContactCharge, events: list[dict[str, Any]],

@@ -46,6 +46,7 @@ from numpy.typing import NDArray
 
 from tapeline.board.measure import gap_matrix
 
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..melee.combat import Combat, CombatUnit, InitiativeStep, RoundOdds, resolve_round, round_odds
@@ -63,6 +64,7 @@ from .vehicles import glancing_hits, vehicle_damage
 from .weapons import IMPACT_TRAITS, choose, combat_initiative, melee_options
 
 RULE = "HH3 §A.7 Fight"
+ALLOCATION = "HH3 §A.7 allocation"
 SUPPORT = 2.0
 #: The order of Strike Groups in an Initiative step when the Active Player names none.
 DEFAULT_ORDER = "active side first, each unit's groups in file order"
@@ -124,7 +126,7 @@ def fighter(state: GameState, model_id: str, weapon: Optional[str] = None) -> Fi
     Initiative, WS, Strength and Attacks through the weapon's modifiers, each characteristic
     first raised by Impact (X) after a successful charge (:func:`impact`)."""
     u = state.unit_of(model_id)
-    key, w = choose(melee_options(u, model_id), weapon, model_id, "melee weapon", bool(state.settings.get("strict_choices")))
+    key, w = choose(melee_options(u, model_id), weapon, model_id, "melee weapon", state.settings)
     has = bool(set(u.status) & set(STATUSES))
     up = impact(state, u.id, w)
     ci = combat_initiative(stat(state, model_id, "initiative") + up.get("initiative", 0), w.initiative, has)
@@ -249,10 +251,16 @@ def casualty_order(state: GameState, unit_id: str, exclude: Collection[str] = ()
     wounded = [m for m in ms if u.wounds_lost.get(m, 0) > 0 and "command" not in model_subtypes(state, m)]
     for m in picks:
         if m not in ms:
-            raise IllegalAction("HH3 §A.7 allocation", f"{m!r} is not a model of {unit_id} that may be allocated wounds")
+            raise IllegalAction(ALLOCATION, f"{m!r} is not a model of {unit_id} that may be allocated wounds")
     if picks and wounded and picks[0] not in wounded:
-        raise IllegalAction("HH3 §A.7 allocation", f"{wounded[0]} has lost wounds and must be chosen first, not {picks[0]}")
+        raise IllegalAction(ALLOCATION, f"{wounded[0]} has lost wounds and must be chosen first, not {picks[0]}")
     order = list(dict.fromkeys(list(picks) + wounded + ms))
+    rest = [m for m in ms if m not in picks]
+    forced = 1 if wounded and not picks else 0      # the wounded model takes the first wound
+    if len(rest) - forced > 1:   # §A.7 "the defending player chooses which model takes each wound"
+        choices.default(state.settings, f"casualties.{unit_id}", " > ".join(order[len(picks):]), rest, ALLOCATION,
+                        f"the order {unit_id}'s models take wounds in (first models first; a model already wounded first)",
+                        "casualties")
     return tuple(order)
 
 
@@ -272,13 +280,6 @@ class Round:
     picks: dict[str, list[str]]     # unit -> casualty order picks
     orders: dict[str, tuple[str, ...]]  # unit -> its casualty order at the start of the round
     strike_order: tuple[str, ...] = ()  # the Active Player's order of Strike Groups (names)
-
-    @property
-    def readings(self) -> dict[str, str]:
-        """The choices the round was resolved under that the file may make (§A.7): the order of
-        the Strike Groups within each Initiative step."""
-        return {"strike_order": " > ".join(self.strike_order) + (", then " + DEFAULT_ORDER if self.strike_order else "")
-                if self.strike_order else DEFAULT_ORDER}
 
 
 def group_name(unit_id: str, weapon_key: str) -> str:
@@ -364,14 +365,35 @@ def step_groups(state: GameState, rnd: Round, ini: int, board: GameState) -> tup
             t = rnd.targets.get(m)
             if t is not None and t not in with_:
                 raise IllegalAction(RULE, f"{m} is not Engaged with {t} (it is with {', '.join(with_)})")
-            prefs = tuple([t] + [e for e in with_ if e != t]) if t else tuple(with_)
+            if t is None:   # Engaged with several units: the attacking player picks one (§A.7 step 7)
+                t = choices.default(state.settings, f"assign.{m}", with_[0], with_, RULE, f"the unit {m} attacks", "assign")
+            prefs = tuple([t] + [e for e in with_ if e != t])
             buckets.setdefault((f.key, f.ws, f.strength, prefs), []).append(f)
         for (key, ws, s, prefs), fs in buckets.items():
             opts = tuple(against(state, fs[0], t, [m for m in state.unit(t).models if m not in rnd.exclude]) for t in prefs)
             info: dict[str, object] = {"initiative": ini, "weapon": key, "ws": ws, "strength": s}
             out.append(StrikeGroup(u, group_name(u, key), tuple((f.model, f.attacks) for f in fs), opts, info))
     rank = {g: i for i, g in enumerate(rnd.strike_order)}
-    return tuple(sorted(out, key=lambda g: rank.get(g.label, len(rank))))
+    groups = tuple(sorted(out, key=lambda g: rank.get(g.label, len(rank))))
+    _strike_order_choice(state, rnd, ini, groups)
+    return groups
+
+
+def _strike_order_choice(state: GameState, rnd: Round, ini: int, groups: Sequence[StrikeGroup]) -> None:
+    """The Active Player's order of the Strike Groups of step ``ini`` (§A.7 steps 7, 9) is a
+    choice where it matters: two groups the ``strike_order`` does not place that may strike the
+    same unit (wounds go to a model already wounded first, so the order can change who falls).
+    Left open, the default :data:`DEFAULT_ORDER` is the reading ``strike_order``."""
+    placed = set(rnd.strike_order)
+    units = list(dict.fromkeys(a.target for g in groups for a in g.against))
+    for t in units:
+        open_ = [g.label for g in groups if g.label not in placed and any(a.target == t for a in g.against)]
+        if len(open_) > 1:
+            given = " > ".join(rnd.strike_order)
+            choices.default(state.settings, "strike_order", f"{given}, then {DEFAULT_ORDER}" if given else DEFAULT_ORDER,
+                            open_, "HH3 §A.7 step 9 (the Active Player's order)",
+                            f"the order of the Strike Groups of Initiative {ini} that may strike {t}")
+            return
 
 
 def combat_unit(state: GameState, rnd: Round, unit_id: str) -> CombatUnit:
@@ -484,7 +506,16 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
     ``weapons``: {model: weapon}; ``casualties``: {unit: the defender's casualty order}, as the
     ``fight`` action's (each outcome takes its wounds in that order, past the models it lost);
     ``strike_order``: the Active Player's order of Strike Groups within each step, by name
-    (:func:`build_round`). The answer's ``readings`` name the order used."""
+    (:func:`build_round`). The answer's ``readings`` name every default it took (the choices
+    left open: :mod:`rules.choices`)."""
+    with choices.recording() as used:
+        out = _odds(state, unit_id, targets, assign, charged, weapons, casualties, strike_order)
+    return out | ({"readings": dict(used)} if used else {})
+
+
+def _odds(state: GameState, unit_id: str, targets: Sequence[str], assign: Optional[Mapping[str, str]],
+          charged: Optional[str], weapons: Optional[Mapping[str, str]], casualties: Optional[Mapping[str, Sequence[str]]],
+          strike_order: Sequence[str]) -> dict[str, Any]:
     active = state.unit(charged).side if charged else None
     rnd = build_round(state, unit_id, weapons, assign, active, casualties, strike_order)
     for t in targets:
@@ -530,7 +561,6 @@ def odds(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Op
         "result": {**{u: res["win"][side_of[u]] for u in rnd.units}, "draw": res["draw"]},
         "sides": dict(res["win"]),
         "excluded": [m for m in rnd.exclude if m in state.unit_of(m).models],
-        "readings": rnd.readings,
     }
 
 
@@ -546,14 +576,27 @@ def fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Ma
     pile-in. ``casualties``: {unit: the defender's casualty order (first models)}, checked at the
     start of the round and followed through every step, skipping the models fallen in an earlier
     one; ``strike_order``: the Active Player's order of Strike Groups in each step (by name,
-    :func:`build_round`). Returns the new state, the events and a summary."""
+    :func:`build_round`). Returns the new state, the events and a summary; the ``fight`` event
+    carries the ``readings`` (the defaults of the choices left open, :mod:`rules.choices`)."""
+    with choices.recording() as used:
+        new, events, summary = _fight_round(state, unit_id, dice, weapons, targets, casualties, active_side, pile_ins,
+                                            strike_order)
+    if used:
+        events[0]["readings"] = dict(used)
+    return new, events, summary
+
+
+def _fight_round(state: GameState, unit_id: str, dice: Dice, weapons: Optional[Mapping[str, str]],
+                 targets: Optional[Mapping[str, str]], casualties: Optional[Mapping[str, Sequence[str]]],
+                 active_side: Optional[str], pile_ins: bool,
+                 strike_order: Sequence[str]) -> tuple[GameState, list[dict[str, Any]], dict[str, Any]]:
     rnd = build_round(state, unit_id, weapons, targets, active_side, casualties, strike_order)
     done = [u for u in rnd.units if u in (state.turn.get("fought") or ())]
     if done:
         raise IllegalAction(RULE, f"{', '.join(done)} fought already this phase: each unit attacks in one combat per Assault phase "
                                   "(an end_turn action starts the next)")
     events: list[dict[str, Any]] = [{"type": "fight", "combat": list(rnd.units), "initiative_steps": list(rnd.initiatives),
-                     "active_side": rnd.active_side, "readings": rnd.readings}]
+                     "active_side": rnd.active_side}]
     removed: dict[str, list[str]] = {u: [] for u in rnd.units}
     for ini in rnd.initiatives:
         if pile_ins:

@@ -90,7 +90,7 @@ def firing_models(state: GameState, unit_id: str, target: str, kind: str,
         opts = [w for w in ranged_options(u, f.id) if kind != "volley" or w.assault]
         if not opts:
             continue
-        w = choose(opts, weapons.get(f.id), f.id, "Assault weapon" if kind == "volley" else "ranged weapon")
+        w = choose(opts, weapons.get(f.id), f.id, "Assault weapon" if kind == "volley" else "ranged weapon", state.settings)
         if any(vis[i, j] and g[i, j] <= w.range + TOUCH for j in range(len(tfigs))):
             out.append((f.id, w))
     return out

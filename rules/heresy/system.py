@@ -90,7 +90,7 @@ class HorusHeresy(ContactSystem):
 
     def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
         return melee.odds(state, unit, choices.targets, choices.assign, choices.charged, choices.weapons,
-                          strike_order=choices.strike_order)
+                          choices.casualties, choices.strike_order)
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional, Sequence, TypeVar, Union
 
+from .. import choices
 from ..errors import IllegalAction
 from ..melee.loadout import model_line
 from ..melee.weapons import MeleeWeapon, Modifier
@@ -166,14 +167,15 @@ def known(name: str, file_weapons: Iterable[str] = ()) -> bool:
 Option = TypeVar("Option", tuple[str, MeleeWeapon], RangedProfile)
 
 
-def choose(options: Sequence[Option], wanted: Optional[str], model_id: str, what: str, strict: bool = False) -> Option:
+def choose(options: Sequence[Option], wanted: Optional[str], model_id: str, what: str, settings: Any = None) -> Option:
     """The option named ``wanted`` (a key or a label) among ``options`` (``(key, profile)`` pairs
-    or profiles); none named → the first (strict mode: an error listing them)."""
+    or profiles); none named → the first, the reading ``weapon.<model>`` (the file's
+    ``settings`` in strict mode: an error listing them, :mod:`rules.choices`)."""
     keys = [o[0] if isinstance(o, tuple) else o.label for o in options]
     if wanted is None:
-        if strict and len(options) > 1:
-            raise IllegalAction(RULE, f"choose the {what} {model_id} uses: one of {', '.join(keys)}")
-        return options[0]
+        first = choices.default(settings, f"weapon.{model_id}", keys[0], keys, RULE, f"the {what} {model_id} uses",
+                                "weapons")
+        return options[keys.index(first)]
     for k, o in zip(keys, options):
         if norm(wanted) == norm(k):
             return o

@@ -100,10 +100,23 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
             continue
         may = [t for t in live if t in rk.may_attack(m)]
         if may:
-            out[m] = {may[0]: x}
-            if len(may) > 1:  # a split it could have made: listed, not refused (docs/choices.md)
-                choices.note(f"impact.{m}", may[0])
+            first = choices.default(state.settings, f"impact.{m}", may[0], split_options(x, may), RULE,
+                                    f"how {m}'s {x} IMPACT dice are split between the charged units", "split")
+            out[m] = {first: x}
     return Impact(unit_id, x, y, rk, tuple(live), out, immunes)
+
+
+def split_options(n: int, units: Sequence[str]) -> list[str]:
+    """The legal splits of ``n`` dice (or PRECISION) between ``units``, in words: all to one of
+    them, or (two or more to share, several units) any split; one unit: no choice.
+
+    >>> split_options(2, ["a", "b"])
+    ['a=2', 'b=2', 'any split of 2 between a, b']
+    >>> split_options(1, ["a", "b"]), split_options(3, ["a"])
+    (['a=1', 'b=1'], ['a=3'])
+    """
+    whole = [f"{t}={n}" for t in units]
+    return whole + [f"any split of {n} between {', '.join(units)}"] if n > 1 and len(units) > 1 else whole
 
 
 def spec(state: GameState, imp: Impact, target: str) -> BatchSpec:

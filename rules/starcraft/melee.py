@@ -236,7 +236,7 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
         if "stimpack" in u.status:
             total_precision += STIMPACK_MELEE.get(u.profile or "", 0)
         tgts = [t for t in receiving if any(chosen[m] == t for m in ms)]
-        split = _precision_split(total_precision, tgts, surge_to, precision)
+        split = _precision_split(state, w.name, total_precision, tgts, surge_to, precision)
         parts = tuple(
             Part(t, tuple(m for m in ms if chosen[m] == t), w.roa * sum(1 for m in ms if chosen[m] == t)
                  + (mods.extra_dice if t == tgts[0] else 0), split.get(t, 0))
@@ -248,8 +248,12 @@ def declare(state: GameState, unit_id: str, targets: Optional[Sequence[str]] = N
                        tuple(batches), tuple(receiving), surge_to, evade)
 
 
-def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str],
+def _precision_split(state: GameState, weapon: str, total: int, tgts: Sequence[str], surge_to: Optional[str],
                      given: Optional[Mapping[str, int]]) -> dict[str, int]:
+    """PRECISION (``total``) of ``weapon``'s Batch between its targets ``tgts`` (FAQ: to one
+    target or split): ``given`` {target: n} in full, else all of it on the Surge target (else
+    the first target receiving dice) — the reading ``precision_split``, an error in strict mode
+    when the Batch has several targets."""
     if not tgts or total <= 0:
         if given and any(given.values()):
             raise IllegalAction("§11 PRECISION", "PRECISION is assigned but the weapon has none")
@@ -262,8 +266,9 @@ def _precision_split(total: int, tgts: Sequence[str], surge_to: Optional[str],
             raise IllegalAction("§11 PRECISION", f"PRECISION ({total}) must be assigned in full: {sum(given.values())} assigned")
         return dict(given)
     to = surge_to if surge_to is not None and surge_to in tgts else tgts[0]
-    if len(tgts) > 1:  # a split the player could have made: listed, not refused (docs/choices.md)
-        choices.note("precision_split", to)
+    choices.default(state.settings, "precision_split", to, impact_rules.split_options(total, tgts),
+                    "§11 PRECISION (FAQ: one target or split)",
+                    f"how the PRECISION ({total}) of {weapon} is split between its targets")
     return {to: total}
 
 
@@ -394,13 +399,19 @@ def _odds_json(o: AttackOdds) -> dict[str, Any]:
 
 def fight_answer(state: GameState, unit_id: str, targets: Sequence[str] = (), assign: Optional[Mapping[str, str]] = None,
                  weapons: Optional[Mapping[str, str]] = None, surge_to: Sequence[str] = (),
-                 charged: Optional[str] = None) -> dict[str, Any]:
+                 charged: Optional[str] = None, precision_split: Optional[Mapping[str, int]] = None,
+                 impact_split: Optional[Mapping[str, Mapping[str, int]]] = None,
+                 mods: Modifiers = Modifiers()) -> dict[str, Any]:
     """The ``fight`` question: the unit's Close Combat Attack as the board stands — Fighting
     and Supporting Rank, who strikes which unit with what, the attack dice per target unit and
-    the exact odds per target (casualties by the Engaged priority). With ``charged`` naming the
-    unit itself (it charged this turn), its IMPACT dice and their exact odds too."""
-    cc = declare(state, unit_id, targets or None, assign or {}, weapons or {}, list(surge_to) or None)
-    by_target = odds(state, cc, settings=state.settings)
+    the exact odds per target (casualties by the Engaged priority). ``precision_split``
+    {target: n} and ``mods`` (extra ``precision``, ``damage_reduction``) as the
+    ``close_combat`` action's. With ``charged`` naming the unit itself (it charged this turn),
+    its IMPACT dice (``impact_split``: {model: {unit: dice}}, as the ``impact`` action's) and
+    their exact odds too."""
+    cc = declare(state, unit_id, targets or None, assign or {}, weapons or {}, list(surge_to) or None,
+                 precision_split or None, mods)
+    by_target = odds(state, cc, mods, settings=state.settings)
     out: dict[str, Any] = {
         "system": "starcraft",
         "unit": unit_id,
@@ -416,7 +427,7 @@ def fight_answer(state: GameState, unit_id: str, targets: Sequence[str] = (), as
         "casualty_priority_range": state.settings.get("casualty_priority_range", "within_1"),
     }
     if charged is not None and charged == unit_id:
-        imp = impact_rules.declare(state, unit_id, targets or None)
+        imp = impact_rules.declare(state, unit_id, targets or None, impact_split)
         if imp is not None:
             out["impact"] = {"x": imp.x, "y": imp.y, "dice": imp.dice(),
                              "odds": {t: _odds_json(o) for t, o in impact_rules.odds(state, imp, state.settings).items()}}

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from .. import choices
 from ..dice import Dice
 from ..errors import IllegalAction
 from ..state import GameState
@@ -122,8 +123,11 @@ def _template(state: GameState, unit: str, b: BatchOrder, dice: Dice, settings: 
     if b.models is not None:
         raise IllegalAction("§8.7.6 templates", "a template is placed by one firing model: name it with model, not models")
     target_model = b.target
-    if b.target is not None and state.has_unit(b.target):
-        target_model = template_attack.default_target_model(state, unit, b.target, b.model)
+    if b.target is not None and state.has_unit(b.target):   # a unit named: the attacker aims at one of its models
+        target_model = choices.default(settings, "template.target",
+                                       template_attack.default_target_model(state, unit, b.target, b.model),
+                                       list(state.unit(b.target).models), "§8.7.6 templates",
+                                       f"the model of {b.target} the template is aimed at", "target")
     p = template_attack.plan(state, unit, b.weapon, target_model, b.model, b.at, b.on, b.modifiers, settings)
     if p.firing_model in used and not p.weapon.kw("sidearm"):
         raise IllegalAction(ONE_WEAPON, f"{p.firing_model} already fired {used[p.firing_model]}; each model fires one "

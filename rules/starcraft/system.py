@@ -37,6 +37,7 @@ class StarCraft(RuleSystem):
     """StarCraft TMG: Phase 2 Assault and Phase 3 Combat."""
 
     name = "starcraft"
+    close_combat_splits = True
     title = "StarCraft: Tabletop Miniatures Game"
     engagement_range = movement.ENGAGEMENT_RANGE
     statuses = frozenset({"burrowed", "hidden", "stationary", "siege_mode", "stimpack", "guardian_shield", "concussed"})
@@ -199,7 +200,8 @@ class StarCraft(RuleSystem):
     def fight_odds(self, state: GameState, unit: str, choices: FightChoices = FightChoices()) -> dict[str, Any]:
         """The unit's Close Combat Attack as the board stands (§8.8.1), IMPACT with ``charged``."""
         return melee.fight_answer(state, unit, choices.targets, choices.assign, choices.weapons, choices.surge_to,
-                                  choices.charged)
+                                  choices.charged, choices.precision_split, choices.impact_split,
+                                  Modifiers(precision=choices.precision, damage_reduction=choices.damage_reduction))
 
     def close_combat(self, state: GameState, unit: str, dice: Dice, targets: Optional[Sequence[str]],
                      assign: Mapping[str, str], weapons: Mapping[str, str], surge_to: Optional[str | Sequence[str]],

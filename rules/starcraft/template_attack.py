@@ -221,12 +221,15 @@ def plan(state: GameState, unit_id: str, weapon: str, target_model: Optional[str
         raise IllegalAction("§8.7.6 Primary target", f"{target_model} is not an enemy of {unit_id}: the primary target is an enemy unit")
     check_target_type(w, state, primary)
     engaged_primary = bool(check_engagement(state, unit_id, w, primary))
-    firer = state.figure(firing_model) if firing_model else _nearest(state, own, tfig)
-    seen = bool(visible(state, firer.id, target_model))
     indirect = bool(w.kw("indirect_fire"))
+    firer = state.figure(firing_model) if firing_model else _default_firer(state, unit_id, w, own, tfig, settings, indirect)
+    seen = bool(visible(state, firer.id, target_model))
     if not seen and not indirect:
         raise IllegalAction("§8.7.3 Range and visibility", f"{target_model} is not Visible to {firer.id} (§7.1)")
     if w.range == "BT":
+        if at is None:
+            assert isinstance(dims, DiscDims)  # checked above: RNG BT is a disc
+            _blast_centre_choice(dims, tfig, settings)
         centre = tfig.at if at is None else (float(at[0]), float(at[1]))
         tpl = place(dims, centre, name="blast")
         if at is not None:
@@ -272,7 +275,7 @@ def _plan_ability(state: GameState, unit_id: str, w: Weapon, dims: Dims, firing_
         raise IllegalAction(RULE, f"no terrain piece {on!r} for the Target Point to stand on")
     pt = point_figure(*at, on)
     own = state.figures_of(unit_id)
-    firer = state.figure(firing_model) if firing_model else _nearest(state, own, pt)
+    firer = state.figure(firing_model) if firing_model else _default_firer(state, unit_id, w, own, pt, settings, True)
     try:
         if w.range == "BT":
             tpl, source = place(dims, at, name="blast"), pt
@@ -295,6 +298,38 @@ def _plan_ability(state: GameState, unit_id: str, w: Weapon, dims: Dims, firing_
         batches.append(TemplateBatch(uid, False, ids, tg, spec, Modifiers()))
     return TemplatePlan(unit_id, w, tpl, firer.id, None, None, at, _level_label(target_level), cov,
                         tuple(cov.rows()), affected, tuple(excluded), tuple(batches), reading)
+
+
+def _default_firer(state: GameState, unit_id: str, w: Weapon, own: Sequence[Figure], to: Figure, settings: Settings,
+                   any_model: bool) -> Figure:
+    """The firing model when the file names none (the attacker's choice): the unit's model
+    nearest ``to`` (the target model, or an ability's Target Point; ties: file order), the
+    reading ``template.model`` — in strict mode an error listing the models that may fire
+    (those that see the target model; every one with ``any_model``: Indirect Fire, abilities)."""
+    nearest = _nearest(state, own, to)
+    legal = [f.id for f in own if any_model or f.id == nearest.id or visible(state, f.id, to.id)]
+    choices.default(settings, "template.model", nearest.id, legal, RULE, f"the model of {unit_id} that fires {w.name}", "model")
+    return nearest
+
+
+def _blast_centre_choice(dims: DiscDims, tfig: Figure, settings: Settings) -> None:
+    """Where the Blast's centre goes when the file gives no ``at`` (§8.7.6 "covers as much of
+    the target's base as possible"): centred on the target model, the reading ``template.at`` —
+    a choice (an error in strict mode) when more than one centre covers as much of the base
+    (:func:`_check_blast_alignment`'s rule), not when only the centred one does."""
+    best = coverage(place(dims, tfig.at), [tfig])
+    R = dims.diameter / 2
+    if isinstance(tfig.base, RoundBase):
+        slack = abs(R - tfig.base.radius)
+        if slack <= TOUCH:
+            return
+        room = f"any point within {slack:.6g}\" of {tfig.id}'s centre ({tfig.x:.6g}, {tfig.y:.6g})"
+    elif best.full[0] or best.encloses[0] >= -TOUCH:
+        room = f"any point that {'keeps the whole base under the template' if best.full[0] else 'keeps the template over the base'}"
+    else:
+        return
+    choices.open_choice(settings, "template.at", f"centred on {tfig.id}", ALIGNMENT, f"the Blast's Target Point on {tfig.id}",
+                        f"{room}, given as at", "at")
 
 
 def default_target_model(state: GameState, unit_id: str, target_unit: str, firing_model: Optional[str] = None) -> str:

@@ -7,14 +7,19 @@ expect:
   - {expect: fight_odds, unit: loyal, value: expected_casualties, of: traitors, equals: 0.2494, tol: 1e-4}
   - {expect: fight_odds, unit: loyal, value: casualties, of: traitors, k: 0, equals: 0.7703, tol: 1e-4}
   - {expect: fight_odds, unit: loyal, value: win, of: loyal, strike_order: [loyal power fist], at_least: 0.4}
+  - {expect: fight_odds, unit: loyal, value: win, of: loyal, casualties: {traitors: [t2, t1]}, weapons: {a1: power sword},
+     targets: {a3: traitors}, at_least: 0.4}
   - {expect: combat_result, unit: loyal, winner: loyalist, points: {loyalist: 4, traitor: 1}}
   - {expect: combat_result, unit: loyal, draw: true}
   - {expect: combat_result, unit: loyal, massacre: true, panic: failed}
   - {expect: glory, action: 1, points: {loyalist: 3}, slain: [champ-b]}
 ```
 
-``fight_odds`` asks the ``fight`` query (exact) of the state at that point (Horus Heresy:
-``strike_order`` as the ``fight`` action's, the Active Player's order of Strike Groups); ``combat_result`` reads
+``fight_odds`` asks the ``fight`` query (exact) of the state at that point, with the choices
+of the ``fight`` action, spelt as there: ``weapons``, ``targets`` (one unit per model),
+``casualties`` (the defender's order) and, Horus Heresy, ``strike_order`` (the Active Player's
+order of Strike Groups). In strict mode a choice it leaves open is refused at the expectation,
+as the question's (docs/choices.md); ``combat_result`` reads
 what the last ``resolution`` action found for the unit's combat; ``glory`` what ``challenge``
 action number ``action`` scored. For 40k 3rd, ``combat_result`` reads the last ``fight`` of the
 unit's combat: ``points`` are the wounds each side inflicted, ``massacre`` an enemy destroyed
@@ -52,6 +57,9 @@ class FightOdds(ExpectBase, Numeric):
     k: Optional[Annotated[int, Field(strict=True, ge=0, le=2000)]] = None
     charged: Optional[Id] = None
     strike_order: Annotated[list[Annotated[Text, Field(min_length=1)]], Field(max_length=200)] = []
+    weapons: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
+    targets: Annotated[dict[Id, Id], Field(max_length=2000)] = {}
+    casualties: Annotated[dict[Id, Annotated[list[Id], Field(max_length=2000)]], Field(max_length=50)] = {}
 
     @model_validator(mode="after")
     def _need(self) -> Self:
@@ -69,12 +77,19 @@ class FightOdds(ExpectBase, Numeric):
         out: list[Ref] = [("unit", "unit", self.unit)]
         out += [("charged", "unit", self.charged)] if self.charged else []
         out += [(f"strike_order.{i}", "strike_group", g) for i, g in enumerate(self.strike_order)]
+        out += [(f"weapons.{m}", "model", m) for m in self.weapons]
+        out += [(f"weapons.{m}", "melee_weapon", w, m) for m, w in self.weapons.items()]
+        out += [(f"targets.{m}", "model", m) for m in self.targets] + [(f"targets.{m}", "unit", t) for m, t in self.targets.items()]
+        out += [(f"casualties.{u}", "unit", u) for u in self.casualties]
+        out += [(f"casualties.{u}.{i}", "model", m, u) for u, ms in self.casualties.items() for i, m in enumerate(ms)]
         return out + ([("of", "unit", self.of)] if self.of and self.value != "win" else [])
 
     def check(self, state: GameState, ctx: ReplayContext) -> tuple[bool, str]:
         rules = rules_for(state.system)
         rules.refuse_options("fight", {"strike_order": self.strike_order})
-        o = rules.fight_odds(state, self.unit, FightChoices(charged=self.charged, strike_order=tuple(self.strike_order)))
+        o = rules.fight_odds(state, self.unit, FightChoices(
+            assign=self.targets, weapons=self.weapons, charged=self.charged, strike_order=tuple(self.strike_order),
+            casualties={u: tuple(ms) for u, ms in self.casualties.items()}))
         if self.value == "draw":
             v = o["result"]["draw"]
         elif self.value == "win":

@@ -307,8 +307,10 @@ def test_the_charge_question_takes_the_followers_spots(tmp_path):
 def test_template_answer_lists_its_casualty_readings():
     t = tapeline.open(EXAMPLES / "template-siege-tank.yaml").template(unit="siege-tank", weapon="crucio-shock-cannon",
                                                                        target="z3")
-    assert dict(t.readings) == {"template_casualties": "visible", "casualties": "file_order"}
-    assert str(t).splitlines()[-1] == "readings: template_casualties=visible, casualties=file_order"
+    # the Blast (3" across) over a 32 mm Zergling may sit anywhere that keeps the base under it:
+    # centred on z3 by default, a reading too (one firing model: no choice of it)
+    assert dict(t.readings) == {"template.at": "centred on z3", "template_casualties": "visible", "casualties": "file_order"}
+    assert str(t).splitlines()[-1] == "readings: template.at=centred on z3, template_casualties=visible, casualties=file_order"
 
 
 def test_strict_reaches_the_other_systems_defaults():
@@ -318,10 +320,15 @@ def test_strict_reaches_the_other_systems_defaults():
     assert code == 2 and err.count("\n") == 1
     assert ": expect[6]: the order marines's casualties are removed in must be chosen (strict_choices)" in err
     assert cli("replay", EXAMPLES / "assault-40k.yaml")[0] == 0
-    # the 40k fight's readings are settings, not choices: printed as before, never refused
+    # the 40k fight's settings are readings, never refused; then the defaults it took: after the
+    # assault each Marine is in base contact with the Boy above it, so both casualty orders
+    # are the defending player's choice within one tier, file order by default
     g = tapeline.open(EXAMPLES / "assault-40k.yaml").after(0)
     assert str(g.fight("marines")).splitlines()[-1] == (
-        "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_morale_modifier=none")
+        "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_morale_modifier=none, "
+        "casualties.marines=m1 > m2 > m3, casualties.orks=o1 > o2 > o3")
+    chosen = g.fight("marines", casualties={"marines": ["m2", "m1"], "orks": ["o3", "o1"]})
+    assert "casualties" not in str(chosen).splitlines()[-1]      # the last of each tier follows
 
 
 def test_a_precision_split_left_open_is_listed(tmp_path):
