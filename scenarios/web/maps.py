@@ -86,7 +86,7 @@ class Maps:
             try:
                 a = game.analyse(**options)
             except ArgumentError as e:  # named as the body names it
-                raise Refused([(e.location, e.message)]) from None
+                raise Refused([(e.location or e.argument, e.message)]) from None
             maps = heatmaps(game, a)
             layers = [_layer(kind, side, maps[(kind, side)]) for kind in KINDS for side in a.sides]
             return {"analysis": a.as_json(), "layers": layers, "cells": cells, "limit": MAX_CELLS}
