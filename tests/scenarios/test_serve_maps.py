@@ -188,3 +188,17 @@ def test_the_answer_is_deterministic():
     one = client(Table.open(str(T40K))).post("/api/analyse", json={"step": 6})
     two_ = client(Table.open(str(T40K))).post("/api/analyse", json={"step": 6})
     assert one.status_code == 200 and one.content == two_.content
+
+
+def test_the_picture_draws_the_zones_when_asked():
+    c = client(Table.open(str(SHOW)))
+    svg = c.post("/api/svg", json={"overlays": {"zones": True}}).json()["svg"]
+    assert svg.count('class="zone"') == 2 and ">terran-deployment (terran)</text>" in svg and ">zerg-deployment (zerg)</text>" in svg
+    assert 'class="zone"' not in c.post("/api/svg", json={"overlays": {}}).json()["svg"]
+    r = c.post("/api/svg", json={"overlays": {"zones": "yes"}})
+    assert r.status_code == 422 and r.json()["error"]["location"] == "overlays.zones"
+    doc = two()
+    doc["units"][0]["side"] = "<i>terran</i>"
+    doc["zones"] = [{"id": "<b>z</b>", "side": "<i>terran</i>", "footprint": {"rect": [0, 0, 6, 24]}}]
+    svg = client(Table(doc)).post("/api/svg", json={"overlays": {"zones": True}}).json()["svg"]
+    assert "&lt;b&gt;z&lt;/b&gt; (&lt;i&gt;terran&lt;/i&gt;)" in svg and "<b>" not in svg and "<i>" not in svg

@@ -115,6 +115,7 @@ def test_a_table_without_zones_and_zones_drawn_in_the_page(browser, serve, shots
     assert [(z["id"], z["side"]) for z in zones] == [("imperium-zone-1", "imperium"), ("orks-zone-1", "orks")]
     assert zones[0]["footprint"]["rect"] == pytest.approx([0, 0, 8, 30], abs=0.06)
     assert p.get_attribute("#maps", "data-state") == "answered"
+    assert p.locator('#board [data-layer="zones"] .zone').count() == 2  # the zones drawn on the board
     # an open table: every pair of zone positions sees each other
     assert p.get_attribute("#maps-open-lanes", "data-value") == "1"
     p.check('#maps-layers input[data-map="hidden"][data-side="orks"]')

@@ -145,6 +145,12 @@ async function refresh() { $("title").textContent = state.doc.name || ""; props(
 // --- the picture -------------------------------------------------------------------------------------
 
 function overlays() {
+  // the zones are drawn while the maps or the Zone tool are in use
+  const zones = ($("maps-on").checked || mode() === "zone") && (state.doc.zones || []).length ? {zones: true} : {};
+  return Object.assign(zones, questionOverlays());
+}
+
+function questionOverlays() {
   const q = state.question;
   if (!q) return {};
   if (q.kind === "pair") return {los: [q.a, q.b]};
@@ -708,7 +714,10 @@ function modeChanged() {
   $("board").classList.toggle("drawing", ["rect", "circle", "polygon", "unit", "template", "zone"].includes(m));
   state.polygon = [];
   props();
+  if ((m === "zone") !== (lastMode === "zone")) picture();  // the zones drawn, or no longer
+  lastMode = m;
 }
+let lastMode = "pick";
 
 async function start() {
   const [info, doc] = await Promise.all([call("GET", "/api/info"), call("GET", "/api/scenario")]);
@@ -726,7 +735,7 @@ async function start() {
   $("save-json").addEventListener("click", () => saveTable("json"));
   $("save-svg").addEventListener("click", saveSvg);
   $("save-png").addEventListener("click", savePng);
-  $("maps-on").addEventListener("change", askMaps);
+  $("maps-on").addEventListener("change", () => Promise.all([askMaps(), picture()]));
   $("maps-step").addEventListener("change", askMaps);
   $("clear").addEventListener("click", async () => { state.picks = []; state.piece = null; state.question = null; props(); await Promise.all([picture(), askOpen()]); });
   $("finish-polygon").addEventListener("click", async () => { const pts = state.polygon; state.polygon = []; if (pts.length >= 3) await addPiece({polygon: pts}); });
