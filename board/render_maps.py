@@ -30,6 +30,8 @@ from .table import Table
 #: everywhere); distance from dark blue (near) to yellow (far).
 HEAT = ("#fff5d6", "#fdd27a", "#f4913f", "#d9472b", "#8f1616")
 DISTANCE = ("#2b1f66", "#2c5d9e", "#2f9487", "#7cc45a", "#f0e442")
+#: One colour: a position marked (a hidden spot).
+HIDDEN = ("#1d8a4e", "#1d8a4e")
 #: Opacity of a position's square over the terrain.
 OPACITY = 0.72
 #: Width of the colour scale (pixels) and the gap beside a panel.
@@ -80,8 +82,14 @@ def _n(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def heat_layer(m: HeatMap) -> Layer:
-    """The map's squares, zone outlines and contours as a layer in board coordinates."""
+def heat_layer(m: HeatMap, data: bool = False) -> Layer:
+    """The map's squares, zone outlines and contours as a layer in board coordinates
+    (``data``: each square also carries its grid cell and value, ``data-cell="COLUMN,ROW"``
+    and ``data-value``, for a page that reads them; the picture of ``maps_svg`` has none).
+
+    >>> heat_layer(HeatMap("e", [[0.25, None]], (0.5, 0.5), 1.0), data=True).elements[0]
+    '<rect x="0" y="0" width="1" height="1" fill="#fdd27a" fill-opacity="0.72" data-cell="0,0" data-value="0.25"/>'
+    """
     lo, hi = m.bounds()
     half = m.step / 2
     out = []
@@ -92,8 +100,9 @@ def heat_layer(m: HeatMap) -> Layer:
                 continue
             x = m.origin[0] + i * m.step
             c = colour((v - lo) / (hi - lo), m.colours)
+            cell = f' data-cell="{i},{j}" data-value="{float(v)!r}"' if data else ""
             out.append(f'<rect x="{_n(x - half)}" y="{_n(y - half)}" width="{_n(m.step)}" height="{_n(m.step)}" '
-                       f'fill="{c}" fill-opacity="{OPACITY}"/>')
+                       f'fill="{c}" fill-opacity="{OPACITY}"{cell}/>')
     for d in m.contours:
         cells = [shapely.box(m.origin[0] + i * m.step - half, m.origin[1] + j * m.step - half,
                              m.origin[0] + i * m.step + half, m.origin[1] + j * m.step + half)

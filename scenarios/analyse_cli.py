@@ -18,6 +18,8 @@ from .game import Game
 from .limits import MAX_BASE_MM, MIN_BASE_MM
 
 if TYPE_CHECKING:
+    from tapeline.board.render_maps import HeatMap
+
     from . import batch
 
 
@@ -94,20 +96,36 @@ def _one(args: argparse.Namespace, open_game: Callable[[str], Game], emit: Calla
 def picture(game: Game, a: A.Analysis) -> str:
     """The maps of ``a`` over ``game``'s board: each side's exposure, then each side's reach
     with its contours at the charge distances."""
-    from tapeline.board.render_maps import DISTANCE, HEAT, HeatMap, maps_svg
+    from tapeline.board.render_maps import maps_svg
+
+    maps = heatmaps(game, a)
+    return maps_svg(game.state.table, [maps[("exposure", s)] for s in a.sides] + [maps[("reach", s)] for s in a.sides],
+                    title=f"{game.name}: table analysis", fill_by=game.rules.terrain_shading)
+
+
+def heatmaps(game: Game, a: A.Analysis) -> "dict[tuple[str, str], HeatMap]":
+    """The heatmaps of ``a``, keyed ``(map, side)``: ``exposure`` (pale: seen from few of the
+    other side's zone positions, dark red: from all), ``hidden`` (the positions none of them
+    sees) and ``reach`` (one scale for both sides, contours at the charge distances); the
+    zones outlined on each (``tapeline analyse -o`` draws the exposure and reach maps, the web
+    table all of them)."""
+    from tapeline.board.render_maps import DISTANCE, HEAT, HIDDEN, HeatMap
 
     origin = (float(a.origin[0]), float(a.origin[1]))
     zones = [z.shape.footprint for z in game.zones]
     far = max([v for s in a.sides for row in a.reach[s] for v in row if v is not None], default=1.0)
-    maps = []
+    maps: dict[tuple[str, str], HeatMap] = {}
     for s in a.sides:
         other = next(o for o in a.sides if o != s)
-        maps.append(HeatMap(f"{game.name}: exposure of {s} to {other}'s zone", a.exposure[s], origin, a.step, 0.0, 1.0, HEAT,
-                            zones=zones))
+        maps[("exposure", s)] = HeatMap(f"{game.name}: exposure of {s} to {other}'s zone", a.exposure[s], origin, a.step,
+                                        0.0, 1.0, HEAT, zones=zones)
+        hidden = [[0.0 if n == 0 else None for n in row] for row in a.seen_from[s]]
+        maps[("hidden", s)] = HeatMap(f"{game.name}: spots of {s} hidden from {other}'s zone", hidden, origin, a.step,
+                                      0.0, 1.0, HIDDEN, zones=zones)
     for s in a.sides:
-        maps.append(HeatMap(f"{game.name}: reach from {s}'s zone (shortest legal path)", a.reach[s], origin, a.step,
-                            0.0, far, DISTANCE, unit='"', percent=False, contours=a.charge_distances, zones=zones))
-    return maps_svg(game.state.table, maps, title=f"{game.name}: table analysis", fill_by=game.rules.terrain_shading)
+        maps[("reach", s)] = HeatMap(f"{game.name}: reach from {s}'s zone (shortest legal path)", a.reach[s], origin, a.step,
+                                     0.0, far, DISTANCE, unit='"', percent=False, contours=a.charge_distances, zones=zones)
+    return maps
 
 
 def _signed(v: Any, digits: int = 4) -> str:

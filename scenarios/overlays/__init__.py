@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 #: The overlay modules, in drawing order.
-MODULES = ("charge", "los", "ranks", "steps", "template")
+MODULES = ("zones", "charge", "los", "ranks", "steps", "template")
 
 
 def modules() -> list[ModuleType]:

@@ -12,7 +12,9 @@
   ``{"popped": ACTION}``;
 * ``POST /api/svg`` ``{"overlays": {"los": ["c2", "zb1"]}}`` → ``{"svg": ...}``, the picture
   ``tapeline render`` draws with those overlays; ``GET /api/units?system=S`` the bundled
-  catalogue (``tapeline units S --json``); ``GET /api/info`` the systems and table sizes.
+  catalogue (``tapeline units S --json``); ``GET /api/info`` the systems and table sizes;
+* ``POST /api/analyse`` ``{"step": 2}`` → ``{"analysis": ..., "layers": [...]}``: the object
+  ``tapeline analyse FILE --step 2 --json`` prints and its maps as SVG layers (:mod:`.maps`).
 
 Safety: a request whose ``Host`` header names another address than the one served gets 403 (a
 page on another site cannot drive the table: DNS rebinding); a body longer than a scenario file
@@ -38,6 +40,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import yamlio
+from .maps import DEFAULT_STEP, MAX_CELLS, Maps
 from .table import SIZES, Refused, Table, catalogue
 
 T = TypeVar("T")
@@ -117,6 +120,7 @@ def app(table: Table, host: str = "127.0.0.1", port: int = 8750, worker: Worker 
     that touch the game (default: one thread of its own); ``allowed`` the ``Host`` headers
     accepted (default: :func:`hosts_served`)."""
     work: Worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="tapeline-table")
+    maps = Maps(table)
 
     async def run(fn: Callable[[], T]) -> T:
         return await asyncio.wrap_future(work.submit(fn))
@@ -174,6 +178,10 @@ def app(table: Table, host: str = "127.0.0.1", port: int = 8750, worker: Worker 
         overlays = _field(await _body(request), "overlays", {})
         return _json({"svg": await run(lambda: table.svg(overlays))})
 
+    async def analyse(request: Request) -> Response:
+        body = await _body(request)
+        return _json(await run(lambda: maps.answer(body)))
+
     async def units(request: Request) -> Response:
         system = request.query_params.get("system", table.document().get("system", ""))
         return _json(await run(lambda: catalogue(system)))
@@ -181,7 +189,8 @@ def app(table: Table, host: str = "127.0.0.1", port: int = 8750, worker: Worker 
     async def info(request: Request) -> Response:
         from tapeline.rules.systems import SYSTEMS
 
-        return _json({"file": table.file, "systems": list(SYSTEMS), "sizes": {k: list(v) for k, v in SIZES.items()}})
+        return _json({"file": table.file, "systems": list(SYSTEMS), "sizes": {k: list(v) for k, v in SIZES.items()},
+                      "maps": {"step": DEFAULT_STEP, "limit": MAX_CELLS}})
 
     routes = [Route(path, route(page), methods=["GET"]) for path in ASSETS] + [
         Route("/api/scenario", route(get_scenario), methods=["GET"]),
@@ -191,6 +200,7 @@ def app(table: Table, host: str = "127.0.0.1", port: int = 8750, worker: Worker 
         Route("/api/push", route(push, one_error=True), methods=["POST"]),
         Route("/api/pop", route(pop, one_error=True), methods=["POST"]),
         Route("/api/svg", route(svg, one_error=True), methods=["POST"]),
+        Route("/api/analyse", route(analyse, one_error=True), methods=["POST"]),
         Route("/api/units", route(units, one_error=True), methods=["GET"]),
         Route("/api/info", route(info), methods=["GET"]),
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),  # the browser asks; nothing to show

@@ -240,7 +240,8 @@ def test_an_id_is_escaped_in_the_picture():
 
 def test_the_page_writes_no_markup_from_data():
     """The page's script puts text into the page only as text (``textContent``), never as markup:
-    the one markup it inserts is the server's picture, escaped by the renderer (above)."""
+    the one markup it inserts as HTML is the server's picture, escaped by the renderer (above); the
+    map layers are parsed as SVG (tests/scenarios/test_serve_maps.py checks their escaping)."""
     from importlib import resources
 
     js = resources.files("tapeline.scenarios.web").joinpath("page", "page.js").read_text(encoding="utf-8")

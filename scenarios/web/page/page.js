@@ -2,10 +2,11 @@
 // Every edit sends the whole table (PUT /api/scenario): the server validates it as a file and
 // either keeps it or answers with located errors, and the page keeps its last valid table.
 // Every question is POST /api/explain (the answer of /api/ask and its words); every picture
-// POST /api/svg. Each request carries a number: an answer that is not the latest is dropped,
-// so a slow answer never shows as the current one. Text from the table is put into the page
-// only as text (textContent); the one markup inserted is the server's picture, whose ids the
-// renderer escapes.
+// POST /api/svg; the analysis maps POST /api/analyse, drawn as layers over the picture. Each
+// request carries a number: an answer that is not the latest is dropped, so a slow answer never
+// shows as the current one. Text from the table is put into the page only as text
+// (textContent); the only markup inserted is the server's: its picture and its map layers
+// (parsed as SVG), whose ids the server escapes.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -20,6 +21,10 @@ const state = {
   polygon: [],        // the polygon being drawn
   catalogue: null,    // {system, profiles} of the table's system
   refused: [],        // what the last refused edit's errors name, marked on the picture
+  maps: null,         // the analysis shown ({analysis, layers}), for the layout `mapsFor`
+  mapsFor: null,      // the layout (the table without its units) and step the maps are of
+  mapsAsked: 0,       // the number of the latest analysis asked for
+  mapsOn: new Set(),  // the layers switched on ("exposure:terran" ...)
 };
 const TRAITS = ["impassable", "passable", "blocks_sight", "no_sight_block", "standable", "grass", "difficult",
                 "dangerous", "cover", "access_point"];
@@ -135,11 +140,17 @@ function dropMissing() {
   if (state.question && state.question.kind === "pair" && state.picks.length < 2) state.question = null;
 }
 
-async function refresh() { $("title").textContent = state.doc.name || ""; props(); await Promise.all([picture(), askOpen()]); }
+async function refresh() { $("title").textContent = state.doc.name || ""; props(); await Promise.all([picture(), askOpen(), askMaps()]); }
 
 // --- the picture -------------------------------------------------------------------------------------
 
 function overlays() {
+  // the zones are drawn while the maps or the Zone tool are in use
+  const zones = ($("maps-on").checked || mode() === "zone") && (state.doc.zones || []).length ? {zones: true} : {};
+  return Object.assign(zones, questionOverlays());
+}
+
+function questionOverlays() {
   const q = state.question;
   if (!q) return {};
   if (q.kind === "pair") return {los: [q.a, q.b]};
@@ -159,6 +170,7 @@ async function picture() {
   for (const id of state.picks) mark(`.model[data-model="${CSS.escape(id)}"]`);
   if (state.piece) mark(`[data-terrain="${CSS.escape(state.piece)}"]`);
   for (const sel of state.refused) { const e = $("board").querySelector(sel); if (e) e.classList.add("refused"); }
+  drawMaps();
   $("board").dataset.picture = String(n);
 }
 
@@ -168,6 +180,126 @@ function boardPoint(evt) {
   const g = $("board").querySelector("g.board");
   const p = new DOMPoint(evt.clientX, evt.clientY).matrixTransform(g.getScreenCTM().inverse());
   return [Math.round(p.x * 100) / 100, Math.round(p.y * 100) / 100];
+}
+
+// --- the analysis maps (docs/web-table.md "Maps") -----------------------------------------------
+// The maps are of the layout alone (the units are taken off the table): a drag keeps them; a
+// change of the terrain, the zones or the table drops them at once and asks again, and only the
+// latest answer is shown.
+
+function layoutOf(doc, step) { const d = copy(doc); delete d.units; return JSON.stringify([d, step]); }
+
+async function askMaps() {
+  const box = $("maps");
+  box.hidden = !$("maps-on").checked;
+  zonesList();
+  if (box.hidden) { drawMaps(); return; }
+  const step = Number($("maps-step").value);
+  const key = layoutOf(state.doc, step);
+  if (state.maps && state.mapsFor === key) { drawMaps(); return; }
+  const n = ++state.mapsAsked;
+  state.maps = null; state.mapsFor = null;  // the maps shown are not this table's: off the board
+  drawMaps(); showMaps();
+  box.dataset.state = "asking";
+  $("maps-message").textContent = `computing the maps at a ${step}" step`;
+  const r = await call("POST", "/api/analyse", {step});
+  if (n !== state.mapsAsked) return;  // stale: the table or the step changed meanwhile
+  if (!r.ok) {
+    const e = r.data.error || errorsOf(r)[0];
+    box.dataset.state = "refused";
+    $("maps-message").textContent = `${e.location}: ${e.message}` +
+      (e.location === "zones" ? ". Draw a zone for each side with the Zone tool (a rectangle), or open a file with zones." : "");
+    return;
+  }
+  state.maps = r.data; state.mapsFor = key;
+  $("maps-message").textContent = `${r.data.cells.toLocaleString("en")} positions, a ${step}" step; switch a layer on:`;
+  showMaps(); drawMaps();
+  box.dataset.state = "answered"; box.dataset.answer = String(n);
+}
+
+const MAP_NAMES = {exposure: "exposure of", hidden: "hidden spots of", reach: "reach from"};
+function layerKey(l) { return `${l.map}:${l.side}`; }
+
+// the layer switches, each with its colour scale, and the headline figures
+function showMaps() {
+  const list = $("maps-layers"), figures = $("maps-figures");
+  list.replaceChildren(); figures.replaceChildren();
+  const m = state.maps;
+  if (!m) return;
+  for (const l of m.layers) {
+    const label = el("label"), c = el("input");
+    c.type = "checkbox"; c.dataset.map = l.map; c.dataset.side = l.side; c.checked = state.mapsOn.has(layerKey(l));
+    c.addEventListener("change", () => { c.checked ? state.mapsOn.add(layerKey(l)) : state.mapsOn.delete(layerKey(l)); drawMaps(); });
+    label.append(c, document.createTextNode(` ${MAP_NAMES[l.map]} ${l.side}` + (l.map === "hidden" ? ` (${l.cells})` : "")));
+    label.title = l.title;
+    list.append(label);
+    if (l.map !== "hidden") {
+      const s = l.scale, fmt = (v) => (s.percent ? `${Math.round(100 * v)}%` : `${v.toFixed(1)}${s.unit}`);
+      const scale = el("div", null, "scale"), ramp = el("span", null, "ramp");
+      ramp.style.background = `linear-gradient(to right, ${s.colours.join(", ")})`;
+      scale.append(el("span", fmt(s.low)), ramp, el("span", fmt(s.high)));
+      if (l.contours.length) scale.append(el("span", `contours at ${l.contours.map((d) => `${d}"`).join(", ")}`));
+      list.append(scale);
+    }
+  }
+  const a = m.analysis, [s0, s1] = a.sides, b = a.balance;
+  const pct = (v) => (v === null ? "—" : percent(v));
+  const row = (k, v, name) => { const dd = el("dd", v); if (name) dd.id = `maps-${name}`; figures.append(el("dt", k), dd); return dd; };
+  row("open lanes", `${pct(a.open_lanes)} of the zone-to-zone pairs see each other`, "open-lanes").dataset.value = String(a.open_lanes);
+  const ll = a.longest_lane;
+  row("longest open sight line", ll ? `${inches(ll.length)} from (${ll.from.join(", ")}) to (${ll.to.join(", ")})` : "none", "longest-lane")
+    .dataset.value = String(ll ? ll.length : null);
+  for (const s of a.sides) row(`${s}: hidden spots`, `${a.hidden[s] ?? "—"} of ${a.standable} positions`);
+  for (const s of a.sides) row(`${s}: mean exposure`, pct(b.exposure[s]));
+  for (const s of a.sides) row(`${s}: mean reach`, b.reach[s] === null ? "—" : inches(b.reach[s]));
+  for (const s of a.sides) {
+    const w = Object.entries(a.reach_within[s]), ends = w.length > 1 ? [w[0], w[w.length - 1]] : w;
+    row(`${s}: charge reaches`, ends.map(([d, v]) => `${pct(v)} within ${d}"`).join(", ") + ` of ${s === s0 ? s1 : s0}'s zone`);
+  }
+  row("balance", (b.favours ? `favours ${b.favours}` : "even") +
+      ` (exposure ${b.exposure_difference ?? "—"}, reach ${b.reach_difference ?? "—"}: ${s0} minus ${s1})`, "balance").dataset.favours = String(b.favours);
+}
+
+// lay the layers switched on over the board picture, under the models (drawn again with each picture)
+function drawMaps() {
+  const board = $("board").querySelector("g.board");
+  if (!board) return;
+  board.querySelectorAll("g.map-layer").forEach((g) => g.remove());
+  if (!state.maps || $("maps").hidden) return;
+  const first = board.querySelector("[data-model]");
+  let before = first;
+  while (before && before.parentNode !== board) before = before.parentNode;
+  for (const l of state.maps.layers) {
+    if (!state.mapsOn.has(layerKey(l))) continue;
+    // the server's SVG, parsed as SVG (its ids escaped by the server), never as HTML
+    const parsed = new DOMParser().parseFromString(`<svg xmlns="http://www.w3.org/2000/svg">${l.svg}</svg>`, "image/svg+xml");
+    board.insertBefore(document.importNode(parsed.documentElement.firstElementChild, true), before || board.querySelector("rect.edge"));
+  }
+}
+
+// the table's zones, each with a delete button (a drawn zone is kept only if the table is valid)
+function zonesList() {
+  const box = $("maps-zones");
+  box.replaceChildren();
+  const sides = $("zone-sides"); sides.replaceChildren();
+  for (const s of new Set(state.doc.units.map((u) => u.side))) { const o = el("option"); o.value = s; sides.append(o); }
+  const zones = state.doc.zones || [];
+  box.append(el("h3", zones.length ? "zones" : "no zones: draw one for each side with the Zone tool"));
+  for (const z of zones) {
+    const line = el("div"); line.dataset.zone = z.id;
+    const del = el("button", "Delete");
+    del.addEventListener("click", () => { const doc = copy(state.doc); doc.zones = doc.zones.filter((y) => y.id !== z.id); if (!doc.zones.length) delete doc.zones; commit(doc, `delete zone ${z.id}`); });
+    line.append(document.createTextNode(`${z.id} (${z.side}) `), del);
+    box.append(line);
+  }
+}
+
+function addZone(footprint) {
+  const doc = copy(state.doc), side = $("zone-side").value.trim() || "player-1";
+  const zones = doc.zones || [];
+  const id = newId(`${side.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "side"}-zone`, new Set(zones.map((z) => z.id)));
+  doc.zones = [...zones, {id, side, footprint}];
+  return commit(doc, `draw zone ${id}`);
 }
 
 // --- questions ---------------------------------------------------------------------------------------
@@ -440,7 +572,7 @@ function onPointerDown(evt) {
   const target = evt.target.closest("[data-model], [data-terrain]");
   const start = boardPoint(evt), sx = evt.clientX, sy = evt.clientY;
   const m = mode();
-  const drawing = m === "rect" || m === "circle";
+  const drawing = m === "rect" || m === "circle" || m === "zone";
   const model = target && target.hasAttribute("data-model") ? target : null;
   let moved = false;
   const move = (e) => {
@@ -457,7 +589,9 @@ function onPointerDown(evt) {
     const end = boardPoint(e);
     if (drawing && moved) {
       const [x0, x1] = [Math.min(start[0], end[0]), Math.max(start[0], end[0])], [y0, y1] = [Math.min(start[1], end[1]), Math.max(start[1], end[1])];
-      if (m === "rect") await addPiece({rect: [x0, y0, Math.round((x1 - x0) * 100) / 100, Math.round((y1 - y0) * 100) / 100]});
+      const rect = [x0, y0, Math.round((x1 - x0) * 100) / 100, Math.round((y1 - y0) * 100) / 100];
+      if (m === "rect") await addPiece({rect});
+      else if (m === "zone") await addZone({rect});
       else await addPiece({circle: [start[0], start[1], Math.round(Math.hypot(end[0] - start[0], end[1] - start[1]) * 100) / 100]});
     } else if (model && moved) {
       const id = model.getAttribute("data-model");
@@ -576,10 +710,14 @@ function modeChanged() {
   $("add-unit").hidden = m !== "unit";
   $("charge-controls").hidden = m !== "charge";
   $("finish-polygon").hidden = m !== "polygon";
-  $("board").classList.toggle("drawing", ["rect", "circle", "polygon", "unit", "template"].includes(m));
+  $("zone-tool").hidden = m !== "zone";
+  $("board").classList.toggle("drawing", ["rect", "circle", "polygon", "unit", "template", "zone"].includes(m));
   state.polygon = [];
   props();
+  if ((m === "zone") !== (lastMode === "zone")) picture();  // the zones drawn, or no longer
+  lastMode = m;
 }
+let lastMode = "pick";
 
 async function start() {
   const [info, doc] = await Promise.all([call("GET", "/api/info"), call("GET", "/api/scenario")]);
@@ -597,6 +735,8 @@ async function start() {
   $("save-json").addEventListener("click", () => saveTable("json"));
   $("save-svg").addEventListener("click", saveSvg);
   $("save-png").addEventListener("click", savePng);
+  $("maps-on").addEventListener("change", () => Promise.all([askMaps(), picture()]));
+  $("maps-step").addEventListener("change", askMaps);
   $("clear").addEventListener("click", async () => { state.picks = []; state.piece = null; state.question = null; props(); await Promise.all([picture(), askOpen()]); });
   $("finish-polygon").addEventListener("click", async () => { const pts = state.polygon; state.polygon = []; if (pts.length >= 3) await addPiece({polygon: pts}); });
   $("ask-charge").addEventListener("click", () => { if (state.question && state.question.kind === "charge") { const v = parseInt($("roll").value, 10); state.question.roll = v >= 1 && v <= 6 ? v : null; askOpen(); } });
