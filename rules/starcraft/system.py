@@ -44,6 +44,7 @@ class StarCraft(RuleSystem):
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}
     charge_sets_rest = True
+    terrain_shading = "size"  # Blocking Terrain and Full Cover are decided by Size (§7.1)
 
     # --- units and terrain ------------------------------------------------------------------
 

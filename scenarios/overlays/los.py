@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import shapely
 
-from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Layer, focus_box, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
 
 from ..errors import ArgumentError
 
@@ -65,4 +65,4 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
             mx, my = (fa.x + fb.x) / 2, (fa.y + fb.y) / 2
             out.append(label(mx, my + 0.4, ", ".join(other), "blocker"))
     legend = {"witness": f"sight line {a} → {b} (witness)"} if s.visible else {"blocker": f"blocks sight {a} → {b}"}
-    return [Layer("los", out, legend | {"subject": f"{a} and {b}"})]
+    return [Layer("los", out, legend | {"subject": f"{a} and {b}"}, focus=focus_box([fa, fb]))]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import shapely
 
 from tapeline.board.measure import gap_matrix
-from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.board.render import Layer, focus_box, label_spot, svg_circle, svg_label, svg_polyline
 from tapeline.board.table import Figure
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
@@ -57,7 +57,8 @@ def ranks_layer(state: GameState, unit_id: str) -> Layer:
         out.append(svg_label(*label_spot(x, y, text, keep_clear=keep, avoid=figs, taken=taken), text, "label"))
     legend = {"ranks": f"Fighting Rank of {unit_id}", "support": f"Supporting Rank of {unit_id}",
               "pair": "strikes (model → unit it attacks)"}
-    return Layer("ranks", out, legend)
+    about = state.figures_of(unit_id) + [f for t in cc.dice() for f in state.figures_of(t)]
+    return Layer("ranks", out, legend, focus=focus_box(about))
 
 
 def _moves(before: GameState, after: GameState, unit_id: str, path: Sequence[Sequence[float]]) -> Layer:
@@ -69,8 +70,9 @@ def _moves(before: GameState, after: GameState, unit_id: str, path: Sequence[Seq
         if f0.at != f1.at:
             out.append(svg_polyline([f0.at, f1.at], "moved"))
             out.append(svg_circle(f1.x, f1.y, f1.base.reach, "end-base"))
+    about = before.figures_of(unit_id) + after.figures_of(unit_id)
     return Layer("close-ranks", out, {"path": "Close Ranks: the Leading Model's path", "moved": "Close Ranks (from → to)",
-                                      "end-base": "where Close Ranks sets a model"})
+                                      "end-base": "where Close Ranks sets a model"}, focus=focus_box(about))
 
 
 def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:

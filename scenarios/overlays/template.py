@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from tapeline.board.render import Layer, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Layer, focus_box, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
 from tapeline.board.table import Figure
 from tapeline.board.templates import TeardropDims, place
 from tapeline.rules.state import GameState
@@ -64,11 +64,12 @@ def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
     if t["kind"] == "disc":
         (cx, cy), r = t["centre"], t["radius"]
         els.append(svg_circle(cx, cy, r, "template", data_template=t["shape"]))
+        outline = shapely.Point(cx, cy).buffer(r)
         lx, ly = cx, cy + r + 0.35
     else:
         d = TeardropDims(t["length"], 2 * t["near"]["radius"], 2 * t["far"]["radius"])
-        poly = place(d, tuple(t["tip"]), tuple(t["toward"]), t["shape"]).polygon()
-        els.append(svg_geometry(poly, "template", data_template=t["shape"]))
+        outline = place(d, tuple(t["tip"]), tuple(t["toward"]), t["shape"]).polygon()
+        els.append(svg_geometry(outline, "template", data_template=t["shape"]))
         (lx, ly), r = t["far"]["centre"], t["far"]["radius"]
         ly += r + 0.35
     figs = state.all_figures()
@@ -92,4 +93,4 @@ def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
         els.append(svg_polyline([(x - 0.25, y - 0.25), (x + 0.25, y + 0.25)], "target-point"))
         els.append(svg_polyline([(x - 0.25, y + 0.25), (x + 0.25, y - 0.25)], "target-point"))
     els.append(svg_label(*label_spot(lx, ly, t["shape"], marked, figs, taken), t["shape"], "template"))
-    return Layer("template", els, {"template": f"{t['shape']} template"})
+    return Layer("template", els, {"template": f"{t['shape']} template"}, focus=focus_box(marked, [outline]))
