@@ -190,6 +190,9 @@ class RuleSystem:
     #: (true line of sight: a piece's height and its traits) or ``"size"`` (StarCraft's Size
     #: classes, §7.1)
     terrain_shading: ClassVar[str] = "height"
+    #: the rule each kind of event applies (event ``type`` → rule name with its section), as the
+    #: replay viewer cites it beside the event's sentence
+    event_rules: ClassVar[Mapping[str, str]] = {}
     #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
     gambits: ClassVar[tuple[str, ...]] = ()
     #: the fight's choices made once per model, each with the rule that says so and why:
