@@ -21,8 +21,10 @@ registers its class with :func:`register_style` (its CSS, its legend text and sw
 class nobody registered still gets an entry under its own name. Overlay colours are kept far
 from every side colour (CIE ΔE ≥ 25), so a highlight never reads as a model's army.
 
-Labels an overlay writes are placed with :func:`label_spot`, which moves them off the bases of
-the models they are about. The output is deterministic: the same input gives the same bytes.
+Labels are placed by the picture (:mod:`board.labels`): an overlay asks for a :class:`Label` in
+its layer, the terrain labels its pieces, and each label goes beside what it names, clear of
+every base and every other label, off the terrain where there is room, led back by a thin line
+when it had to move. The output is deterministic: the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from .levels import levels_of
 from .table import Figure, Table
 from .terrain import Piece
 from . import trait_marks
+from .labels import LINE, Placer, Spot, text_box
 
 #: Pixels per inch of the picture (the ``viewBox`` is in pixels; the SVG scales freely).
 PX = 20.0
@@ -164,6 +167,7 @@ for _s in (
           css="stroke-dasharray: 0.18 0.1;"),
     Style("excluded", "covered, not affected", "#d41c1c", "ring", text="#a30d0d", css="stroke-dasharray: 0.15 0.1;"),
     Style("target-point", "Target Point", "#000000", "cross", css="stroke-width: 0.07;"),
+    Style("leader-line", "leads a label to what it names", "#000000", css="stroke-width: 0.025; stroke-opacity: 0.6;"),
 ):
     register_style(_s)
 
@@ -180,7 +184,8 @@ class Layer:
     """A named overlay: SVG snippets in board coordinates, drawn above the models.
 
     Every overlay class its snippets use gets a legend entry; ``legend`` may give a class a
-    more specific text for this picture (``{"witness": "c2 sees za5"}``). ``focus`` is the box
+    more specific text for this picture (``{"witness": "c2 sees za5"}``). ``labels`` are placed
+by the picture (:class:`Label`), after every other layer's earlier ones. ``focus`` is the box
     of what the layer is about (its models, its path, its template: :func:`focus_box`), what a
     cropped picture shows.
     """
@@ -189,6 +194,21 @@ class Layer:
     elements: list[str] = field(default_factory=list)
     legend: Mapping[str, str] = field(default_factory=dict)
     focus: Optional[Box] = None
+    labels: Sequence["Label"] = ()
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label an overlay asks for: ``text`` meant for board point ``(x, y)``, styled by the
+    overlay class ``cls``. The picture places it (:mod:`board.labels`): beside the point, clear
+    of every base and every other label, led back to the point by a line when it had to move."""
+
+    x: float
+    y: float
+    text: str
+    cls: str = ""
+    #: how far round the point what it names extends (a base's radius: the label goes beside it)
+    reach: float = 0.0
 
 
 class Svg(str):
@@ -225,25 +245,24 @@ def overlay_classes(layers: Sequence[Layer]) -> list[str]:
         for el in layer.elements:
             for m in _CLASS.finditer(el):
                 used.update(m.group(1).split())
+        for lb in layer.labels:
+            used.update(lb.cls.split())
     used -= STRUCTURAL
     return [c for c in STYLES if c in used] + sorted(used - set(STYLES))
 
 
 # --- label placement ---------------------------------------------------------------------------
 
-#: Rough size of a label's text box, inches per character and height (11 px text at PX px/inch).
-LABEL_CHAR, LABEL_HEIGHT = 6.6 / PX, 0.75
-
-
 def label_box(x: float, y: float, text: str) -> shapely.Polygon:
-    """The box a label of ``text`` centred at ``(x, y)`` covers (board inches)."""
-    w = len(text) * LABEL_CHAR + 0.2
-    return shapely.box(x - w / 2, y - LABEL_HEIGHT / 2, x + w / 2, y + LABEL_HEIGHT / 2)
+    """The box a label of ``text`` centred at ``(x, y)`` covers (board inches:
+    :func:`board.labels.text_box`)."""
+    return text_box(x, y, [text])
 
 
 def label_spot(x: float, y: float, text: str, keep_clear: Sequence[Figure] = (),
                avoid: Sequence[Figure] = (), taken: Optional[list[shapely.Polygon]] = None) -> tuple[float, float]:
-    """Where to centre a label meant for board point ``(x, y)``: the nearest spot around it
+    """Where to centre a label an overlay draws itself (:class:`Label` lets the picture place
+    it, clear of every base and label): the nearest spot around board point ``(x, y)``
     whose text box covers no base of ``keep_clear`` (the models the verdict is about — always,
     when any candidate allows it) and as little as possible of ``avoid`` (other models) and of
     the boxes in ``taken`` (earlier labels; the chosen box is appended). Deterministic."""
@@ -426,12 +445,12 @@ def side_palette(figures: Iterable[Figure], given: Optional[Mapping[str, str]] =
 LegendKey = tuple[Union[str, int], ...]
 
 
-def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tuple[list[str], list[str], set[LegendKey]]:
-    """Terrain shapes (lower pieces first) and their labels; also the legend keys used."""
+def _terrain(table: Table, fill_by: str, placer: Placer) -> tuple[list[str], list[str], set[LegendKey]]:
+    """Terrain shapes (lower pieces first) and their labels (placed by ``placer``); also the
+    legend keys used."""
     shapes: list[str] = []
     labels: list[str] = []
     keys: set[LegendKey] = set()
-    placer = _LabelPlacer(figures)
     depth = {p.id: len(table.stack(p.id)) for p in table.pieces}
     for p in sorted(table.pieces, key=lambda p: depth[p.id]):  # stable: file order within a level
         es, top = table.stack_size(p.id), table.stack_height(p.id)
@@ -466,9 +485,9 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
             [f'{_f(top)}"'] + [m.legend for m in trait_marks.MARKS if p.has(m.trait)])
         if p.has("access_point"):
             info += " AP"
-        x, y = placer.place(p, max(len(p.id), len(info)))
-        labels.append(svg_label(x, y + 0.3, p.id, "tlabel"))
-        labels.append(svg_label(x, y - 0.3, info, "tlabel"))
+        c = p.footprint.point_on_surface() if p.circle is None else shapely.Point(p.circle[:2])
+        spot = placer.place(c.x, c.y, [p.id, info], bold=True, own=p.id)
+        labels += _placed(spot, [p.id, info], "tlabel")
     if ("access",) in keys:
         shapes += _doors(table, keys)
     return shapes, labels, keys
@@ -489,37 +508,14 @@ def _doors(table: Table, keys: set[LegendKey]) -> list[str]:
     return out
 
 
-class _LabelPlacer:
-    """Puts each terrain label where it hides the fewest bases and earlier labels.
-
-    Candidates: the piece's inner point, then points inset from its sides, then just outside
-    them; the first candidate with the least overlap wins (deterministic).
-    """
-
-    def __init__(self, figures: Sequence[Figure]):
-        discs = [shapely.Point(f.x, f.y).buffer(f.base.reach, 8) for f in figures]
-        self.bases = shapely.union_all(discs) if discs else shapely.Polygon()
-        self.taken: list[shapely.Polygon] = []
-
-    def place(self, piece: Piece, chars: int) -> tuple[float, float]:
-        w, h = chars * 6.9 / PX + 0.2, 1.25
-        fp = piece.footprint
-        c = fp.point_on_surface() if piece.circle is None else shapely.Point(piece.circle[:2])
-        x0, y0, x1, y1 = fp.bounds
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        cands = [(c.x, c.y), (mx, y1 - h / 2 - 0.1), (mx, y0 + h / 2 + 0.1), (x0 + w / 2 + 0.1, my),
-                 (x1 - w / 2 - 0.1, my), (mx, y1 + h / 2 + 0.1), (mx, y0 - h / 2 - 0.1),
-                 (x1 + w / 2 + 0.1, my), (x0 - w / 2 - 0.1, my)]
-        best, best_cost = cands[0], math.inf
-        for k, (x, y) in enumerate(cands):
-            box = shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-            cost = 10 * box.intersection(self.bases).area + 10 * sum(box.intersection(t).area for t in self.taken)
-            cost += 0.5 * (box.area - box.intersection(fp).area) / max(box.area, 1e-12) + 0.01 * k
-            if cost < best_cost - 1e-9:
-                best, best_cost = (x, y), cost
-        x, y = best
-        self.taken.append(shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2))
-        return best
+def _placed(spot: Spot, lines: Sequence[str], cls: str) -> list[str]:
+    """A placed label: its lines of text (:data:`board.labels.LINE` apart) and its leader line."""
+    out = []
+    if spot.leader is not None:
+        out.append(svg_polyline(spot.leader, "leader-line"))
+    top = spot.y + LINE * (len(lines) - 1) / 2
+    out += [svg_label(spot.x, top - LINE * i, text, cls) for i, text in enumerate(lines)]
+    return out
 
 
 def _hatch(poly: shapely.Polygon) -> str:
@@ -607,7 +603,9 @@ def tick_step(span: float) -> int:
     return 6
 
 
-def _ticks(view: Box, table: Table, ox: float, oy: float, right: float, px: float = PX) -> list[str]:
+def _ticks(view: Box, table: Table, ox: float, oy: float, right: float, px: float = PX) -> tuple[list[str], float]:
+    """The tick labels, the caption and the scale bar; and the height the bar adds below the
+    caption when the picture is too narrow for both on one line."""
     x0, y0, x1, y1 = view
     w, h = x1 - x0, y1 - y0
     whole = view == (0.0, 0.0, float(table.width), float(table.height))
@@ -627,17 +625,19 @@ def _ticks(view: Box, table: Table, ox: float, oy: float, right: float, px: floa
     caption = (f'{tw}" × {th}" table · 1" grid, heavy every 6"' if whole else
                f'x {_f(x0)}–{_f(x1)}", y {_f(y0)}–{_f(y1)}" of the {tw}" × {th}" table')
     out.append(f'<text class="axis" x="{_f(ox)}" y="{_f(oy + h * px + 28)}">{caption}</text>')
-    out += _scale_bar(step, right, oy + h * px + 28, px)
+    label = f'x, y in inches · scale {step}"'
+    crowded = 5.6 * (len(caption) + len(label)) + step * px + 24 > right - ox  # then a line of its own
+    out += _scale_bar(step, right, oy + h * px + (42 if crowded else 28), px, label)
     out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy - 8)}" text-anchor="end">y ↑</text>')
-    return out
+    return out, 14.0 if crowded else 0.0
 
 
-def _scale_bar(inches: int, right: float, baseline: float, px: float) -> list[str]:
+def _scale_bar(inches: int, right: float, baseline: float, px: float, label: str) -> list[str]:
     """A bar ``inches`` long ending at screen x ``right``, labelled, on the caption's line."""
     x = right - inches * px
     y = baseline - 4
     return [f'<path class="scale" d="M{_f(x)} {_f(y - 4)} v8 M{_f(x)} {_f(y)} H{_f(right)} M{_f(right)} {_f(y - 4)} v8"/>',
-            f'<text class="axis scale-label" x="{_f(x - 4)}" y="{_f(baseline)}" text-anchor="end">x, y in inches · scale {inches}"</text>']
+            f'<text class="axis scale-label" x="{_f(x - 4)}" y="{_f(baseline)}" text-anchor="end">{_text(label)}</text>']
 
 
 def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float,
@@ -740,17 +740,22 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
     px = PX if crop is None else PX * min(3.0, max(1.0, CROP_SHOWN / (w * PX)))  # a crop is zoomed in
     ox, oy = MARGIN_LEFT, MARGIN_TOP
     sides = side_palette(figures, side_colours)
-    shapes, tlabels, keys = _terrain(table, fill_by, figures)
-    used = overlay_classes(layers)
+    placer = Placer(figures, table.pieces, shapely.box(0, 0, tw, th))
+    placed = {id(layer): [e for lb in layer.labels
+                          for e in _placed(placer.place(lb.x, lb.y, [lb.text], reach=lb.reach), [lb.text], lb.cls)]
+              for layer in layers}  # the verdicts' labels first, then the terrain's
+    shapes, tlabels, keys = _terrain(table, fill_by, placer)
+    used = overlay_classes(list(layers) + [Layer("placed", [e for es in placed.values() for e in es] + tlabels)])
     texts: dict[str, str] = {}
     for layer in layers:
         texts.update({c: t for c, t in layer.legend.items() if c in used})
     overlay_items = [(c, texts.get(c) or (STYLES[c].legend if c in STYLES else c)) for c in used]
     width = w * px if crop is None else max(w * px, LEGEND_MIN_WIDTH, 9.6 * len(title or ""))
+    ticks, below = _ticks(view, table, ox, oy, ox + width, px)
     legend, legend_h = _legend(keys, sides, fill_by, bool(leaders & {f.id for f in figures}),
-                               ox, oy + h * px + MARGIN_BOTTOM + 4, width, overlay_items)
+                               ox, oy + h * px + MARGIN_BOTTOM + below + 4, width, overlay_items)
     vw = ox + width + MARGIN_RIGHT
-    vh = oy + h * px + MARGIN_BOTTOM + legend_h + 8
+    vh = oy + h * px + MARGIN_BOTTOM + below + legend_h + 8
     body: list[str] = [f'<rect class="mat" x="0" y="0" width="{_f(tw)}" height="{_f(th)}"/>']
     body += shapes + _grid(table) + tlabels
     for f in figures:
@@ -759,7 +764,7 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
     body.append(f'<rect class="edge" x="0" y="0" width="{_f(tw)}" height="{_f(th)}"/>')
     for layer in layers:
         body.append(f'<g class="layer" data-layer="{_attr(layer.name)}">')
-        body += [e for e in layer.elements if e]
+        body += [e for e in layer.elements if e] + placed[id(layer)]
         body.append("</g>")
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(vw)} {_f(vh)}" width="{_f(vw)}" height="{_f(vh)}">',
@@ -777,4 +782,4 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
                  f'<g class="board" transform="matrix({_f(px)} 0 0 -{_f(px)} {_f(-vx0 * px)} {_f(vy1 * px)})">']
         body = [_unzoom_text(e, px) for e in body]  # text keeps its size on the screen
         board += body + ["</g>", f'<rect class="edge view-edge" x="0" y="0" width="{_f(w * px)}" height="{_f(h * px)}"/>', "</svg>"]
-    return Svg("\n".join(head + _ticks(view, table, ox, oy, ox + width, px) + board + legend + ["</svg>"]) + "\n")
+    return Svg("\n".join(head + ticks + board + legend + ["</svg>"]) + "\n")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from tapeline.board.render import Layer, focus_box, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.board.render import Label, Layer, focus_box, svg_circle, svg_polyline
 
 from ..answers import inches
 from ..errors import ArgumentError
@@ -45,6 +45,5 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
         text += " · engaged" if m.engaged else (" · in Engagement Range" if m.engagement_range else " · not in Engagement Range")
     out.append(svg_polyline(list(line.coords), "pair"))
     mid = line.interpolate(0.5, normalized=True)
-    out.append(svg_label(*label_spot(mid.x, mid.y + 0.45, text, keep_clear=[fa, fb], avoid=st.all_figures()), text, "label"))
     return [Layer("measure", out, {"subject": f"{m.a} and {m.b}", "pair": "the gap, edge to edge"},
-                  focus=focus_box([fa, fb]))]
+                  focus=focus_box([fa, fb]), labels=[Label(mid.x, mid.y, text)])]
