@@ -1,7 +1,8 @@
 """What one replayed action did, drawn on the board (the HTML replay viewer's overlays).
 
 * every move along the path the rules used, as its event gives it (class ``path``): the
-  charge's real path (a StarCraft charge's Leading Model, round a wall if it went round), each
+  charge's real path (a StarCraft charge's, run's or Close Ranks' Leading Model, round a wall
+  if it went round), each
   model's own path of a Set-up Move, charge move, pile-in, consolidation, fall back or pursuit;
   where it started, a dashed outline of its base (class ``moved``);
 * a model set somewhere without a path (placed by a StarCraft charge's step 4, ``place``,
@@ -66,20 +67,22 @@ class Tracked:
 
 def track(before: GameState, events: Sequence[Mapping[str, Any]]) -> Tracked:
     """Follow the models of ``before`` through ``events``: each move event's paths (``moves``
-    entries with their ``path``, a charge's ``path`` and ``placed`` spots, ``placed``)."""
+    entries with their ``path``; the ``path`` of an event's ``leader`` — a charge, a run, Close
+    Ranks — and its ``placed`` spots; a ``placed`` event)."""
     t = Tracked({f.id: f.at for f in before.all_figures()})
     for ev in events:
         for m in ev.get("moves", ()) or ():
             if isinstance(m, Mapping) and m.get("how") != "stayed" and "to" in m:
                 path = m.get("path")
                 t.move(str(m["model"]), path if path and len(path) > 1 else [m["to"]], bool(path and len(path) > 1))
-        if ev.get("type") == "charge":
-            if ev.get("leader") and ev.get("path"):
-                t.move(str(ev["leader"]), ev["path"], True)
-            elif ev.get("leader") and ev.get("end"):
+        if ev.get("leader") in t.at:  # a charge, a run, Close Ranks: the Leading Model's path
+            path = ev.get("path")
+            if isinstance(path, list) and len(path) > 1:
+                t.move(str(ev["leader"]), path, True)
+            elif ev.get("type") == "charge" and ev.get("end"):
                 t.move(str(ev["leader"]), [ev["end"]], False)
-            placed = ev.get("placed") or {}
-            for m, xy in placed.items():
+        if isinstance(ev.get("placed"), Mapping):  # and the models set after it (no path)
+            for m, xy in ev["placed"].items():
                 t.move(m, [xy], False)
         if ev.get("type") == "placed" and "to" in ev:
             t.move(str(ev["model"]), [ev["to"]], False)

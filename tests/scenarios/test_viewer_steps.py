@@ -133,3 +133,12 @@ def test_the_page_reads_without_javascript():
     assert "body:not(.js) section.step:not(.final) .board { display: none; }" in page
     assert "<noscript>" in page and "document.body.classList.add('js')" in page
     assert " hidden" not in re.sub(r"<script>.*?</script>", "", page, flags=re.S).split("<main>")[1]
+
+
+def test_a_run_is_drawn_along_the_path_the_file_gives():
+    """charge-run-grass.yaml: m1 runs from (5, 10) 3" up through the Grass to (5, 13), then 1"
+    right to (6, 13) — an L, not the straight line from start to end."""
+    f = frames("charge-run-grass.yaml")[1]
+    path = ET.fromstring(f.svg).find(".//s:g[@data-layer='paths']/s:polyline[@data-path='m1']", NS)
+    assert path.get("points") == "5,10 5,13 6,13"
+    assert f.lines[0].text.startswith('marines run 4.0"') and f.lines[0].rule == "§8.5.2 Move / §8.7.1 Run"
