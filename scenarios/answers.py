@@ -7,7 +7,7 @@ table print these values: the three cannot drift apart.
 
 Nested objects are read-only mappings and lists are tuples; ``as_json()`` turns them back into
 dicts and lists. An answer with a geometric verdict (:class:`Measure`, :class:`Sight`,
-:class:`Charge`, :class:`Template`) asked of a :class:`tapeline.Game` draws itself: ``svg()``
+:class:`Charge`, :class:`PathCheck`, :class:`Template`) asked of a :class:`tapeline.Game` draws itself: ``svg()``
 is the board cropped to its models with the verdict drawn by the overlay ``tapeline render``
 uses, and a Jupyter notebook shows that picture (``_repr_svg_``). A key the rules add that a class lacks is an error (:meth:`Answer.from_json`),
 not a silent difference.
@@ -277,7 +277,7 @@ def _rolled(r: JSON) -> str:
 
 
 @dataclass(frozen=True)
-class PathCheck(Answer):
+class PathCheck(Drawn, Answer):
     """``path``: whether the proposed path is ``legal``, its ``length`` and the first
     ``violation`` along it (``{kind, at, detail, obstacle}``), with the clearance used, and the
     level the model ends on (``ends_on``: a terrain id, ``None`` for the ground)."""

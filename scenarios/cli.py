@@ -329,6 +329,9 @@ def parser() -> argparse.ArgumentParser:
                    help="draw the sight line from model A to model B, or what blocks it")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), default=None,
                    help="draw the gap between models A and B, with the Engagement Range verdict")
+    p.add_argument("--path", metavar="MODEL", default=None, help="draw a proposed move of MODEL's centre (with --via), as tapeline path checks it")
+    p.add_argument("--via", action="append", default=None, metavar="X,Y", help="--path: the next point of the path (repeat)")
+    p.add_argument("--max", type=number_in(0, MAX_INCHES), default=None, metavar="D", help="--path: the longest path allowed (inches)")
     p.add_argument("--ranks", metavar="UNIT", default=None,
                    help="ring UNIT's Fighting and Supporting Rank and label its attack dice (StarCraft)")
     p.add_argument("--close-ranks", metavar="UNIT", default=None,
@@ -452,6 +455,7 @@ def _render(args: argparse.Namespace) -> int:
         args.after = -1
     game = after(open_game(args.file), args.after)
     opts = {"charge": args.charge, "target": args.target, "los": args.los, "measure": args.measure, "ranks": args.ranks,
+            "path": args.path, "via": [xy(v, "--via") for v in args.via] if args.via else None, "max": args.max,
             "close_ranks": args.close_ranks, "template": args.template, "at": _maybe_xy(args.at, "--at"),
             "toward": _maybe_xy(args.toward, "--toward"), "model": args.model, "on": args.on}
     title = args.title if args.title is not None else (game.spec.name or os.path.basename(args.file))

@@ -389,7 +389,7 @@ class Game:
         if max is not None:
             out["max"] = max
         out.update(self.rules.path_notes(st, pts))
-        return A.PathCheck.from_json(out)
+        return self._drawn(A.PathCheck.from_json(out), path=m, via=points, max=max)
 
     def attack(self, unit: str, weapon: Union[str, Sequence[str]], target: str, *, also: Sequence[str] = (),
                hit: int = 0, precision: int = 0, critical_hit: int = 0, tough: int = 0, dodge: int = 0,

@@ -4,8 +4,8 @@ replay viewer).
 Each module of this package draws one kind of answer and has:
 
 * ``OPTIONS`` — its options and their defaults, named as :meth:`~tapeline.Game.svg`'s keyword
-  arguments and ``tapeline render``'s flags (``los``: the two models; ``charge`` and
-  ``target``; ``template`` with ``at``, ``toward``, ``model``, ``on``; ``ranks``,
+  arguments and ``tapeline render``'s flags (``los``, ``measure``: the two models; ``charge``
+  and ``target``; ``path`` with ``via`` and ``max``; ``template`` with ``at``, ``toward``, ``model``, ``on``; ``ranks``,
   ``close_ranks``);
 * ``layers(game, opts) -> list[board.render.Layer]`` — what to draw for those options (``[]``
   when its options are not given), asking the :class:`~tapeline.Game` the question and drawing
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 #: The overlay modules, in drawing order.
-MODULES = ("charge", "los", "measure", "ranks", "steps", "template")
+MODULES = ("charge", "los", "measure", "path", "ranks", "steps", "template")
 #: A cropped picture shows this much of the table around what it is about (inches).
 CROP_MARGIN = 1.5
 #: What :func:`crop_box` takes: ``None``/``False`` (the whole table), ``True`` (what the
@@ -105,7 +105,7 @@ def crop_box(game: Game, drawn: Sequence[Layer], crop: Crop) -> Optional[Box]:
     if crop is True:
         box = union_box(layer.focus for layer in drawn)
         if box is None:
-            raise ArgumentError("crop", "crop to what? ask for an overlay (los=, measure=, charge=, template=, ranks=) "
+            raise ArgumentError("crop", "crop to what? ask for an overlay (los=, measure=, charge=, path=, template=, ranks=) "
                                         "or name the models: crop=['m1', 'z1']")
     elif isinstance(crop, str) or (isinstance(crop, Sequence) and crop and all(isinstance(c, str) for c in crop)):
         ids = [crop] if isinstance(crop, str) else list(crop)

@@ -161,3 +161,18 @@ def test_heresy_and_40k_are_shaded_by_height_starcraft_by_size():
     assert "terrain Size:" in ruin.svg(fill="size")
     mud = tapeline.open(EXAMPLES / "charge-40k-difficult.yaml").svg()
     assert re.search(r'class="trait-difficult"', mud) and ">difficult</text>" in mud
+
+
+def test_path_draws_the_move_and_its_violation():
+    # charge-run-grass.yaml: the wall is rect [9, 0, 2, 12]; m1 at (5, 10) heading east to (12, 10)
+    # meets the wall grown by its clearance before x = 9
+    game = tapeline.open(EXAMPLES / "charge-run-grass.yaml")
+    p = game.path("m1", [(12, 10)])
+    assert not p.legal
+    g = layer(p._repr_svg_(), "path")
+    assert points(g.find("s:polyline[@class='path']", NS)) == [(5, 10), (12, 10)]
+    ring = g.find("s:circle[@class='violation']", NS)
+    assert float(ring.get("cy")) == 10 and float(ring.get("cx")) <= 9
+    assert g.find("s:path[@class='blocker']", NS) is not None
+    ok = game.path("m1", [(5, 13), (6, 13)], max=4)  # the file's run: 3" + 1" = 4"
+    assert ok.legal and 'm1: 4" of 4"' in ok.svg()
