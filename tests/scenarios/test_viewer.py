@@ -3,7 +3,9 @@
 The page is checked twice: as text (self-contained, one board per step, what each step lists),
 and end to end in a real headless Chromium driven by Playwright — load it, step forward and back
 with the buttons, the keyboard and the timeline, open a step from its link, check what is shown
-and take a screenshot. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
+and take a screenshot; step through a Heresy charge's Set-up Move, volley and charge move; and
+open the page with JavaScript disabled (every step listed, the final board shown). What each
+step says and draws is checked against hand-worked values in test_viewer_steps.py. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
 in ``TAPELINE_CHROMIUM``); where there is none, or Playwright is missing, only the browser test
 is skipped, saying why. ``make test`` installs Debian's Chromium when it is missing and it can (root, apt-get).
 """
