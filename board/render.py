@@ -21,8 +21,10 @@ registers its class with :func:`register_style` (its CSS, its legend text and sw
 class nobody registered still gets an entry under its own name. Overlay colours are kept far
 from every side colour (CIE ΔE ≥ 25), so a highlight never reads as a model's army.
 
-Labels an overlay writes are placed with :func:`label_spot`, which moves them off the bases of
-the models they are about. The output is deterministic: the same input gives the same bytes.
+Labels are placed by the picture (:mod:`board.labels`): an overlay asks for a :class:`Label` in
+its layer, the terrain labels its pieces, and each label goes beside what it names, clear of
+every base and every other label, off the terrain where there is room, led back by a thin line
+when it had to move. The output is deterministic: the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -41,9 +43,15 @@ from .errors import GeometryError
 from .levels import levels_of
 from .table import Figure, Table
 from .terrain import Piece
+from . import trait_marks
+from .labels import LINE, Placer, Spot, text_box
 
 #: Pixels per inch of the picture (the ``viewBox`` is in pixels; the SVG scales freely).
 PX = 20.0
+#: The legend's least width (pixels): a cropped picture is at least this wide.
+LEGEND_MIN_WIDTH = 520.0
+#: How terrain may be shaded: by StarCraft Size class, or by height with traits marked.
+FILLS = ("size", "height")
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48.0, 24.0, 44.0, 40.0
 
 SIZE_COLOURS = ("#ece5cf", "#d8c291", "#b39463", "#876a43", "#66502f", "#4a3921")
@@ -63,6 +71,8 @@ text { font-family: DejaVu Sans, Verdana, Arial, sans-serif; }
 .legend { font-size: 11px; fill: #222; }
 .mat { fill: #f3f2ea; }
 .edge { fill: none; stroke: #333; stroke-width: 0.08; }
+.scale { fill: none; stroke: #222; stroke-width: 2; }
+.view-edge { fill: none; stroke: #333; stroke-width: 1; stroke-dasharray: 4 3; }
 .grid { fill: none; stroke: #000; stroke-opacity: 0.09; stroke-width: 0.015; }
 .grid6 { fill: none; stroke: #000; stroke-opacity: 0.28; stroke-width: 0.035; }
 .terrain { stroke: #3b2f20; stroke-width: 0.05; }
@@ -157,6 +167,7 @@ for _s in (
           css="stroke-dasharray: 0.18 0.1;"),
     Style("excluded", "covered, not affected", "#d41c1c", "ring", text="#a30d0d", css="stroke-dasharray: 0.15 0.1;"),
     Style("target-point", "Target Point", "#000000", "cross", css="stroke-width: 0.07;"),
+    Style("leader-line", "leads a label to what it names", "#000000", css="stroke-width: 0.025; stroke-opacity: 0.6;"),
 ):
     register_style(_s)
 
@@ -164,17 +175,64 @@ for _s in (
 STRUCTURAL = {"label", "tlabel", "mlabel", "facing", "layer", "board", "model", "leader", "terrain", "hatch"}
 
 
+#: A box on the board, ``(x0, y0, x1, y1)`` in inches.
+Box = tuple[float, float, float, float]
+
+
 @dataclass(frozen=True)
 class Layer:
     """A named overlay: SVG snippets in board coordinates, drawn above the models.
 
     Every overlay class its snippets use gets a legend entry; ``legend`` may give a class a
-    more specific text for this picture (``{"witness": "c2 sees za5"}``).
+    more specific text for this picture (``{"witness": "c2 sees za5"}``). ``labels`` are placed
+by the picture (:class:`Label`), after every other layer's earlier ones. ``focus`` is the box
+    of what the layer is about (its models, its path, its template: :func:`focus_box`), what a
+    cropped picture shows.
     """
 
     name: str
     elements: list[str] = field(default_factory=list)
     legend: Mapping[str, str] = field(default_factory=dict)
+    focus: Optional[Box] = None
+    labels: Sequence["Label"] = ()
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label an overlay asks for: ``text`` meant for board point ``(x, y)``, styled by the
+    overlay class ``cls``. The picture places it (:mod:`board.labels`): beside the point, clear
+    of every base and every other label, led back to the point by a line when it had to move."""
+
+    x: float
+    y: float
+    text: str
+    cls: str = ""
+    #: how far round the point what it names extends (a base's radius: the label goes beside it)
+    reach: float = 0.0
+
+
+class Svg(str):
+    """An SVG picture: its text (a ``str``), which a Jupyter notebook draws (``_repr_svg_``)."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def focus_box(figures: Iterable[Figure] = (), geoms: Iterable[Optional[BaseGeometry]] = ()) -> Optional[Box]:
+    """The box around the bases of ``figures`` and the geometries ``geoms`` (``None``: nothing)."""
+    parts = [f.polygon for f in figures] + [g for g in geoms if g is not None and not g.is_empty]
+    if not parts:
+        return None
+    x0, y0, x1, y1 = shapely.union_all(parts).bounds
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def union_box(boxes: Iterable[Optional[Box]]) -> Optional[Box]:
+    """The smallest box holding every box given (``None``: none given)."""
+    given = [b for b in boxes if b is not None]
+    if not given:
+        return None
+    return (min(b[0] for b in given), min(b[1] for b in given), max(b[2] for b in given), max(b[3] for b in given))
 
 
 _CLASS = re.compile(r'class="([^"]*)"')
@@ -187,25 +245,24 @@ def overlay_classes(layers: Sequence[Layer]) -> list[str]:
         for el in layer.elements:
             for m in _CLASS.finditer(el):
                 used.update(m.group(1).split())
+        for lb in layer.labels:
+            used.update(lb.cls.split())
     used -= STRUCTURAL
     return [c for c in STYLES if c in used] + sorted(used - set(STYLES))
 
 
 # --- label placement ---------------------------------------------------------------------------
 
-#: Rough size of a label's text box, inches per character and height (11 px text at PX px/inch).
-LABEL_CHAR, LABEL_HEIGHT = 6.6 / PX, 0.75
-
-
 def label_box(x: float, y: float, text: str) -> shapely.Polygon:
-    """The box a label of ``text`` centred at ``(x, y)`` covers (board inches)."""
-    w = len(text) * LABEL_CHAR + 0.2
-    return shapely.box(x - w / 2, y - LABEL_HEIGHT / 2, x + w / 2, y + LABEL_HEIGHT / 2)
+    """The box a label of ``text`` centred at ``(x, y)`` covers (board inches:
+    :func:`board.labels.text_box`)."""
+    return text_box(x, y, [text])
 
 
 def label_spot(x: float, y: float, text: str, keep_clear: Sequence[Figure] = (),
                avoid: Sequence[Figure] = (), taken: Optional[list[shapely.Polygon]] = None) -> tuple[float, float]:
-    """Where to centre a label meant for board point ``(x, y)``: the nearest spot around it
+    """Where to centre a label an overlay draws itself (:class:`Label` lets the picture place
+    it, clear of every base and label): the nearest spot around board point ``(x, y)``
     whose text box covers no base of ``keep_clear`` (the models the verdict is about — always,
     when any candidate allows it) and as little as possible of ``avoid`` (other models) and of
     the boxes in ``taken`` (earlier labels; the chosen box is appended). Deterministic."""
@@ -285,6 +342,13 @@ def svg_base(f: Figure, cls: str, **attrs: object) -> str:
         return (f'<ellipse{_attrs(cls, attrs)} cx="{_f(f.x)}" cy="{_f(f.y)}" rx="{_f(b.a)}" ry="{_f(b.b)}" '
                 f'transform="rotate({_f(b.facing)} {_f(f.x)} {_f(f.y)})"/>')
     return svg_circle(f.x, f.y, b.radius, cls, **attrs)
+
+
+def _unzoom_text(snippet: str, px: float) -> str:
+    """A snippet drawn at ``px`` pixels per inch with its labels (:func:`svg_label`) kept at
+    their size on the screen: a zoomed-in picture magnifies the board, not the text."""
+    k = _f(1 / PX)
+    return snippet.replace(f"scale({k} -{k})", f"scale({_f(1 / px)} -{_f(1 / px)})") if "<text" in snippet else snippet
 
 
 def svg_label(x: float, y: float, text: str, cls: str = "") -> str:
@@ -381,12 +445,12 @@ def side_palette(figures: Iterable[Figure], given: Optional[Mapping[str, str]] =
 LegendKey = tuple[Union[str, int], ...]
 
 
-def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tuple[list[str], list[str], set[LegendKey]]:
-    """Terrain shapes (lower pieces first) and their labels; also the legend keys used."""
+def _terrain(table: Table, fill_by: str, placer: Placer) -> tuple[list[str], list[str], set[LegendKey]]:
+    """Terrain shapes (lower pieces first) and their labels (placed by ``placer``); also the
+    legend keys used."""
     shapes: list[str] = []
     labels: list[str] = []
     keys: set[LegendKey] = set()
-    placer = _LabelPlacer(figures)
     depth = {p.id: len(table.stack(p.id)) for p in table.pieces}
     for p in sorted(table.pieces, key=lambda p: depth[p.id]):  # stable: file order within a level
         es, top = table.stack_size(p.id), table.stack_height(p.id)
@@ -413,12 +477,17 @@ def _terrain(table: Table, fill_by: str, figures: Sequence[Figure] = ()) -> tupl
         if grass:
             shapes.append(_hatch(p.footprint))
             keys.add(("hatch",))
-        info = (f"S{p.size}" + (f" ES{es}" if p.on else "")) if fill_by == "size" else f'{_f(top)}"'
+        if fill_by == "height":
+            for mark_cls, geom in trait_marks.marks(p.footprint, p.traits):
+                shapes.append(svg_geometry(geom, mark_cls, r=0.07))
+                keys.add(("trait", mark_cls))
+        info = (f"S{p.size}" + (f" ES{es}" if p.on else "")) if fill_by == "size" else " ".join(
+            [f'{_f(top)}"'] + [m.legend for m in trait_marks.MARKS if p.has(m.trait)])
         if p.has("access_point"):
             info += " AP"
-        x, y = placer.place(p, max(len(p.id), len(info)))
-        labels.append(svg_label(x, y + 0.3, p.id, "tlabel"))
-        labels.append(svg_label(x, y - 0.3, info, "tlabel"))
+        c = p.footprint.point_on_surface() if p.circle is None else shapely.Point(p.circle[:2])
+        spot = placer.place(c.x, c.y, [p.id, info], bold=True, own=p.id)
+        labels += _placed(spot, [p.id, info], "tlabel")
     if ("access",) in keys:
         shapes += _doors(table, keys)
     return shapes, labels, keys
@@ -439,37 +508,14 @@ def _doors(table: Table, keys: set[LegendKey]) -> list[str]:
     return out
 
 
-class _LabelPlacer:
-    """Puts each terrain label where it hides the fewest bases and earlier labels.
-
-    Candidates: the piece's inner point, then points inset from its sides, then just outside
-    them; the first candidate with the least overlap wins (deterministic).
-    """
-
-    def __init__(self, figures: Sequence[Figure]):
-        discs = [shapely.Point(f.x, f.y).buffer(f.base.reach, 8) for f in figures]
-        self.bases = shapely.union_all(discs) if discs else shapely.Polygon()
-        self.taken: list[shapely.Polygon] = []
-
-    def place(self, piece: Piece, chars: int) -> tuple[float, float]:
-        w, h = chars * 6.9 / PX + 0.2, 1.25
-        fp = piece.footprint
-        c = fp.point_on_surface() if piece.circle is None else shapely.Point(piece.circle[:2])
-        x0, y0, x1, y1 = fp.bounds
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        cands = [(c.x, c.y), (mx, y1 - h / 2 - 0.1), (mx, y0 + h / 2 + 0.1), (x0 + w / 2 + 0.1, my),
-                 (x1 - w / 2 - 0.1, my), (mx, y1 + h / 2 + 0.1), (mx, y0 - h / 2 - 0.1),
-                 (x1 + w / 2 + 0.1, my), (x0 - w / 2 - 0.1, my)]
-        best, best_cost = cands[0], math.inf
-        for k, (x, y) in enumerate(cands):
-            box = shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-            cost = 10 * box.intersection(self.bases).area + 10 * sum(box.intersection(t).area for t in self.taken)
-            cost += 0.5 * (box.area - box.intersection(fp).area) / max(box.area, 1e-12) + 0.01 * k
-            if cost < best_cost - 1e-9:
-                best, best_cost = (x, y), cost
-        x, y = best
-        self.taken.append(shapely.box(x - w / 2, y - h / 2, x + w / 2, y + h / 2))
-        return best
+def _placed(spot: Spot, lines: Sequence[str], cls: str) -> list[str]:
+    """A placed label: its lines of text (:data:`board.labels.LINE` apart) and its leader line."""
+    out = []
+    if spot.leader is not None:
+        out.append(svg_polyline(spot.leader, "leader-line"))
+    top = spot.y + LINE * (len(lines) - 1) / 2
+    out += [svg_label(spot.x, top - LINE * i, text, cls) for i, text in enumerate(lines)]
+    return out
 
 
 def _hatch(poly: shapely.Polygon) -> str:
@@ -505,9 +551,9 @@ def _figure(f: Figure, colour: str, leader: bool) -> list[str]:
     return out
 
 
-def _model_label(f: Figure) -> str:
-    span = 2 * min(f.base.reach, getattr(f.base, "b", f.base.reach)) * PX  # pixels across the base
-    size = max(5.0, min(9.0, span * 1.55 / max(1, len(f.id))))
+def _model_label(f: Figure, px: float = PX) -> str:
+    span = 2 * min(f.base.reach, getattr(f.base, "b", f.base.reach)) * px  # pixels across the base
+    size = max(5.0, min(9.0 * px / PX, span * 1.55 / max(1, len(f.id))))
     return svg_label(f.x, f.y, f.id, "mlabel").replace('<text ', f'<text style="font-size:{_f(size)}px" ', 1)
 
 
@@ -521,18 +567,77 @@ def _grid(table: Table) -> list[str]:
     return [f'<path class="grid" d="{" ".join(minor)}"/>', f'<path class="grid6" d="{" ".join(major)}"/>']
 
 
-def _ticks(w: float, h: float, ox: float, oy: float) -> list[str]:
+#: The smallest cropped view, inches across and up (room for the ticks and the scale bar).
+CROP_MIN = (10.0, 6.0)
+#: A cropped picture's board is drawn about this many pixels wide (zoomed in, at most 3×).
+CROP_SHOWN = 600.0
+
+
+def crop_window(crop: Box, w: float, h: float) -> Box:
+    """The part of a ``w`` × ``h`` table a picture cropped to ``crop`` shows: the box grown to
+    whole inches, at least :data:`CROP_MIN` across (grown about its centre), moved inside the
+    table and cut to it."""
+    x0, y0, x1, y1 = (float(v) for v in crop)
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)) or x1 < x0 or y1 < y0:
+        raise GeometryError(f"a crop is a box (x0, y0, x1, y1) with x0 <= x1 and y0 <= y1, not {crop!r}")
+
+    def span(lo: float, hi: float, least: float, size: float) -> tuple[float, float]:
+        if hi - lo < least:
+            mid = (lo + hi) / 2
+            lo, hi = mid - least / 2, mid + least / 2
+        lo, hi = math.floor(lo), math.ceil(hi)
+        if hi - lo >= size:
+            return 0.0, size
+        shift = max(0.0, -lo) - max(0.0, hi - size)
+        return lo + shift, hi + shift
+
+    (x0, x1), (y0, y1) = span(x0, x1, CROP_MIN[0], w), span(y0, y1, CROP_MIN[1], h)
+    return x0, y0, x1, y1
+
+
+def tick_step(span: float) -> int:
+    """Inches between tick labels: every 6" on a whole table, finer on a small view."""
+    for step in (1, 2, 3):
+        if span / step <= 12:
+            return step
+    return 6
+
+
+def _ticks(view: Box, table: Table, ox: float, oy: float, right: float, px: float = PX) -> tuple[list[str], float]:
+    """The tick labels, the caption and the scale bar; and the height the bar adds below the
+    caption when the picture is too narrow for both on one line."""
+    x0, y0, x1, y1 = view
+    w, h = x1 - x0, y1 - y0
+    whole = view == (0.0, 0.0, float(table.width), float(table.height))
+    step = 6 if whole else tick_step(max(w, h))
+
+    def marks(lo: float, hi: float) -> list[float]:
+        first = math.ceil(lo / step - 1e-9) * step
+        out = [float(v) for v in range(int(first), int(math.floor(hi + 1e-9)) + 1, step)]
+        return sorted(set(out) | ({hi} if whole else set()))
+
     out = []
-    xs = sorted(set(range(0, int(w) + 1, 6)) | {w})
-    ys = sorted(set(range(0, int(h) + 1, 6)) | {h})
-    for x in xs:
-        out.append(f'<text class="axis" x="{_f(ox + x * PX)}" y="{_f(oy + h * PX + 14)}" text-anchor="middle">{_f(x)}</text>')
-    for y in ys:
-        out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy + (h - y) * PX + 3.5)}" text-anchor="end">{_f(y)}</text>')
-    out.append(f'<text class="axis" x="{_f(ox + w * PX)}" y="{_f(oy + h * PX + 28)}" text-anchor="end">x (inches) →</text>')
-    out.append(f'<text class="axis" x="{_f(ox)}" y="{_f(oy + h * PX + 28)}">{_f(w)}" × {_f(h)}" table · 1" grid, heavy every 6"</text>')
+    for x in marks(x0, x1):
+        out.append(f'<text class="axis" x="{_f(ox + (x - x0) * px)}" y="{_f(oy + h * px + 14)}" text-anchor="middle">{_f(x)}</text>')
+    for y in marks(y0, y1):
+        out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy + (y1 - y) * px + 3.5)}" text-anchor="end">{_f(y)}</text>')
+    tw, th = _f(table.width), _f(table.height)
+    caption = (f'{tw}" × {th}" table · 1" grid, heavy every 6"' if whole else
+               f'x {_f(x0)}–{_f(x1)}", y {_f(y0)}–{_f(y1)}" of the {tw}" × {th}" table')
+    out.append(f'<text class="axis" x="{_f(ox)}" y="{_f(oy + h * px + 28)}">{caption}</text>')
+    label = f'x, y in inches · scale {step}"'
+    crowded = 5.6 * (len(caption) + len(label)) + step * px + 24 > right - ox  # then a line of its own
+    out += _scale_bar(step, right, oy + h * px + (42 if crowded else 28), px, label)
     out.append(f'<text class="axis" x="{_f(ox - 6)}" y="{_f(oy - 8)}" text-anchor="end">y ↑</text>')
-    return out
+    return out, 14.0 if crowded else 0.0
+
+
+def _scale_bar(inches: int, right: float, baseline: float, px: float, label: str) -> list[str]:
+    """A bar ``inches`` long ending at screen x ``right``, labelled, on the caption's line."""
+    x = right - inches * px
+    y = baseline - 4
+    return [f'<path class="scale" d="M{_f(x)} {_f(y - 4)} v8 M{_f(x)} {_f(y)} H{_f(right)} M{_f(right)} {_f(y - 4)} v8"/>',
+            f'<text class="axis scale-label" x="{_f(x - 4)}" y="{_f(baseline)}" text-anchor="end">{_text(label)}</text>']
 
 
 def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leader: bool, x0: float, y0: float, width: float,
@@ -542,6 +647,7 @@ def _legend(keys: set[LegendKey], sides: dict[str, str], fill_by: str, has_leade
         items.append(("", "top height:"))
         items += [(f'<rect x="{{x}}" y="{{y}}" width="14" height="10" fill="{HEIGHT_COLOURS[k]}" stroke="#333" stroke-width="0.6"/>', _height_label(k))
                   for k in range(len(HEIGHT_COLOURS)) if ("h", k) in keys]
+        items += [(m.swatch("{x}", "{y}"), m.legend) for m in trait_marks.MARKS if ("trait", m.cls) in keys]
         if ("hatch",) in keys:
             items.append(('<rect x="{x}" y="{y}" width="14" height="10" fill="#fff" stroke="#4d7a31" stroke-width="0.6"/>'
                           '<path d="M{x} {y} m0 10 l10 -10 m-6 10 l10 -10" stroke="#4d7a31" stroke-width="0.8"/>', "grass"))
@@ -602,13 +708,15 @@ class GameLike(Protocol):
 def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], Sequence[Layer], None] = None,
                layers: Sequence[Layer] = (), *, title: Optional[str] = None,
                leaders: Iterable[str] = (), fill_by: str = "size",
-               side_colours: Optional[Mapping[str, str]] = None) -> str:
+               side_colours: Optional[Mapping[str, str]] = None, crop: Optional[Box] = None) -> Svg:
     """The SVG picture of ``table`` with ``figures`` and overlay ``layers``.
 
     ``fill_by`` shades terrain by its Size class (``"size"``) or by the height of its top
-    surface, stacks included (``"height"``). ``leaders`` are model ids drawn with a gold ring
-    and star. ``side_colours`` maps side names to colours (defaults: Terran blue, Zerg purple,
-    Protoss gold, then a fixed palette).
+    surface, stacks included, with its traits marked (``"height"``). ``leaders`` are model ids
+    drawn with a gold ring. ``side_colours`` maps side names to colours (defaults: Terran blue,
+    Zerg purple, Protoss gold, then a fixed palette). ``crop`` (a box ``(x0, y0, x1, y1)`` in
+    inches) draws only that part of the table (:func:`crop_window`), its ticks and scale bar
+    kept.
 
     For convenience ``table`` may also be a game state (anything with ``.table``,
     ``.all_figures()`` and ``.units`` having ``.leader``): ``render_svg(state, layers)``.
@@ -621,40 +729,57 @@ def render_svg(table: Union[Table, GameLike], figures: Union[Iterable[Figure], S
         figures = state.all_figures() if figures is None else figures
         leaders = set(leaders) | {lead for u in state.units if (lead := getattr(u, "leader", None))}
     table = cast(Table, table)  # (a table, or the state's)
-    if fill_by not in ("size", "height"):
+    if fill_by not in FILLS:
         raise GeometryError(f"fill_by must be 'size' or 'height', not {fill_by!r}")
     figures = cast(list[Figure], list(figures or []))  # (layers given in their place are moved above)
     leaders = set(leaders)
-    w, h = float(table.width), float(table.height)
+    tw, th = float(table.width), float(table.height)
+    view = (0.0, 0.0, tw, th) if crop is None else crop_window(crop, tw, th)
+    vx0, vy0, vx1, vy1 = view
+    w, h = vx1 - vx0, vy1 - vy0
+    px = PX if crop is None else PX * min(3.0, max(1.0, CROP_SHOWN / (w * PX)))  # a crop is zoomed in
     ox, oy = MARGIN_LEFT, MARGIN_TOP
     sides = side_palette(figures, side_colours)
-    shapes, tlabels, keys = _terrain(table, fill_by, figures)
-    used = overlay_classes(layers)
+    placer = Placer(figures, table.pieces, shapely.box(0, 0, tw, th))
+    placed = {id(layer): [e for lb in layer.labels
+                          for e in _placed(placer.place(lb.x, lb.y, [lb.text], reach=lb.reach), [lb.text], lb.cls)]
+              for layer in layers}  # the verdicts' labels first, then the terrain's
+    shapes, tlabels, keys = _terrain(table, fill_by, placer)
+    used = overlay_classes(list(layers) + [Layer("placed", [e for es in placed.values() for e in es] + tlabels)])
     texts: dict[str, str] = {}
     for layer in layers:
         texts.update({c: t for c, t in layer.legend.items() if c in used})
     overlay_items = [(c, texts.get(c) or (STYLES[c].legend if c in STYLES else c)) for c in used]
+    width = w * px if crop is None else max(w * px, LEGEND_MIN_WIDTH, 9.6 * len(title or ""))
+    ticks, below = _ticks(view, table, ox, oy, ox + width, px)
     legend, legend_h = _legend(keys, sides, fill_by, bool(leaders & {f.id for f in figures}),
-                               ox, oy + h * PX + MARGIN_BOTTOM + 4, w * PX, overlay_items)
-    vw = ox + w * PX + MARGIN_RIGHT
-    vh = oy + h * PX + MARGIN_BOTTOM + legend_h + 8
-    body: list[str] = [f'<rect class="mat" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>']
+                               ox, oy + h * px + MARGIN_BOTTOM + below + 4, width, overlay_items)
+    vw = ox + width + MARGIN_RIGHT
+    vh = oy + h * px + MARGIN_BOTTOM + below + legend_h + 8
+    body: list[str] = [f'<rect class="mat" x="0" y="0" width="{_f(tw)}" height="{_f(th)}"/>']
     body += shapes + _grid(table) + tlabels
     for f in figures:
         body += _figure(f, sides[f.side], f.id in leaders)
-    body += [_model_label(f) for f in figures]
-    body.append(f'<rect class="edge" x="0" y="0" width="{_f(w)}" height="{_f(h)}"/>')
+    body += [_model_label(f, px) for f in figures]
+    body.append(f'<rect class="edge" x="0" y="0" width="{_f(tw)}" height="{_f(th)}"/>')
     for layer in layers:
         body.append(f'<g class="layer" data-layer="{_attr(layer.name)}">')
-        body += [e for e in layer.elements if e]
+        body += [e for e in layer.elements if e] + placed[id(layer)]
         body.append("</g>")
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(vw)} {_f(vh)}" width="{_f(vw)}" height="{_f(vh)}">',
-        f"<style>\n{CSS}\n" + "".join(s.rules() + "\n" for s in STYLES.values()) + "</style>",
+        f"<style>\n{CSS}\n{trait_marks.css()}\n" + "".join(s.rules() + "\n" for s in STYLES.values()) + "</style>",
         f'<rect x="0" y="0" width="{_f(vw)}" height="{_f(vh)}" fill="#ffffff"/>',
     ]
     if title:
         head.append(f"<title>{_text(title)}</title>")
         head.append(f'<text class="title" x="{_f(ox)}" y="26">{_text(title)}</text>')
-    board = [f'<g class="board" transform="matrix({_f(PX)} 0 0 -{_f(PX)} {_f(ox)} {_f(oy + h * PX)})">'] + body + ["</g>"]
-    return "\n".join(head + _ticks(w, h, ox, oy) + board + legend + ["</svg>"]) + "\n"
+    if crop is None:
+        board = [f'<g class="board" transform="matrix({_f(px)} 0 0 -{_f(px)} {_f(ox)} {_f(oy + h * px)})">'] + body + ["</g>"]
+    else:  # a viewport of the cropped size clips what lies outside the view
+        board = [f'<svg class="view" x="{_f(ox)}" y="{_f(oy)}" width="{_f(w * px)}" height="{_f(h * px)}" '
+                 f'data-view="{_f(vx0)} {_f(vy0)} {_f(vx1)} {_f(vy1)}">',
+                 f'<g class="board" transform="matrix({_f(px)} 0 0 -{_f(px)} {_f(-vx0 * px)} {_f(vy1 * px)})">']
+        body = [_unzoom_text(e, px) for e in body]  # text keeps its size on the screen
+        board += body + ["</g>", f'<rect class="edge view-edge" x="0" y="0" width="{_f(w * px)}" height="{_f(h * px)}"/>', "</svg>"]
+    return Svg("\n".join(head + ticks + board + legend + ["</svg>"]) + "\n")

@@ -221,6 +221,13 @@ class RuleSystem:
     #: key that holds the profiles (``weapons``, ``melee_weapons``, ``ranged_weapons``); an empty
     #: set: the system reads no traits on those profiles
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: what decides sight and movement over terrain, which a picture shades it by: ``"height"``
+    #: (true line of sight: a piece's height and its traits) or ``"size"`` (StarCraft's Size
+    #: classes, §7.1)
+    terrain_shading: ClassVar[str] = "height"
+    #: the rule each kind of event applies (event ``type`` → rule name with its section), as the
+    #: replay viewer cites it beside the event's sentence
+    event_rules: ClassVar[Mapping[str, str]] = {}
     #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
     gambits: ClassVar[tuple[str, ...]] = ()
     #: may a fight name the order of its Strike Groups (Horus Heresy §A.7; no other system)

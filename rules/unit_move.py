@@ -80,7 +80,8 @@ class ModelMove:
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {"model": self.model, "from": _xy(self.start), "to": _xy(self.end), "length": round(self.length, 9),
-               "how": self.how, "gap": round(self.gap, 9), "contact": self.contact, "linked": self.linked}
+               "how": self.how, "gap": round(self.gap, 9), "contact": self.contact, "linked": self.linked,
+               "path": [_xy(p) for p in self.path]}
         if self.check is not None:
             if self.check.legal:
                 out["path_check"] = "legal"

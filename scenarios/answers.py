@@ -6,7 +6,10 @@ and ``str(answer)`` is what the command prints in words. The command line, a ses
 table print these values: the three cannot drift apart.
 
 Nested objects are read-only mappings and lists are tuples; ``as_json()`` turns them back into
-dicts and lists. A key the rules add that a class lacks is an error (:meth:`Answer.from_json`),
+dicts and lists. An answer with a geometric verdict (:class:`Measure`, :class:`Sight`,
+:class:`Charge`, :class:`PathCheck`, :class:`Template`) asked of a :class:`tapeline.Game` draws itself: ``svg()``
+is the board cropped to its models with the verdict drawn by the overlay ``tapeline render``
+uses, and a Jupyter notebook shows that picture (``_repr_svg_``). A key the rules add that a class lacks is an error (:meth:`Answer.from_json`),
 not a silent difference.
 
 >>> m = Measure.from_json({"a": "m1", "b": "z1", "gap": 0.5, "contact": False})
@@ -23,7 +26,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Optional, TypeVar
+from typing import Any, Callable, ClassVar, Optional, TypeVar
 
 Point = tuple[float, float]
 JSON = Mapping[str, Any]
@@ -76,11 +79,13 @@ class Answer:
     #: the ``tapeline`` command that prints this answer
     command: ClassVar[str] = ""
     _keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    #: draws the answer (set by the game that answered: :meth:`drawn_by`)
+    _picture: Optional[Callable[[], str]] = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_json(cls: type[AnswerT], obj: JSON) -> AnswerT:
         """The value for a command's JSON object; every key must be a field of ``cls``."""
-        names = {f.name for f in dataclasses.fields(cls)} - {"_keys"}
+        names = {f.name for f in dataclasses.fields(cls)} - {"_keys", "_picture"}
         extra = [k for k in obj if k not in names]
         if extra:
             raise TypeError(f"{cls.__name__} has no field for the key(s) {', '.join(map(repr, extra))}: "
@@ -94,9 +99,31 @@ class Answer:
     def __str__(self) -> str:
         return json.dumps(self.as_json(), indent=2, ensure_ascii=False)
 
+    def drawn_by(self: AnswerT, picture: Callable[[], str]) -> AnswerT:
+        """The same answer, drawn by ``picture`` (called when the picture is wanted)."""
+        return dataclasses.replace(self, _picture=picture)
+
+
+class Drawn:
+    """An answer with a geometric verdict: its picture, and Jupyter draws it."""
+
+    _picture: Optional[Callable[[], str]]
+
+    def svg(self) -> str:
+        """The board cropped to the answer's models, the verdict drawn on it (an SVG text a
+        notebook draws); :class:`ValueError` for an answer no game has drawn (one made with
+        :meth:`Answer.from_json`)."""
+        if self._picture is None:
+            raise ValueError("this answer was not asked of a game: ask tapeline.Game for a picture")
+        return self._picture()
+
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter draws the answer; one no game answered has no picture (its text is shown)."""
+        return None if self._picture is None else str(self._picture())
+
 
 @dataclass(frozen=True)
-class Measure(Answer):
+class Measure(Drawn, Answer):
     """``measure``: gap (edge to edge, inches; 0 in contact, negative = overlap), base contact,
     Engagement Range and engagement under the system's rules, with the margin to the engagement
     distance and, when the models do not engage, the reason."""
@@ -129,7 +156,7 @@ class Measure(Answer):
 
 
 @dataclass(frozen=True)
-class Sight(Answer):
+class Sight(Drawn, Answer):
     """``los``: ``visible``; a ``witness`` segment from A's base to B's base when there is one;
     otherwise ``blocked_by`` (``{terrain, reason}`` each); ``clearance`` of the witness from the
     nearest blocking piece (StarCraft)."""
@@ -165,7 +192,7 @@ class Sight(Answer):
 
 
 @dataclass(frozen=True)
-class Charge(Answer):
+class Charge(Drawn, Answer):
     """``charge``: the path length the Leading Model needs to a legal end spot (``distance``,
     None when none can be reached), the smallest roll that makes it (``min_roll``), the exact
     ``probability``, the ``path`` and its ``end``. StarCraft adds ``speed``, ``modifier``,
@@ -257,7 +284,7 @@ def _rolled(r: JSON) -> str:
 
 
 @dataclass(frozen=True)
-class PathCheck(Answer):
+class PathCheck(Drawn, Answer):
     """``path``: whether the proposed path is ``legal``, its ``length`` and the first
     ``violation`` along it (``{kind, at, detail, obstacle}``), with the clearance used, and the
     level the model ends on (``ends_on``: a terrain id, ``None`` for the ground)."""
@@ -332,7 +359,7 @@ class Attack(Answer):
 
 
 @dataclass(frozen=True)
-class Template(Answer):
+class Template(Drawn, Answer):
     """``template``: the ``template`` placed (``{shape, centre, radius}`` for a disc, ``{shape,
     polygon}`` and its exact circles for a teardrop) and every model it ``covered`` (``{model,
     unit, full, margin, overlap, inside}``). Placed by hand: ``near_misses``. Fired by a StarCraft

@@ -380,14 +380,22 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw the board as an SVG picture")
     _file(p, json_flag=False, strict_flag=False)
     p.add_argument("-o", "--output", required=True, metavar="OUT.svg", help="file to write ('-' for stdout)")
-    p.add_argument("--fill", choices=("size", "height"), default="size",
-                   help="shade terrain by Size class (default) or by height of its top surface")
+    p.add_argument("--fill", choices=("size", "height"), default=None,
+                   help="shade terrain by Size class or by height of its top surface and its traits "
+                        "(default: as the system decides sight: StarCraft by Size, Heresy and 40k by height)")
+    p.add_argument("--crop", action="store_true",
+                   help="draw only the part of the table the overlay flags are about (their models, with a margin)")
     p.add_argument("--title", default=None, help="picture title (default: the scenario's name)")
     p.add_argument("--final", action="store_true", help="draw the state after replaying all the file's actions (the same as --after -1)")
     p.add_argument("--charge", metavar="UNIT", default=None, help="draw UNIT's shortest charge (with --target)")
     p.add_argument("--target", action="append", default=None, metavar="T", help="declared target unit of --charge")
     p.add_argument("--los", nargs=2, metavar=("A", "B"), default=None,
                    help="draw the sight line from model A to model B, or what blocks it")
+    p.add_argument("--measure", nargs=2, metavar=("A", "B"), default=None,
+                   help="draw the gap between models A and B, with the Engagement Range verdict")
+    p.add_argument("--path", metavar="MODEL", default=None, help="draw a proposed move of MODEL's centre (with --via), as tapeline path checks it")
+    p.add_argument("--via", action="append", default=None, metavar="X,Y", help="--path: the next point of the path (repeat)")
+    p.add_argument("--max", type=number_in(0, MAX_INCHES), default=None, metavar="D", help="--path: the longest path allowed (inches)")
     p.add_argument("--ranks", metavar="UNIT", default=None,
                    help="ring UNIT's Fighting and Supporting Rank and label its attack dice (StarCraft)")
     p.add_argument("--close-ranks", metavar="UNIT", default=None,
@@ -516,11 +524,12 @@ def _render(args: argparse.Namespace) -> int:
             raise ArgumentError("--final", "--final is --after -1; give one or the other")
         args.after = -1
     game = after(open_game(args.file), args.after)
-    opts = {"charge": args.charge, "target": args.target, "los": args.los, "ranks": args.ranks,
+    opts = {"charge": args.charge, "target": args.target, "los": args.los, "measure": args.measure, "ranks": args.ranks,
+            "path": args.path, "via": [xy(v, "--via") for v in args.via] if args.via else None, "max": args.max,
             "close_ranks": args.close_ranks, "template": args.template, "at": _maybe_xy(args.at, "--at"),
             "toward": _maybe_xy(args.toward, "--toward"), "model": args.model, "on": args.on}
     title = args.title if args.title is not None else (game.spec.name or os.path.basename(args.file))
-    svg = game.svg(title=title, fill=args.fill, **opts)
+    svg = game.svg(title=title, fill=args.fill, crop=args.crop, **opts)
     if args.output == "-":
         sys.stdout.write(svg)
         return 0

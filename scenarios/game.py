@@ -34,6 +34,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 import pydantic
 
 from tapeline.board.errors import GeometryError, TapelineError
+from tapeline.board.render import FILLS, Svg
 from tapeline.board.measure import contact, gap
 from tapeline.board.pathcheck import check_path
 from tapeline.board.templates import coverage, place, shape_table
@@ -58,6 +59,8 @@ from .zones import Zone
 from .suggest import closest, unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
+
+AnswerT = TypeVar("AnswerT", bound=A.Answer)
 
 PathLike = Union[str, "os.PathLike[str]"]
 Point = tuple[float, float]
@@ -354,16 +357,16 @@ class Game:
         fa, fb = st.figure(a), st.figure(b)
         c = contact(fa, fb)
         e = self.rules.engaged(st, a, b)
-        return A.Measure.from_json({
+        return self._drawn(A.Measure.from_json({
             "a": a, "b": b, "gap": 0.0 if c.ok else gap(fa, fb), "contact": c.ok,
             "engagement_range": e.in_range.ok, "engaged": e.engaged, "engagement_distance": self.rules.engagement_range,
             "margin": e.in_range.margin, "reason": e.reason, "detail": e.detail,
-        })
+        }), measure=(a, b))
 
     def los(self, a: str, b: str) -> A.Sight:
         """Line of sight from model ``a`` to model ``b``: a witness segment, or what blocks it."""
         a, b = self._pair(a, b)
-        return A.Sight.from_json({"a": a, "b": b} | self.rules.visible(self.state, a, b).as_dict())
+        return self._drawn(A.Sight.from_json({"a": a, "b": b} | self.rules.visible(self.state, a, b).as_dict()), los=(a, b))
 
     def charge(self, unit: str, targets: Union[str, Sequence[str]], *, leader: Optional[str] = None,
                roll: Optional[int] = None, modifier: int = 0,
@@ -411,7 +414,7 @@ class Game:
                     out["end"], out["path"] = res["end"], res["path"]
             return out
 
-        return _with_readings(A.Charge, ask)
+        return self._drawn(_with_readings(A.Charge, ask), charge=u, target=tg)
 
     def path(self, model: str, via: Sequence[Point], *, max: Optional[float] = None,  # noqa: A002
              may_engage: bool = False) -> A.PathCheck:
@@ -435,7 +438,7 @@ class Game:
         if max is not None:
             out["max"] = max
         out.update(self.rules.path_notes(st, pts))
-        return A.PathCheck.from_json(out)
+        return self._drawn(A.PathCheck.from_json(out), path=m, via=points, max=max)
 
     def analyse(self, *, step: float = 1.0, probe_base: Optional[float] = None, probe_size: Optional[int] = None,
                 probe_height: Optional[float] = None, probe_speed: Optional[int] = None,
@@ -497,7 +500,8 @@ class Game:
             if weapon_form:
                 raise ArgumentError(weapon_form[0], "give either --shape (a template placed by hand) or "
                                     "--unit/--weapon/--target (a StarCraft template weapon), not both")
-            return self._shape(_name(shape, "shape"), at, toward)
+            answer = self._shape(_name(shape, "shape"), at, toward)
+            return self._drawn(answer, template=answer.template["shape"], at=at, toward=toward)
         if unit is None or weapon is None:
             raise ArgumentError("arguments", "give --shape S --at X,Y [--toward X,Y], or --unit U --weapon W --target MODEL")
         st = self.state
@@ -508,8 +512,9 @@ class Game:
             raise ArgumentError("on", f"no terrain piece {on!r}")
         point = _point(at, "at") if at is not None else None
         try:
-            return _with_readings(A.Template, lambda: self.rules.template_attack(st, u, _name(weapon, "weapon"), tm, firer,
-                                                                                point, on))
+            answer = _with_readings(A.Template, lambda: self.rules.template_attack(st, u, _name(weapon, "weapon"), tm, firer,
+                                                                                  point, on))
+            return self._drawn(answer, template=(u, weapon) + ((tm,) if tm is not None else ()), model=firer, on=on, at=point)
         except NotInThisSystem as e:
             raise ArgumentError("weapon", f"{e.message}; for {self.system} place a template with --shape S --at X,Y") from None
         except ChoiceError as e:
@@ -602,11 +607,26 @@ class Game:
 
     # --- pictures -------------------------------------------------------------------------------
 
-    def svg(self, *, title: Optional[str] = None, fill: str = "size", **overlays: Any) -> str:
-        """The board as an SVG picture, with any overlay of ``tapeline render`` given by its
-        option name: ``game.svg(los=("c2", "zb1"))``, ``game.svg(charge="roaches",
-        target=["marines-bravo"])``."""
-        return overlays_.render(self, overlays_.options(overlays), title=self.name if title is None else title, fill_by=fill)
+    def svg(self, *, title: Optional[str] = None, fill: Optional[str] = None, crop: overlays_.Crop = None,
+            **overlays: Any) -> Svg:
+        """The board as an SVG picture (a ``str`` a notebook draws), with any overlay of
+        ``tapeline render`` given by its option name: ``game.svg(los=("c2", "zb1"))``,
+        ``game.svg(charge="roaches", target=["marines-bravo"])``.
+
+        ``fill``: shade terrain by ``"size"`` or ``"height"`` (default: as the system decides
+        sight — StarCraft by Size, Horus Heresy and 40k by height and traits). ``crop``:
+        ``True`` shows only what the overlays are about (with a margin), a model id or a list
+        of ids those models, a box ``(x0, y0, x1, y1)`` that part of the table.
+
+        >>> game = open(example("showcase.yaml"))
+        >>> pic = game.svg(los=("c2", "zb1"), crop=True)
+        >>> pic.startswith("<svg") and 'class="view"' in pic
+        True
+        """
+        if fill is not None and fill not in FILLS:
+            raise ArgumentError("fill", f"shade terrain by one of {', '.join(FILLS)}, not {fill!r}"[:120])
+        return overlays_.render(self, overlays_.options(overlays), title=self.name if title is None else title,
+                                fill_by=fill, crop=crop)
 
     def html(self) -> str:
         """The file's replay as one self-contained web page (what ``tapeline replay FILE --html``
@@ -615,7 +635,18 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a game as its board."""
-        return self.svg()
+        return str(self.svg())
+
+    def _drawn(self, answer: AnswerT, **overlays: Any) -> AnswerT:
+        """``answer`` drawing itself: the board as it is now, cropped to what the overlays
+        ``overlays`` (the question, as ``tapeline render`` asks it) are about."""
+        game = Game(self._loaded, self._timeline, self._plies)
+        game._from_file = self._from_file
+
+        def picture() -> str:
+            return str(game.svg(title=f"{answer.command}: {self.name}", crop=True, **overlays))
+
+        return answer.drawn_by(picture)
 
     # --- looking up what a caller names ---------------------------------------------------------
 

@@ -1,23 +1,27 @@
 """The replay in the browser: one self-contained HTML file that steps through a scenario.
 
 ``tapeline replay FILE --html OUT.html`` writes it. Step 0 is the board as the file sets it up;
-step k is the board after action k − 1, drawn by the same renderer as ``tapeline render`` with
-what the action did on top (:func:`tapeline.scenarios.overlays.step_layers`: moves, casualties
-— removed from the board and crossed where they stood —, firing models and targets), and beside
-it the action as the file gives it, its dice (every roll with its purpose), its verdicts (the
-other events) and the expectations checked after it.
+then a step per action — an action the rules make in parts is one step per part: a Horus
+Heresy charge is its Set-up Move, then any volley, then the charge roll and move. Each step is
+the board after it, drawn by the same renderer as ``tapeline render`` with what the step did on
+top (:func:`tapeline.scenarios.overlays.step_layers`: each move along the path the rules used,
+casualties crossed where they fell, firing models and targets), and beside it every event in
+a sentence with its dice, each die marked as a success or a failure where the event says what
+it needed (:mod:`tapeline.scenarios.narrate`), the rule it applies, the action as the file gives
+it and the expectations checked after it.
 
 The page needs no network: the pictures are inline SVG, the style and the script are inline.
-Buttons and the keyboard move through the steps (← → previous / next, Home / End first / last),
-the timeline jumps to any step, and the address carries the step (``OUT.html#step-3``) so a link
-opens the page at that step.
+Without JavaScript it shows every step's sentences and dice, and the final board. With it,
+buttons and the keyboard move through the steps (← → previous / next, Home / End first /
+last), the timeline jumps to any step, and the address carries the step (``OUT.html#step-3``)
+so a link opens the page at that step.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -26,19 +30,43 @@ from tapeline.rules.state import GameState
 
 from . import overlays, replay as engine
 from .load import Loaded
+from .narrate import Line, Roll, narrate
+from .overlays.steps import state_after
+
+#: An action's events are cut into steps after these events, named so.
+PARTS = {"setup_move": "Set-up Move", "volley": "volley"}
 
 
 @dataclass(frozen=True)
 class Frame:
-    """One step of the viewer."""
+    """One step of the viewer: its title, its picture, its events in words, the casualties it
+    removed, the expectations checked after it; ``action`` as the file gives it (``None``: the
+    set-up) and its raw ``events``."""
 
     title: str
     svg: str
     action: Optional[dict[str, Any]]
-    dice: list[dict[str, Any]]
-    verdicts: list[dict[str, Any]]
+    lines: list[Line]
     casualties: list[str]
     expectations: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+def parts(action: str, events: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """An action's events (without its ``action`` event) cut into its steps, each named: after
+    each event of :data:`PARTS`; one part (named ``""``) when there is no cut."""
+    out: list[tuple[str, list[dict[str, Any]]]] = []
+    cur: list[dict[str, Any]] = []
+    for ev in events:
+        cur.append(ev)
+        if ev.get("type") in PARTS:
+            out.append((PARTS[str(ev["type"])], cur))
+            cur = []
+    if not out:
+        return [("", cur)]
+    if cur:
+        out.append((f"{action} move" if action == "charge" else action, cur))
+    return out
 
 
 def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
@@ -46,27 +74,30 @@ def frames(loaded: Loaded) -> tuple[list[Frame], engine.Replay]:
     steps: list[engine.Step] = []
     result = engine.run(loaded, on_step=steps.append)
     spec = loaded.spec
+    system = loaded.state.system
     n = len(spec.actions)
     due: dict[int, list[dict[str, Any]]] = {}
     for c in result.expectations:
         at = min(spec.expect[c["index"]].checked_after(n) + 1, n)
         due.setdefault(at, []).append(c)
     name = spec.name or loaded.file
-    out = [Frame("set-up", _svg(loaded.state, [], name), None, [], [], [], due.get(0, []))]
+    out = [Frame("set-up", _svg(loaded.state, [], name), None, [], [], due.get(0, []), [])]
     before = loaded.state
     for s in steps:
         act = spec.actions[s.index]
-        evs = s.events[1:]
-        gone = [m for u in before.units for m in u.models
-                if not (s.state.has_unit(u.id) and m in s.state.unit(u.id).models)]
-        layers = overlays.step_layers(before, s.state, evs)
-        out.append(Frame(
-            f"[{s.index}] {act.action}", _svg(s.state, layers, f"{name} — after action {s.index} ({act.action})"),
-            act.model_dump(mode="json", exclude_defaults=True),
-            [e for e in evs if e.get("type") == "roll"], [e for e in evs if e.get("type") != "roll"],
-            gone, due.get(s.index + 1, []),
-        ))
-        before = s.state
+        cut = parts(act.action, s.events[1:])
+        for k, (part, evs) in enumerate(cut):
+            last = k == len(cut) - 1
+            after = s.state if last else state_after(before, evs)
+            gone = [m for u in before.units for m in u.models
+                    if not (after.has_unit(u.id) and m in after.unit(u.id).models)]
+            title = f"[{s.index}] {act.action}" + (f" — {part}" if part else "")
+            out.append(Frame(
+                title, _svg(after, overlays.step_layers(before, after, evs), f"{name} — {title}"),
+                act.model_dump(mode="json", exclude_defaults=True), narrate(system, evs), gone,
+                due.get(s.index + 1, []) if last else [], list(evs),
+            ))
+            before = after
     return out, result
 
 
@@ -82,38 +113,58 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-def _event(ev: dict[str, Any]) -> str:
+def _event(ev: Mapping[str, Any]) -> str:
     kind = html.escape(str(ev.get("type", "")))
     rest = ", ".join(f"{html.escape(k)}={html.escape(_value(v))}" for k, v in ev.items() if k != "type")
-    return f'<li class="verdict"><b>{kind}</b> {rest}</li>'
+    return f'<li class="event"><b>{kind}</b> {rest}</li>'
 
 
-def _roll(ev: dict[str, Any]) -> str:
-    values = " ".join(f'<span class="die">{int(v)}</span>' for v in ev.get("values", []))
-    return (f'<li class="roll"><span class="purpose">{html.escape(str(ev.get("purpose", "")))}</span> '
-            f'<span class="dice">{html.escape(str(ev.get("dice", "")))}</span> {values}</li>')
+#: How a die's mark reads (its ``title`` and the sign after it).
+MARKS = {"hit": ("succeeds", "✓"), "miss": ("fails", "✗"), "dropped": ("dropped (the other die is kept)", "")}
 
 
-def _panel(k: int, f: Frame) -> str:
-    parts = [f'<section class="step" id="panel-{k}" data-step="{k}" hidden>',
-             f'<div class="board">{f.svg}</div>', '<div class="info">',
-             f'<h2 class="step-title">{html.escape(f.title)}</h2>']
-    if f.action is not None:
-        parts.append('<h3>action</h3><pre class="action">' + html.escape(json.dumps(f.action, indent=1, ensure_ascii=False)) + "</pre>")
-    else:
-        parts.append('<p class="action">the board as the file sets it up</p>')
-    if f.dice:
-        parts.append('<h3>dice</h3><ul class="dice-list">' + "".join(_roll(e) for e in f.dice) + "</ul>")
-    if f.verdicts:
-        parts.append('<h3>verdicts</h3><ul class="verdicts">' + "".join(_event(e) for e in f.verdicts) + "</ul>")
+def _die(value: int, mark: str, needs: str) -> str:
+    if not mark:
+        return f'<span class="die">{value}</span>'
+    words, sign = MARKS[mark]
+    title = (f"needs {needs}: " if needs else "") + words
+    return (f'<span class="die {mark}" data-mark="{mark}" title="{html.escape(title)}">{value}'
+            + (f'<span class="sign">{sign}</span>' if sign else "") + "</span>")
+
+
+def _roll(r: Roll) -> str:
+    dice = " ".join(_die(d.value, d.mark, d.needs) for d in r.dice)
+    return (f'<li class="roll"><span class="purpose">{html.escape(r.purpose)}</span> '
+            f'<span class="dice">{html.escape(r.dice_text)}</span> {dice}'
+            + (f' <span class="note">{html.escape(r.note)}</span>' if r.note else "") + "</li>")
+
+
+def _line(line: Line) -> str:
+    rule = f' <span class="rule">({html.escape(line.rule)})</span>' if line.rule else ""
+    rolls = ('<ul class="dice-list">' + "".join(_roll(r) for r in line.rolls) + "</ul>") if line.rolls else ""
+    return f'<li class="line" data-kind="{html.escape(line.kind)}"><span class="sentence">{html.escape(line.text)}</span>{rule}{rolls}</li>'
+
+
+def _panel(k: int, f: Frame, final: bool) -> str:
+    parts_ = [f'<section class="step{" final" if final else ""}" id="panel-{k}" data-step="{k}">',
+              f'<div class="board">{f.svg}</div>', '<div class="info">',
+              f'<h2 class="step-title" id="step-{k}">{k}: {html.escape(f.title)}</h2>']
+    if f.action is None:
+        parts_.append('<p class="action">the board as the file sets it up</p>')
+    if f.lines:
+        parts_.append('<ol class="lines">' + "".join(_line(line) for line in f.lines) + "</ol>")
     if f.casualties:
-        parts.append('<h3>casualties</h3><p class="casualties">' + html.escape(", ".join(f.casualties)) + "</p>")
+        parts_.append('<h3>casualties</h3><p class="casualties">' + html.escape(", ".join(f.casualties)) + "</p>")
     if f.expectations:
-        parts.append('<h3>expectations checked</h3><ul class="expectations">' + "".join(
+        parts_.append('<h3>expectations checked</h3><ul class="expectations">' + "".join(
             f'<li class="{"pass" if c["ok"] else "fail"}">{"PASS" if c["ok"] else "FAIL"} expect[{c["index"]}] '
             f'{html.escape(c["expect"])}: {html.escape(str(c["detail"]))}</li>' for c in f.expectations) + "</ul>")
-    parts.append("</div></section>")
-    return "".join(parts)
+    if f.action is not None:
+        parts_.append('<details class="raw"><summary>the action and its events</summary><pre class="action">'
+                      + html.escape(json.dumps(f.action, indent=1, ensure_ascii=False)) + "</pre>"
+                      + '<ul class="events">' + "".join(_event(e) for e in f.events) + "</ul></details>")
+    parts_.append("</div></section>")
+    return "".join(parts_)
 
 
 CSS = """
@@ -136,13 +187,25 @@ section.step[hidden] { display: none; }
 .info h2 { font-size: 18px; margin: 4px 0 8px; } .info h3 { font-size: 14px; margin: 12px 0 4px; color: #555; }
 pre.action { background: #f0efe8; padding: 6px; white-space: pre-wrap; font-size: 12px; }
 .die { display: inline-block; min-width: 1.3em; text-align: center; border: 1px solid #555; border-radius: 3px; margin: 1px; background: #fff; font-weight: bold; }
-.purpose { font-weight: bold; } .dice { color: #666; }
+.die.hit { border-color: #0c6e28; background: #e3f5e6; color: #0c6e28; }
+.die.miss { border-color: #a30d0d; background: #fbe4e4; color: #a30d0d; }
+.die.dropped { opacity: 0.55; text-decoration: line-through; }
+.die .sign { font-size: 10px; margin-left: 1px; }
+.purpose { font-weight: bold; } .dice { color: #666; } .note, .rule { color: #555; } .note { font-size: 12px; }
+ol.lines { padding-left: 20px; margin: 0; } li.line { margin: 6px 0; } .sentence { font-weight: 600; }
+ul.dice-list { font-size: 13px; } details.raw { margin-top: 12px; font-size: 12px; } ul.events { font-size: 12px; }
+p.nojs { margin: 8px 16px; padding: 6px 10px; background: #fff6d6; border: 1px solid #e6c200; }
+body:not(.js) nav.controls { display: none; }
+body:not(.js) section.step { border-top: 1px solid #ddd; padding-top: 8px; }
+body:not(.js) section.step:not(.final) .board { display: none; }
+.marks-key { font-size: 13px; padding: 0 16px 6px; color: #444; }
 li.pass { color: #0c6e28; } li.fail { color: #a30d0d; font-weight: bold; }
 ul { padding-left: 18px; margin: 0; } li { margin: 2px 0; }
 """.strip()
 
 SCRIPT = """
 (function () {
+  document.body.classList.add('js');
   var panels = Array.prototype.slice.call(document.querySelectorAll('section.step'));
   var links = Array.prototype.slice.call(document.querySelectorAll('ol.timeline a'));
   var counter = document.getElementById('counter');
@@ -212,8 +275,13 @@ def page_and_replay(loaded: Loaded) -> tuple[str, engine.Replay]:
         '<button id="last" title="last step (End)">last »</button>'
         f'<span id="counter">step 0 / {len(fs) - 1}</span></nav>',
         f'<ol class="timeline">{timeline}</ol>',
+        '<noscript><p class="nojs">JavaScript is off: every step is listed below with its dice, and the last '
+        "step shows the final board. Turn JavaScript on to step through the boards.</p></noscript>",
+        '<p class="marks-key">Dice: <span class="die hit">5<span class="sign">✓</span></span> succeeds, '
+        '<span class="die miss">2<span class="sign">✗</span></span> fails (where the event says what it needed; '
+        'hover a die for its target), <span class="die dropped">1</span> dropped.</p>',
         "<main>",
-        *(_panel(k, f) for k, f in enumerate(fs)),
+        *(_panel(k, f, k == len(fs) - 1) for k, f in enumerate(fs)),
         "</main>",
         f"<script>\n{SCRIPT}\n</script>",
         "</body></html>",

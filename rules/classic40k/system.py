@@ -15,7 +15,7 @@ from ..engagement import Engagement
 from ..state import GameState
 from ..truelos import DEFAULT_HEIGHTS
 from ..systems import COMMON_SETTINGS, Events, FightChoices, Probe, UnitEntry, UnitInfo, XY
-from . import aftermath, catalogue, assault, charge, engagement, melee, odds, rounds, weapons
+from . import aftermath, catalogue, assault, charge, engagement, melee, odds, resolution, rounds, weapons
 from .melee import Choices
 
 
@@ -37,6 +37,9 @@ class Classic40k(ContactSystem):
                                   "c40k_morale_modifier", "c40k_sweeping_advance"}
     #: 40k 3rd close combat weapons have no traits: a profile says what it does by its fields
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {"melee_weapons": frozenset()}
+    event_rules = {"assault": assault.RULE, "charge": assault.RULE, "strike": melee.RULE, "casualties": melee.RULE_CAS,
+                   "assault_result": resolution.RULE, "morale": aftermath.RULE_MORALE, "fall_back": aftermath.RULE_MORALE,
+                   "advance": aftermath.RULE_ADVANCE, "consolidate": aftermath.RULE_CONSOLIDATE}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
 

@@ -16,7 +16,7 @@ from ..engagement import Engagement
 from ..state import GameState
 from ..truelos import DEFAULT_HEIGHTS
 from ..systems import COMMON_SETTINGS, Events, FightChoices, Probe, UnitEntry, UnitInfo, XY
-from . import aftermath, catalogue, challenge, charge, melee, movement, reactions, resolution, weapons
+from . import aftermath, catalogue, challenge, charge, checks, melee, movement, reactions, resolution, shooting, weapons
 
 
 class HorusHeresy(ContactSystem):
@@ -36,6 +36,10 @@ class HorusHeresy(ContactSystem):
                                   "hh_ws_table", "hh_hold_pile_in"}
     gambits = challenge.GAMBITS
     strike_order_choice = True
+    event_rules = {"charge": charge.RULE, "setup_move": charge.RULE, "charge_move": charge.RULE, "volley": shooting.RULE,
+                   "strike": melee.RULE, "pile_in": melee.RULE, "challenge": challenge.RULE, "challenge_strike": challenge.RULE,
+                   "resolution": resolution.RULE, "check": checks.RULE, "fall_back": aftermath.RULE, "pursue": aftermath.RULE,
+                   "consolidate": aftermath.RULE}
     weapon_traits = {"melee_weapons": weapons.MELEE_TRAITS, "ranged_weapons": weapons.RANGED_TRAITS}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
                      "assign": (melee.RULE, "a model attacks one enemy unit")}

@@ -305,7 +305,8 @@ def resolve(state: GameState, unit_id: str, leader: Optional[str] = None, path: 
           "end": [round(cr.path[-1][0], 9), round(cr.path[-1][1], 9)],
           "gap_before": round(cr.gap_before, 9), "gap_after": round(cr.gap_after, 9),
           "pinned": list(cr.pinned), "placed": {m: [round(x, 9), round(y, 9)] for m, (x, y) in cr.placed.items()},
-          "tiers": dict(cr.tiers), "base_contact": cr.contacts_after, "coherency": cr.coherent}
+          "tiers": dict(cr.tiers), "base_contact": cr.contacts_after, "coherency": cr.coherent,
+          "path": [[round(x, 9), round(y, 9)] for x, y in cr.path]}
     events: list[dict[str, Any]] = [ev]
     if cr.removed:
         events.append({"type": "removed", "unit": unit_id, "models": list(cr.removed), "why": "no legal linked spot (§4.4)"})

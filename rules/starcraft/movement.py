@@ -234,7 +234,8 @@ def run(state: GameState, unit_id: str, leader: str, path: Sequence[tuple[float,
     keep = [(f, 1.0) for e in state.enemies_of(unit_id) if not e.flying for f in state.figures_of(e.id)]
     given = [f for f in rest if f.id in spots]
     free = [f for f in rest if f.id not in spots]
-    events: list[dict[str, Any]] = [{"type": "run", "unit": unit_id, "leader": leader, "length": round(res.length, 9), "speed": sp}]
+    events: list[dict[str, Any]] = [{"type": "run", "unit": unit_id, "leader": leader, "length": round(res.length, 9), "speed": sp,
+                                     "path": [[round(float(x), 6), round(float(y), 6)] for x, y in pts]}]
     if given:
         placed = [f.moved(*spots[f.id], rules.level_at(*spots[f.id])) for f in given]
         for f in placed:

@@ -48,6 +48,9 @@ class StarCraft(RuleSystem):
     one_per_model = {"weapons": (melee.RULE, "one Combat-phase weapon per model (step 3)"),
                      "assign": (melee.MULTI, "a model attacks one enemy unit")}
     charge_sets_rest = True
+    terrain_shading = "size"  # Blocking Terrain and Full Cover are decided by Size (§7.1)
+    event_rules = {"charge": charge.RULE, "batch": shooting.BATCHES, "close_combat": melee.RULE, "impact": impact.RULE,
+                   "close_ranks": close_ranks.RULE, "run": movement.RUN}
 
     # --- units and terrain ------------------------------------------------------------------
 

@@ -101,7 +101,7 @@ class Charge(Strict):
         ev = {"type": "charge", "unit": self.unit, "targets": list(self.targets), "distance": info["distance"],
               "min_roll": info["min_roll"], "probability": info["probability"]}
         ev.update({k: res[k] for k in ("success", "roll", "leader", "end") if k in res})
-        for k in ("placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed", "at_once", "note"):
+        for k in ("path", "placed", "removed", "stayed", "out_of_coherency", "contact", "target_model", "target_models", "grass_removed", "at_once", "note"):
             if res.get(k):
                 ev[k] = res[k]
         ctx.record({"charge": {**info, **res}})

@@ -15,7 +15,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from tapeline.board.regions import Member, Region
-from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Label, Layer, focus_box, svg_circle, svg_geometry, svg_polyline
 from tapeline.rules.charge_geometry import radius
 
 if TYPE_CHECKING:
@@ -54,6 +54,8 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     u = game._unit(opts["charge"], "charge")
     o = game.charge(u, opts.get("target") or [])
     out: list[str] = []
+    about = st.figures_of(u) + [f for t in o.targets for f in st.figures_of(t)]
+    path = None
     if o.distance is not None and o.leader is not None and o.end is not None:
         lead = st.figure(o.leader)
         regions = game.rules.charge_goal_regions(st, u, o.targets, lead)
@@ -61,13 +63,13 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
         if not pic.is_empty:
             out.append(svg_geometry(pic, "goal"))
         out.append(svg_polyline(o.path, "path"))
+        path = shapely.LineString(o.path) if len(o.path) > 1 else None
         ex, ey = o.end
         out.append(svg_circle(ex, ey, radius(lead), "end-base"))
         text = f"{o.leader}: {o.distance:.3f}\" ({o.probability_fraction})"
-        keep = [lead] + [f for t in o.targets for f in st.figures_of(t)]
-        out.append(svg_label(*label_spot(ex, ey + radius(lead) + 0.4, text, keep, st.all_figures()), text, "path"))
+        labels = [Label(ex, ey, text, "path", radius(lead))]
     else:
         f = st.figures_of(u)[0]
-        text = "no legal end spot"
-        out.append(svg_label(*label_spot(f.x, f.y + 1, text, st.figures_of(u), st.all_figures()), text, "violation"))
-    return [Layer("charge", out, {"path": f"shortest charge path of {u}", "end-base": "Leading Model's end spot"})]
+        labels = [Label(f.x, f.y, "no legal end spot", "violation", f.base.reach)]
+    return [Layer("charge", out, {"path": f"shortest charge path of {u}", "end-base": "Leading Model's end spot"},
+                  focus=focus_box(about, [path]), labels=labels)]

@@ -4,7 +4,7 @@ The two models are ringed (class ``subject``). When B is visible to A, the witne
 drawn (class ``witness``) with a label; when it is not, every blocking piece is outlined (class
 ``blocker``) and labelled with its reason (``full_cover``, ``direct_cover``, ``dead_zone``,
 ``height``, ...), and a dashed centre-to-centre line shows the pair (class ``pair``). Labels are
-placed off the two models' bases (:func:`board.render.label_spot`).
+placed by the picture, off every base (:class:`board.render.Label`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
-import shapely
 
-from tapeline.board.render import Layer, label_spot, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Label, Layer, focus_box, svg_circle, svg_geometry, svg_polyline
 
 from ..errors import ArgumentError
 
@@ -36,18 +35,17 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
     st = game.state
     s = game.rules.visible(st, a, b)
     fa, fb = st.figure(a), st.figure(b)
-    figs = st.all_figures()
-    taken: list[shapely.Polygon] = []
+    labels: list[Label] = []
 
-    def label(x: float, y: float, text: str, cls: str) -> str:
-        return svg_label(*label_spot(x, y, text, keep_clear=[fa, fb], avoid=figs, taken=taken), text, cls)
+    def label(x: float, y: float, text: str, cls: str) -> None:
+        labels.append(Label(x, y, text, cls))
 
     out: list[str] = [svg_circle(f.x, f.y, f.base.reach + 0.22, "subject") for f in (fa, fb)]
     if s.visible:
         assert s.witness is not None  # a visible pair has its witness
         (x0, y0), (x1, y1) = s.witness
         out.append(svg_polyline([(x0, y0), (x1, y1)], "witness"))
-        out.append(label((x0 + x1) / 2, (y0 + y1) / 2 + 0.35, f"{a} sees {b}", "witness"))
+        label((x0 + x1) / 2, (y0 + y1) / 2, f"{a} sees {b}", "witness")
     else:
         out.append(svg_polyline([fa.at, fb.at], "pair"))
         reasons: dict[Optional[str], list[str]] = {}
@@ -59,10 +57,10 @@ def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:
             piece = st.table.piece(t)
             out.append(svg_geometry(piece.footprint, "blocker"))
             c = piece.footprint.representative_point()
-            out.append(label(c.x, c.y, f"{t}: {', '.join(rs)}", "blocker"))
+            label(c.x, c.y, f"{t}: {', '.join(rs)}", "blocker")
         other = [r for t, r in s.blocked_by if t is None]
         if other:
             mx, my = (fa.x + fb.x) / 2, (fa.y + fb.y) / 2
-            out.append(label(mx, my + 0.4, ", ".join(other), "blocker"))
+            label(mx, my, ", ".join(other), "blocker")
     legend = {"witness": f"sight line {a} → {b} (witness)"} if s.visible else {"blocker": f"blocks sight {a} → {b}"}
-    return [Layer("los", out, legend | {"subject": f"{a} and {b}"})]
+    return [Layer("los", out, legend | {"subject": f"{a} and {b}"}, focus=focus_box([fa, fb]), labels=labels)]

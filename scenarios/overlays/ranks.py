@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import shapely
 
 from tapeline.board.measure import gap_matrix
-from tapeline.board.render import Layer, label_spot, svg_circle, svg_label, svg_polyline
+from tapeline.board.render import Label, Layer, focus_box, svg_circle, svg_polyline
 from tapeline.board.table import Figure
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import rules_for
@@ -41,8 +40,7 @@ def ranks_layer(state: GameState, unit_id: str) -> Layer:
     out: list[str] = []
     out += [_ring(state.figure(m), "ranks") for m in cc.ranks.fighting_rank]
     out += [_ring(state.figure(m), "support") for m in cc.ranks.supporting_rank]
-    figs = state.all_figures()
-    taken: list[shapely.Polygon] = []
+    labels: list[Label] = []
     for m, t in cc.assign.items():
         f = state.figure(m)
         tf = state.figures_of(t)
@@ -53,11 +51,11 @@ def ranks_layer(state: GameState, unit_id: str) -> Layer:
         x = sum(f.x for f in tf) / len(tf)
         y = max(f.y + f.base.reach for f in tf) + 0.5
         text = f"{n} dice at {t}" + (" + Surge" if cc.surge_to == t else "")
-        keep = tf + [state.figure(m) for m in cc.ranks.strikers]
-        out.append(svg_label(*label_spot(x, y, text, keep_clear=keep, avoid=figs, taken=taken), text, "label"))
+        labels.append(Label(x, y, text))
     legend = {"ranks": f"Fighting Rank of {unit_id}", "support": f"Supporting Rank of {unit_id}",
               "pair": "strikes (model → unit it attacks)"}
-    return Layer("ranks", out, legend)
+    about = state.figures_of(unit_id) + [f for t in cc.dice() for f in state.figures_of(t)]
+    return Layer("ranks", out, legend, focus=focus_box(about), labels=labels)
 
 
 def _moves(before: GameState, after: GameState, unit_id: str, path: Sequence[Sequence[float]]) -> Layer:
@@ -69,8 +67,9 @@ def _moves(before: GameState, after: GameState, unit_id: str, path: Sequence[Seq
         if f0.at != f1.at:
             out.append(svg_polyline([f0.at, f1.at], "moved"))
             out.append(svg_circle(f1.x, f1.y, f1.base.reach, "end-base"))
+    about = before.figures_of(unit_id) + after.figures_of(unit_id)
     return Layer("close-ranks", out, {"path": "Close Ranks: the Leading Model's path", "moved": "Close Ranks (from → to)",
-                                      "end-base": "where Close Ranks sets a model"})
+                                      "end-base": "where Close Ranks sets a model"}, focus=focus_box(about))
 
 
 def layers(game: Game, opts: Mapping[str, Any]) -> list[Layer]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from tapeline.board.render import Layer, label_spot, svg_base, svg_circle, svg_geometry, svg_label, svg_polyline
+from tapeline.board.render import Label, Layer, focus_box, svg_base, svg_circle, svg_geometry, svg_polyline
 from tapeline.board.table import Figure
 from tapeline.board.templates import TeardropDims, place
 from tapeline.rules.state import GameState
@@ -64,19 +64,19 @@ def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
     if t["kind"] == "disc":
         (cx, cy), r = t["centre"], t["radius"]
         els.append(svg_circle(cx, cy, r, "template", data_template=t["shape"]))
+        outline = shapely.Point(cx, cy).buffer(r)
         lx, ly = cx, cy + r + 0.35
     else:
         d = TeardropDims(t["length"], 2 * t["near"]["radius"], 2 * t["far"]["radius"])
-        poly = place(d, tuple(t["tip"]), tuple(t["toward"]), t["shape"]).polygon()
-        els.append(svg_geometry(poly, "template", data_template=t["shape"]))
+        outline = place(d, tuple(t["tip"]), tuple(t["toward"]), t["shape"]).polygon()
+        els.append(svg_geometry(outline, "template", data_template=t["shape"]))
         (lx, ly), r = t["far"]["centre"], t["far"]["radius"]
         ly += r + 0.35
-    figs = state.all_figures()
     marked = [state.figure(c["model"]) for c in o["covered"]]
-    taken: list[shapely.Polygon] = []
+    labels: list[Label] = []
 
     def label(f: Figure, text: str, cls: str) -> None:
-        els.append(svg_label(*label_spot(f.x, f.y - f.base.reach - 0.3, text, [f], figs, taken), text, cls))
+        labels.append(Label(f.x, f.y, text, cls, f.base.reach))  # beside its model
 
     why = {e["model"]: e["reason"] for e in o.get("excluded", ())}
     for c in o["covered"]:
@@ -88,8 +88,20 @@ def picture(state: GameState, o: Mapping[str, Any]) -> Layer:
         else:
             label(f, f"{f.id} {c['inside']:.2f}\" inside" if c["full"] else f"{f.id} {c['overlap']:.2f}\" over", "template")
     if "target_point" in o:
-        x, y = o["target_point"]
-        els.append(svg_polyline([(x - 0.25, y - 0.25), (x + 0.25, y + 0.25)], "target-point"))
-        els.append(svg_polyline([(x - 0.25, y + 0.25), (x + 0.25, y - 0.25)], "target-point"))
-    els.append(svg_label(*label_spot(lx, ly, t["shape"], marked, figs, taken), t["shape"], "template"))
-    return Layer("template", els, {"template": f"{t['shape']} template"})
+        els += target_point_mark(*o["target_point"])
+    labels.append(Label(lx, ly - 0.35, t["shape"], "template"))
+    return Layer("template", els, {"template": f"{t['shape']} template"}, focus=focus_box(marked, [outline]), labels=labels)
+
+
+#: The Target Point's mark: four strokes of an X from this far from the point to ``TP_OUTER``
+#: (inches), the middle left clear so a model's id written there stays readable.
+TP_INNER, TP_OUTER = 0.45, 0.8
+
+
+def target_point_mark(x: float, y: float) -> list[str]:
+    """The Target Point at ``(x, y)``: an X whose middle is open (class ``target-point``)."""
+    out = []
+    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        k0, k1 = TP_INNER / 2 ** 0.5, TP_OUTER / 2 ** 0.5
+        out.append(svg_polyline([(x + dx * k0, y + dy * k0), (x + dx * k1, y + dy * k1)], "target-point"))
+    return out

@@ -267,3 +267,31 @@ def test_state_convenience(board):
     root = parse(svg)
     assert len(models(root)) == 4 and models(root)["m1"].get("data-leader") == "true"
     assert root.find(".//s:g[@data-layer='x']", NS) is not None
+
+
+def test_crop_window_grows_to_whole_inches_and_stays_on_the_table():
+    from tapeline.board.render import crop_window
+
+    # a 2" box at (1, 1)-(3, 3): grown about its centre to 10" × 6" (-3..7, -1..5), moved inside
+    assert crop_window((1, 1, 3, 3), 54, 36) == (0, 0, 10, 6)
+    # near the far corner: (50, 30)-(53, 35) → whole inches 46..57 × 29..36, moved 3" left
+    assert crop_window((50, 30, 53, 35), 54, 36) == (43, 29, 54, 36)
+    # larger than the table: the table
+    assert crop_window((-5, -5, 80, 50), 54, 36) == (0, 0, 54, 36)
+    with pytest.raises(GeometryError):
+        crop_window((3, 3, 1, 1), 54, 36)
+
+
+def test_a_cropped_picture_zooms_the_board_not_its_text(board):
+    table, figs = board
+    whole = parse(render_svg(table, figs, [Layer("l", [], labels=[])]))
+    cropped = parse(render_svg(table, figs, crop=(20, 2, 30, 8)))
+    view = cropped.find(".//s:svg[@class='view']", NS)
+    assert view.get("data-view") == "20 2 30 8"
+    a = matrix(board_group(cropped).get("transform"))[0]
+    assert a == 3 * PX  # 10" shown 600 px wide: zoomed in 3×, the most
+    assert float(view.get("width")) == 10 * 3 * PX
+    # labels keep their size on the screen: their scale is undone by the zoom
+    k = [t.get("transform") for t in cropped.iter(f"{{{NS['s']}}}text") if "tlabel" in (t.get("class") or "")]
+    assert k and all(f"scale({1 / (3 * PX):.4f}".rstrip("0") in t for t in k)
+    assert cropped.find(".//s:path[@class='scale']", NS) is not None and whole.find(".//s:path[@class='scale']", NS) is not None

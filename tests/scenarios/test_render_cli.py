@@ -121,3 +121,20 @@ def test_examples_render(name, tmp_path):
     out = tmp_path / "x.svg"
     assert cli("render", EXAMPLES / name, "-o", out)[0] == 0
     ET.parse(out)
+
+
+def test_render_crop_to_the_overlay_models(tmp_path):
+    """``--crop`` shows the part of the table the overlay flags name: c2 (26, 17.5) and zb1
+    (28, 17.5), 32 mm bases, with a margin — not the 54" × 36" table."""
+    out = tmp_path / "crop.svg"
+    code, _, err = cli("render", SHOWCASE, "-o", out, "--measure", "c2", "zb1", "--crop")
+    assert code == 0, err
+    root = ET.parse(out).getroot()
+    v = root.find(".//{http://www.w3.org/2000/svg}svg[@class='view']")
+    x0, y0, x1, y1 = map(float, v.get("data-view").split())
+    r = 16 / 25.4
+    assert x0 <= 26 - r and 28 + r <= x1 and y0 <= 17.5 - r and 17.5 + r <= y1
+    assert x1 - x0 < 20 and y1 - y0 < 12
+    assert root.find(".//{http://www.w3.org/2000/svg}path[@class='scale']") is not None
+    code, _, err = cli("render", SHOWCASE, "-o", out, "--crop")
+    assert code == 2 and "crop" in err and "Traceback" not in err

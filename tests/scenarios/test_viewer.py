@@ -3,7 +3,9 @@
 The page is checked twice: as text (self-contained, one board per step, what each step lists),
 and end to end in a real headless Chromium driven by Playwright — load it, step forward and back
 with the buttons, the keyboard and the timeline, open a step from its link, check what is shown
-and take a screenshot. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
+and take a screenshot; step through a Heresy charge's Set-up Move, volley and charge move; and
+open the page with JavaScript disabled (every step listed, the final board shown). What each
+step says and draws is checked against hand-worked values in test_viewer_steps.py. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
 in ``TAPELINE_CHROMIUM``); where there is none, or Playwright is missing, only the browser test
 is skipped, saying why. ``make test`` installs Debian's Chromium when it is missing and it can (root, apt-get).
 """
@@ -55,14 +57,14 @@ def test_page_is_self_contained(showcase_html):
     assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', text)
     assert "@import" not in text and "url(" not in text
     # one board per step: the set-up and each of the showcase's three actions
-    assert text.count('<section class="step"') == 4 and text.count("<svg ") == 4
+    assert text.count('<section class="step') == 4 and text.count("<svg ") == 4
 
 
 def test_each_step_lists_its_action_dice_verdicts_and_casualties(showcase_html):
     text = showcase_html.read_text(encoding="utf-8")
-    panels = re.findall(r'<section class="step" id="panel-(\d+)".*?</section>', text, re.S)
+    panels = re.findall(r'<section class="step[^"]*" id="panel-(\d+)".*?</section>', text, re.S)
     assert panels == ["0", "1", "2", "3"]
-    volley = re.search(r'<section class="step" id="panel-3".*?</section>', text, re.S).group(0)
+    volley = re.search(r'<section class="step final" id="panel-3".*?</section>', text, re.S).group(0)
     assert "[2] shoot" in volley and "to hit" in volley and 'class="die"' in volley
     gone = _casualties_of_the_volley()
     assert gone and ", ".join(gone) in volley
@@ -125,16 +127,16 @@ def test_viewer_in_headless_chromium(browser, showcase_html, tmp_path):
         return page.inner_text("section.step:not([hidden]) .step-title")
 
     # loads at the set-up, one board shown
-    assert shown() == ["0"] and title() == "set-up"
+    assert shown() == ["0"] and title() == "0: set-up"
     assert page.inner_text("#counter") == "step 0 / 3"
     assert page.is_visible("section.step:not([hidden]) svg")
     # forward with the keyboard and the button
     page.keyboard.press("ArrowRight")
-    assert shown() == ["1"] and title() == "[0] move" and page.url.endswith("#step-1")
+    assert shown() == ["1"] and title() == "1: [0] move" and page.url.endswith("#step-1")
     page.click("#next")
-    assert shown() == ["2"] and title() == "[1] place"
+    assert shown() == ["2"] and title() == "2: [1] place"
     page.click("#next")
-    assert shown() == ["3"] and title() == "[2] shoot"
+    assert shown() == ["3"] and title() == "3: [2] shoot"
     # the volley's step: dice, casualties gone from the board, the others still on it
     panel = "section.step:not([hidden])"
     assert "to hit" in page.inner_text(f"{panel} .dice-list")
@@ -169,3 +171,59 @@ def test_viewer_in_headless_chromium(browser, showcase_html, tmp_path):
     assert errors == []
     assert all(u.startswith("file://") for u in requests), requests
     page.close()
+
+
+HERESY = EXAMPLES / "assault-heresy.yaml"
+
+
+@pytest.fixture(scope="module")
+def heresy_html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("viewer") / "heresy.html"
+    code, _stdout, err = cli("replay", HERESY, "--html", out)
+    assert code == 0, err
+    return out
+
+
+def test_viewer_steps_through_the_parts_of_a_charge(browser, heresy_html, tmp_path):
+    """The Set-up Move and the charge move are separate steps; each step's sentence and dice
+    are shown; forward and back."""
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(heresy_html.as_uri())
+    panel = "section.step:not([hidden])"
+    page.click("#next")
+    assert page.inner_text(f"{panel} .step-title") == "1: [0] charge — Set-up Move"
+    assert 'tac make their Set-up Move of 3.0"' in page.inner_text(f"{panel} .lines")
+    assert page.locator(f'{panel} svg [data-layer="paths"] polyline').count() == 3  # a1, a2, a3 each 3"
+    page.click("#next")
+    assert page.inner_text(f"{panel} .step-title") == "2: [0] charge — volley"
+    die = page.locator(f"{panel} .die.miss")
+    assert die.count() == 1 and die.get_attribute("title") == "needs 5+: fails"
+    page.click("#next")
+    assert page.inner_text(f"{panel} .step-title") == "3: [0] charge — charge move"
+    assert "tac charge trt: 4.5\" needed (needs 2+), rolled 2 and 4, kept 4: success" in page.inner_text(f"{panel} .lines")
+    assert page.locator(f"{panel} .die.dropped").count() == 1 and page.locator(f"{panel} .die.hit").count() == 1
+    page.screenshot(path=str(tmp_path / "viewer-heresy-charge.png"))
+    page.click("#prev")
+    page.click("#prev")
+    assert page.inner_text(f"{panel} .step-title") == "1: [0] charge — Set-up Move"
+    assert errors == []
+    page.close()
+
+
+def test_viewer_without_javascript(browser, heresy_html, tmp_path):
+    """JavaScript off: every step's sentences are on the page, and the final board."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1400, "height": 950})
+    page = context.new_page()
+    page.goto(heresy_html.as_uri())
+    titles = page.locator("section.step .step-title")
+    assert titles.count() == 8 and all(titles.nth(k).is_visible() for k in range(8))
+    boards = page.locator("section.step > div.board")
+    assert [boards.nth(k).is_visible() for k in range(8)] == [False] * 7 + [True]
+    assert page.locator("section.step.final svg [data-model]").count() > 0
+    assert page.is_visible("text=tac pile in: a2 1.98\" into base contact")
+    assert not page.is_visible("nav.controls")
+    page.screenshot(path=str(tmp_path / "viewer-no-js.png"), full_page=True)
+    context.close()
