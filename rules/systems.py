@@ -367,9 +367,6 @@ class RuleSystem:
 
     #: the probe model a table analysis stands on every position
     probe_defaults: ClassVar[Probe] = Probe(32.0, 2, 1.25)
-    #: what a picture of the table shades terrain by: its ``size`` class (what blocks sight in
-    #: the system) or the ``height`` of its top (true line of sight)
-    terrain_shading: ClassVar[str] = "height"
     #: the probe may be a Flying model (a system with Flying units)
     probe_may_fly: ClassVar[bool] = False
 

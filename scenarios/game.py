@@ -60,7 +60,6 @@ from .suggest import closest, unknown
 
 __all__ = ["Game", "open", "parse_text", "example"]
 
-AnswerT = TypeVar("AnswerT", bound=A.Answer)
 
 PathLike = Union[str, "os.PathLike[str]"]
 Point = tuple[float, float]

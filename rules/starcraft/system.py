@@ -113,7 +113,6 @@ class StarCraft(RuleSystem):
 
     #: a 32 mm Size 2 ground model (a Marine: Speed 4 in a unit of several, §5.1)
     probe_defaults = Probe(32.0, 2, 1.25, 4)
-    terrain_shading = "size"
     probe_may_fly = True
 
     def probe_unit(self, probe: Probe) -> UnitEntry:
