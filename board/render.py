@@ -168,6 +168,10 @@ for _s in (
     Style("excluded", "covered, not affected", "#d41c1c", "ring", text="#a30d0d", css="stroke-dasharray: 0.15 0.1;"),
     Style("target-point", "Target Point", "#000000", "cross", css="stroke-width: 0.07;"),
     Style("leader-line", "leads a label to what it names", "#000000", css="stroke-width: 0.025; stroke-opacity: 0.6;"),
+    # the table analysis' maps (board/render_maps.py) and the zones overlay: registered here, so
+    # that every picture's style sheet is the same whatever the process imported before
+    Style("zone", "zone (deployment)", "#111111", "dashed", css="stroke-width: 0.1;"),
+    Style("reach-contour", "charge distance", "#000000", "line", css="stroke-width: 0.06; stroke-opacity: 0.8;"),
 ):
     register_style(_s)
 

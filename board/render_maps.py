@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .render import Layer, Style, register_style, render_svg, svg_geometry
+from .render import Layer, render_svg, svg_geometry
 from .table import Table
 
 #: Colour stops of the scales, low to high: exposure from pale (unseen) to dark red (seen from
@@ -37,8 +37,6 @@ OPACITY = 0.72
 #: Width of the colour scale (pixels) and the gap beside a panel.
 SCALE_W, SCALE_GAP, SCALE_H = 16.0, 18.0, 200.0
 
-register_style(Style("zone", "zone (deployment)", "#111111", "dashed", css="stroke-width: 0.1;"))
-register_style(Style("reach-contour", "charge distance", "#000000", "line", css="stroke-width: 0.06; stroke-opacity: 0.8;"))
 
 
 @dataclass(frozen=True)
