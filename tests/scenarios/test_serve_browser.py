@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 from tapeline.scenarios import yamlio
 from tapeline.scenarios.web.table import Table
 from tests.conftest import EXAMPLES, cli, cli_json
-from tests.scenarios.test_viewer import CHROMIUM_FLAGS, _chromium
+from tests.scenarios.chromium import launch
 
 SHOW = EXAMPLES / "showcase.yaml"
 
@@ -50,20 +49,7 @@ def serve():
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the web table's browser test needs the playwright package (pip install -e '.[test]')")
-    exe = _chromium()
-    if not exe:
-        pytest.skip("the web table's browser test needs Chromium: apt-get install chromium (or set TAPELINE_CHROMIUM)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS, timeout=60_000)
-        except Exception as e:  # a browser that cannot start here: say so, do not fail the suite
-            pytest.skip(f"Chromium at {exe} did not start: {str(e).splitlines()[0]}")
-        yield b
-        b.close()
+    yield from launch("the web table")
 
 
 class Page:

@@ -5,30 +5,24 @@ and end to end in a real headless Chromium driven by Playwright — load it, ste
 with the buttons, the keyboard and the timeline, open a step from its link, check what is shown
 and take a screenshot; step through a Heresy charge's Set-up Move, volley and charge move; and
 open the page with JavaScript disabled (every step listed, the final board shown). What each
-step says and draws is checked against hand-worked values in test_viewer_steps.py. The browser is the system's Chromium (``/usr/bin/chromium``, or the path
-in ``TAPELINE_CHROMIUM``); where there is none, or Playwright is missing, only the browser test
-is skipped, saying why. ``make test`` installs Debian's Chromium when it is missing and it can (root, apt-get).
+step says and draws is checked against hand-worked values in test_viewer_steps.py. The
+browser, and when its test is skipped: tests/scenarios/chromium.py.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tapeline.scenarios.load import read
 from tests.conftest import EXAMPLES, cli
+from tests.scenarios.chromium import launch
 
 SHOW = EXAMPLES / "showcase.yaml"
 ROACHES = EXAMPLES / "charge-roaches-7in.yaml"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
 @pytest.fixture(scope="module")
 def showcase_html(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("viewer") / "showcase.html"
@@ -87,28 +81,9 @@ def test_unwritable_page_is_exit_2(tmp_path):
     assert code == 2 and "cannot write" in err and "Traceback" not in err
 
 
-def _chromium() -> str:
-    path = os.environ.get("TAPELINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    return path if os.path.exists(path) else ""
-
-
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the HTML viewer's browser test needs the playwright package (pip install -e '.[test]')")
-    exe = _chromium()
-    if not exe:
-        pytest.skip("the HTML viewer's browser test needs Chromium: apt-get install chromium "
-                    "(or set TAPELINE_CHROMIUM to a Chromium binary)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS, timeout=60_000)
-        except Exception as e:  # a browser that cannot start here: say so, do not fail the suite
-            pytest.skip(f"Chromium at {exe} did not start: {str(e).splitlines()[0]}")
-        yield b
-        b.close()
+    yield from launch("the HTML viewer")
 
 
 def test_viewer_in_headless_chromium(browser, showcase_html, tmp_path):
