@@ -49,6 +49,7 @@ class ContactSystem(RuleSystem):
 
     #: the system's charge module (rules/<system>/charge.py)
     charge_rules: ClassVar[ChargeRules]
+    fight_casualties = True
 
     def known_weapon(self, name: str, defined: set[str]) -> bool:
         """Is ``name`` a weapon or piece of kit of the system's armoury, or one the unit's

@@ -110,13 +110,15 @@ class FightChoices:
     """The choices a ``fight`` question may carry (each system reads those it has):
     ``targets`` the enemy units to fight, ``assign`` the unit a model attacks, ``weapons`` a
     model's weapon, ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the
-    unit that charged this turn."""
+    unit that charged this turn, ``casualties`` the defender's casualty order by unit (Horus
+    Heresy and 40k: the models first removed, as a file's ``fight`` gives it)."""
 
     targets: tuple[str, ...] = ()
     assign: Mapping[str, str] = field(default_factory=dict)
     weapons: Mapping[str, str] = field(default_factory=dict)
     surge_to: tuple[str, ...] = ()
     charged: Optional[str] = None
+    casualties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 #: The file's settings every system reads (docs/scenario-format.md): strict choices, how a move
@@ -186,6 +188,9 @@ class RuleSystem:
     #: key that holds the profiles (``weapons``, ``melee_weapons``, ``ranged_weapons``); an empty
     #: set: the system reads no traits on those profiles
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: the ``fight`` question takes the defender's casualty order (``casualties``; Horus Heresy
+    #: and 40k, as their files' ``fight`` does)
+    fight_casualties: ClassVar[bool] = False
     #: the Gambits a duellist may choose in a challenge (Horus Heresy §A.6; none elsewhere)
     gambits: ClassVar[tuple[str, ...]] = ()
     #: the fight's choices made once per model, each with the rule that says so and why:

@@ -184,7 +184,21 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
     # unit's id has the comma): either is a split of the Surge Die, refused by the rules
     surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
-    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged)
+    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged,
+                      casualties=_orders(args.casualties))
+
+
+def _orders(items: Sequence[str]) -> dict[str, list[str]]:
+    """``UNIT=M1,M2,...`` items: the defender's casualty order by unit (each unit once)."""
+    out: dict[str, list[str]] = {}
+    for item in items or ():
+        if "=" not in item:
+            raise ArgumentError("--casualties", f"wants UNIT=MODEL,MODEL,..., not {item!r}")
+        u, ms = (x.strip() for x in item.split("=", 1))
+        if u in out:
+            raise ArgumentError("--casualties", f"names {u} twice: give its whole order once (UNIT=MODEL,MODEL,...)")
+        out[u] = [m.strip() for m in ms.split(",") if m.strip()]
+    return out
 
 
 def _models(game: Game, args: argparse.Namespace) -> A.Answer:
@@ -300,6 +314,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the target unit the Surge Die goes to (StarCraft; once: the Surge Die is never split)")
     p.add_argument("--charged", metavar="U", help="the unit that charged this turn")
     p.add_argument("--weapon", action="append", default=[], metavar="MODEL=W", help="the weapon a model fights with")
+    p.add_argument("--casualties", action="append", default=[], metavar="UNIT=M1,M2",
+                   help="the defender's casualty order for a unit, first removed first (Horus Heresy, 40k)")
 
     _pair(sub.add_parser("los", help="line of sight between two models, with a witness or the blockers"))
     _pair(sub.add_parser("measure", help="measure between two models"))

@@ -460,20 +460,23 @@ class Game:
 
     def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, str]] = None,
               weapons: Optional[Mapping[str, str]] = None, surge_to: Union[None, str, Sequence[str]] = None,
-              charged: Optional[str] = None) -> A.Fight:
+              charged: Optional[str] = None, casualties: Optional[Mapping[str, Sequence[str]]] = None) -> A.Fight:
         """Who fights and the exact odds of close combat for ``unit``: ``targets`` the enemy
         units to fight, ``assign`` the unit a model attacks, ``weapons`` a model's weapon,
         ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the unit that
-        charged this turn. StarCraft: the unit's Close Combat Attack as the board stands; Horus
-        Heresy and 40k: one whole round of its combat, Initiative step by step."""
+        charged this turn, ``casualties`` the defender's casualty order by unit (Horus Heresy
+        and 40k: ``{"orks": ["o4", "o2"]}``, the models first removed, checked as a file's
+        ``fight`` checks them). StarCraft: the unit's Close Combat Attack as the board stands;
+        Horus Heresy and 40k: one whole round of its combat, Initiative step by step."""
         u = self._unit(unit, "unit")
         tg = tuple(self._unit(t, "targets") for t in _names(targets, "targets"))
         by_model = {m: self._unit(t, "assign") for m, t in self._by_model(assign, "assign").items()}
         arms = self._by_model(weapons, "weapons")
         surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
         ch = self._unit(charged, "charged") if charged is not None else None
+        order = self._casualty_orders(casualties)
         try:
-            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch)))
+            return A.Fight.from_json(self.rules.fight_odds(self.state, u, FightChoices(tg, by_model, arms, surge, ch, order)))
         except ChoiceError as e:
             raise ArgumentError(e.choice, e.message) from None
 
@@ -536,6 +539,21 @@ class Game:
         if a == b:
             raise ArgumentError("b", f"A and B are the same model ({a}): name two different models")
         return a, b
+
+    def _casualty_orders(self, given: Optional[Mapping[str, Sequence[str]]]) -> dict[str, tuple[str, ...]]:
+        """``{unit: models}``: each a unit of the file, each model on the table and of that unit
+        (the file's ``casualties`` check, scenarios/validate.py)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for unit, models in _mapping(given, "casualties").items():
+            u = self._unit(unit, "casualties")
+            order = tuple(self._model(m, "casualties") for m in _names(models, "casualties"))
+            for m in order:
+                if self.state.figure(m).unit != u:
+                    raise ArgumentError("casualties", f"model {m!r} is not in unit {u!r} (it is in {self.state.figure(m).unit!r})")
+            if order and not self.rules.fight_casualties:
+                raise ArgumentError("casualties", f"the {self.rules.title} fight question takes no casualty order")
+            out[u] = order
+        return out
 
     def _by_model(self, given: Optional[Mapping[str, str]], argument: str) -> dict[str, str]:
         return {self._model(m, argument): _name(v, argument) for m, v in _mapping(given, argument).items()}

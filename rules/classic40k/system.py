@@ -105,7 +105,7 @@ class Classic40k(ContactSystem):
 
     def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
         charged = (choices.charged,) if choices.charged else ()
-        return odds.fight_answer(state, unit, Choices(choices.weapons, choices.assign, {}, charged, choices.targets))
+        return odds.fight_answer(state, unit, Choices(choices.weapons, choices.assign, choices.casualties, charged, choices.targets))
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],
               targets: Mapping[str, Any], casualties: Mapping[str, Sequence[str]], active: Optional[str],
