@@ -30,7 +30,7 @@ class Classic40k(ContactSystem):
     one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
     charge_rules: ClassVar[ChargeRules] = charge
     settings = COMMON_SETTINGS | {"los_area_terrain", "home_edges", "c40k_frag_grenades", "c40k_fist_extra_attack",
-                                  "c40k_morale_modifier", "c40k_sweeping_advance"}
+                                  "c40k_morale_modifier", "c40k_sweeping_advance", "c40k_fresh_opponent"}
     #: 40k 3rd close combat weapons have no traits: a profile says what it does by its fields
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {"melee_weapons": frozenset()}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
