@@ -206,3 +206,105 @@ def test_the_flamer_outline_lies_on_the_exact_outline_and_spans_it():
     # a disc's outline: 360 points on its circle
     d = place(DiscDims(3.0), (1.0, 1.0)).outline()
     assert len(d) == 360 and np.allclose(np.hypot(d[:, 0] - 1, d[:, 1] - 1), 1.5)
+
+
+# --- batches: several templates, one base; discs and teardrops together ---------------------------
+
+
+def test_margins_of_several_templates_against_one_base_and_a_mixed_batch():
+    # a Blast (radius 1.5) at (0, 0) and a Flamer from (0, 5) along +x, one base at (1, 0):
+    # the Blast overlaps it by 1.5 + 0.492 − 1 = 0.992; from the Flamer it is off an edge
+    # (ξ = 0.625 from the near circle's centre, |η| = 5): |η| cos γ + ξ sin γ − r1 away
+    blast, flamer = place(DiscDims(3.0), (0.0, 0.0)), place(FLAMER, (0.0, 5.0), (1.0, 5.0))
+    ts = (blast, flamer)
+    ov, ins, enc = margins([t.p1 for t in ts], [t.r1 for t in ts], [t.p2 for t in ts], [t.r2 for t in ts], [(1.0, 0.0)], [R25], [R25], [0.0])
+    assert ov.shape == (2, 1)
+    assert ov[0, 0] == pytest.approx(1.5 + R25 - 1.0, abs=1e-12)
+    sg = (0.375 - 1.25) / 6.375
+    edge = 5.0 * math.sqrt(1 - sg * sg) + 0.625 * sg - 0.375
+    assert ov[1, 0] == pytest.approx(R25 - edge, abs=1e-12)
+    assert ins[0, 0] == pytest.approx(1.5 - 1.0 - R25, abs=1e-12) and enc[0, 0] == pytest.approx(R25 - 1.0 - 1.5, abs=1e-12)
+    # two bases, the disc and the teardrop in one batch: each keeps its own formula
+    ov, _, _ = margins([t.p1 for t in ts], [t.r1 for t in ts], [t.p2 for t in ts], [t.r2 for t in ts],
+                       [(1.0, 0.0), (9.0, 5.0)], [R25, R25], [R25, R25], [0.0, 0.0])
+    assert ov[0].tolist() == pytest.approx([1.5 + R25 - 1.0, 1.5 + R25 - math.hypot(9.0, 5.0)], abs=1e-12)
+    assert ov[1].tolist() == pytest.approx([R25 - edge, 1.25 + R25 - 2.25], abs=1e-12)
+
+
+def test_a_base_touching_the_outline_from_inside_is_wholly_under():
+    # a base of radius r centred R − r from a Blast's centre touches the outline from inside:
+    # inside 0 — wholly under (full iff inside ≥ −1e-6); 2e-6 farther out it is not
+    t = place(DiscDims(3.0), (0.0, 0.0))
+    figs = [fig(1.5 - R25, 0.0), fig(0.0, -(1.5 - R25) - 2e-6)]
+    c = coverage(t, figs)
+    assert abs(c.inside[0]) < 1e-12 and bool(c.full[0]) and not bool(c.full[1]) and bool(c.covered[1])
+    cov, full = _verdicts(t, figs)
+    assert cov.tolist() == [True, True] and full.tolist() == [True, False]
+
+
+def test_near_misses_list_the_models_not_covered_nearest_first():
+    # a Blast at (0, 0); bases 1.0" (covered), 2.1" (gap 2.1 − 1.5 − 0.492 = 0.108) and 2.5"
+    # (gap 0.508) from its centre, and one 5" away; within 0.6": the two near ones, nearest first
+    t = place(DiscDims(3.0), (0.0, 0.0))
+    c = coverage(t, [fig(1.0, 0.0, mid="in"), fig(0.0, 2.5, mid="far"), fig(-2.1, 0.0, mid="near"), fig(5.0, 0.0, mid="away")])
+    got = c.near_misses(0.6)
+    assert [r["model"] for r in got] == ["near", "far"]
+    assert [r["gap"] for r in got] == pytest.approx([2.1 - 1.5 - R25, 2.5 - 1.5 - R25], abs=1e-9)
+    assert c.near_misses(0.05) == [] and [r["model"] for r in c.rows()] == ["in"]
+
+
+def test_the_support_function_by_hand():
+    # a Flamer from (2, 3) aimed along +y: near circle (2, 3.375) r 0.375, far (2, 9.75) r 1.25;
+    # h(0) = max(2 + 0.375, 2 + 1.25), h(π/2) = 9.75 + 1.25 = 11, h(π) = −2 + 1.25, h(−π/2) = −3
+    t = place(FLAMER, (2.0, 3.0), (2.0, 4.0))
+    h = t.support(np.array([0.0, math.pi / 2, math.pi, -math.pi / 2]))
+    assert h.tolist() == pytest.approx([3.25, 11.0, -0.75, -3.0], abs=1e-12)
+
+
+# --- a short teardrop (circles less than 1" apart) ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_short_teardrop_against_ovals_by_brute_force(seed):
+    # length 2, narrow 1, wide 1.5: the circles' centres 0.75" apart (r 0.5 and 0.75)
+    rng = random.Random(seed)
+    for _ in range(10):
+        t = place(TeardropDims(2.0, 1.0, 1.5), (5.0, 5.0), (5.0 + rng.uniform(-1, 1), 5.0 + rng.uniform(-1, 1)))
+        q = (rng.uniform(2.0, 8.0), rng.uniform(2.0, 8.0))
+        a, b, phi = rng.uniform(0.5, 1.2), rng.uniform(0.3, 0.5), rng.uniform(-3, 3)
+        ov, ins, enc = margins([t.p1], [t.r1], [t.p2], [t.r2], [q], [a], [b], [phi])
+        assert [float(ov[0, 0]), float(ins[0, 0]), float(enc[0, 0])] == pytest.approx(
+            _brute(t.p1, t.r1, t.p2, t.r2, q, a, b, phi), abs=1e-7)
+
+
+def _expected_vertices(t, per_circle):
+    """The outline's vertices worked out here: each circle's samples at k·360°/per_circle whose
+    outward normal holds that circle's piece of the support strictly, and the four points where
+    the straight edges touch the circles (normals at α ± β, cos β = (r1 − r2)/D)."""
+    p1, p2 = np.array(t.p1), np.array(t.p2)
+    out = []
+    for p, r, o, ro in ((p1, t.r1, p2, t.r2), (p2, t.r2, p1, t.r1)):
+        for k in range(per_circle):
+            n = np.array([math.cos(2 * math.pi * k / per_circle), math.sin(2 * math.pi * k / per_circle)])
+            if n @ p + r > n @ o + ro + 1e-12:
+                out.append(p + r * n)
+    d = p2 - p1
+    alpha, beta = math.atan2(d[1], d[0]), math.acos((t.r1 - t.r2) / math.hypot(*d))
+    for ang in (alpha + beta, alpha - beta):
+        n = np.array([math.cos(ang), math.sin(ang)])
+        out += [p1 + t.r1 * n, p2 + t.r2 * n]
+    return out
+
+
+@pytest.mark.parametrize("per_circle", [36, 360])
+def test_the_flamer_outline_is_every_vertex_of_the_hull_once(per_circle):
+    t = place(FLAMER, (2.0, 3.0), (5.0, 7.0))
+    v = t.outline(per_circle)
+    want = _expected_vertices(t, per_circle)
+    assert len(v) == len(want)
+    for w in want:
+        assert np.min(np.hypot(*(v - w).T)) < 1e-9
+    # a disc: per_circle distinct points, one every 360°/per_circle
+    d = place(DiscDims(3.0), (1.0, 1.0)).outline(per_circle)
+    ang = np.sort(np.mod(np.arctan2(d[:, 1] - 1, d[:, 0] - 1), 2 * math.pi))
+    assert len(d) == per_circle and np.allclose(np.diff(ang), 2 * math.pi / per_circle)
