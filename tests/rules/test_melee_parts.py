@@ -13,7 +13,7 @@ from collections import defaultdict
 import pytest
 
 from tapeline.rules.dice import RecordedDice
-from tapeline.rules.melee.charts import BEST_TN, faces_at_least, save_on, wound_chart
+from tapeline.rules.melee.charts import BEST_TN, Charts, faces_at_least, save_on, wound_chart
 from tapeline.rules.melee.combat import Combat, CombatUnit, InitiativeStep, resolve_round, round_odds
 from tapeline.rules.melee.loadout import armoury, model_line, wargear
 from tapeline.rules.melee.strike import Against, Pool, StrikeGroup, WoundKind, strike_distribution, wound_category
@@ -60,6 +60,22 @@ def test_face_tables():
 ])
 def test_saves(save, inv, ap, ignores, want):
     assert save_on(save, inv, ap, ignores) == want
+
+
+def test_save_defaults_and_the_6_plus_invulnerable():
+    # no AP and armour not ignored unless said; a 6+ invulnerable save is a save
+    assert save_on(3, None) == 3 and save_on(4, None, ap=None) == 4
+    assert save_on(None, 6) == 6 and save_on(7, 6) == 6 and save_on(None, 7) is None
+
+
+def test_charts_default_to_the_rulebooks_maximum_of_10_and_are_fixed():
+    # 40k 3rd "Power Fist": Strength doubled "to a maximum of 10" — the charts' default cap
+    import dataclasses
+
+    c = Charts("any", lambda a, d: 4)
+    assert c.max_characteristic == 10 and c.wound_on(5, 4) == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.max_characteristic = 12  # type: ignore[misc]
 
 
 # --- weapons ----------------------------------------------------------------------------------
