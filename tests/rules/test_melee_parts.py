@@ -100,6 +100,17 @@ def test_modifier_floor_and_text():
     assert Modifier.parse("+2") == Modifier("+", 2) and Modifier.parse("-2") == Modifier("+", -2)
 
 
+def test_modifier_and_weapon_defaults_change_nothing_and_are_fixed():
+    import dataclasses
+
+    assert Modifier() == KEEP == Modifier("keep", 0) and Modifier("+").apply(4) == 4
+    w = MeleeWeapon("knife")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.damage = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        KEEP.value = 3  # type: ignore[misc]
+
+
 @pytest.mark.parametrize("bad", [True, False, "++2", "y2", "2x", "", "1000"])
 def test_modifier_refuses_what_is_no_modifier(bad):
     with pytest.raises(ValueError):
