@@ -43,7 +43,7 @@ _MELEE = ("tests/rules/test_melee_parts.py", "tests/rules/test_melee_engine.py")
 MODULES: dict[str, tuple[str, ...]] = {
     "board/templates.py": ("tests/board/test_templates.py", "tests/board/test_templates_edges.py"),
     "board/measure.py": ("tests/board/test_measure.py",),
-    "board/sight.py": ("tests/board/test_sight.py", "tests/board/test_sight_tangents.py"),
+    "board/sight.py": ("tests/board/test_sight_parts.py", "tests/board/test_sight.py", "tests/board/test_sight_tangents.py"),
     "board/paths.py": ("tests/board/test_paths.py", "tests/board/test_paths_bounded.py"),
     "rules/pmf.py": ("tests/rules/test_pmf.py",),
     **{f"rules/melee/{m}.py": _MELEE for m in ("chains", "combat", "strike", "wounds")},
