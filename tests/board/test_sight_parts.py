@@ -206,3 +206,24 @@ def test_the_corners_of_a_ring_in_order_whichever_way_it_is_drawn(ccw):
         i = ring.index(tuple(corner[k]))
         assert tuple(nxt[k]) == ring[(i + 1) % len(ring)] and tuple(prv[k]) == ring[i - 1], k
     assert S._rings(np.array([], dtype=object), np.array([], np.int64))[0].shape == (0, 2)
+
+
+def test_blockers_corners_edges_and_padded_corner_rings():
+    # an L-shaped piece (5 convex corners, one reflex at (1, 1)) and a square: the convex
+    # corners by piece; the edges of every outline, each from a corner to the next going
+    # counter-clockwise; each piece's corners padded to the longest list by repeating its last
+    from tapeline.board.terrain import Piece
+
+    ell = Piece("l", shapely.Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]))
+    sq = Piece.rect("s", 5, 5, 1, 1)
+    bl = S.Blockers([ell, sq])
+    corners = {(int(p), tuple(v)) for p, v in zip(bl.vpiece, bl.vx)}
+    assert corners == {(0, c) for c in [(0, 0), (2, 0), (2, 1), (1, 2), (0, 2)]} | {(1, c) for c in [(5, 5), (6, 5), (6, 6), (5, 6)]}
+    edges = {(int(p), tuple(a), tuple(b)) for p, a, b in zip(bl.epiece, bl.e0, bl.e1)}
+    ring = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    assert {e for e in edges if e[0] == 0} == {(0, ring[i], ring[(i + 1) % 6]) for i in range(6)}
+    assert len(edges) == 10
+    rings = bl.corner_rings
+    assert rings.shape == (2, 5, 2)
+    assert {tuple(v) for v in rings[1]} == {(5, 5), (6, 5), (6, 6), (5, 6)}
+    assert tuple(rings[1, 4]) == tuple(rings[1, 3])              # padded with its last corner
