@@ -103,6 +103,12 @@ def test_the_cheap_tangents_pass_through_a_point_of_each_base():
     for k in range(4):
         p, q = lines[0, k], lines[0, k] + _d[0, k]
         assert abs(np.hypot(*(p - ca[0])) - 1) < 1e-9 and abs(np.hypot(*(q - cb[0])) - 1) < 1e-9, k
+    # round bases of radii 1 and 0.5 with centres (0, 0) and (6, 2): exact, each of the four
+    # lines tangent to both circles (outer: the radii's difference over √40, inner: their sum)
+    cb2 = np.array([[6.0, 2.0]])
+    lines, d, _n = S.outer_and_inner_tangents(ca, m, cb2, np.array([np.eye(2) * 0.5]), np.array([1.0]), np.array([0.5]))
+    for k in range(4):
+        assert _tangent_to(lines[0, k], d[0, k], ca[0], m[0]) and _tangent_to(lines[0, k], d[0, k], cb2[0], np.eye(2) * 0.5), k
     # an oval B (semi-axes 1.2 and 0.5 along x): each line still runs from a point of A to a
     # point of B, and the outer ones touch both within the refinement's accuracy
     mb = np.array([[[1.2, 0.0], [0.0, 0.5]]])
