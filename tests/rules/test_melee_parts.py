@@ -333,3 +333,28 @@ def test_every_dice_sequence_with_foes_gives_the_exact_round():
     assert set(out) == set(ex)
     for s, p in ex.items():
         assert out[s] == pytest.approx(p, abs=1e-12)
+
+
+def test_a_unit_that_starts_the_round_hurt_counts_only_this_rounds_losses():
+    # b1 (2 Wounds) already lost one before the round; a1's one sure-ish die (25/36) takes its
+    # last: this round b loses one wound and one model with 25/36 — not the wound from before
+    a = CombatUnit("a", "red", (Defender("a1"),))
+    b = CombatUnit("b", "blue", (Defender("b1", 2), Defender("b2")), Losses(0, 1))
+    o = round_odds(Combat((a, b), (InitiativeStep("I4", (StrikeGroup("a", "a1", (("a1", 1),), (_sure("b"),)),)),)))
+    assert o.wounds_lost_pmf("b").as_list() == pytest.approx([1 - P, P], abs=1e-15)
+    assert o.removed_pmf("b").as_list() == pytest.approx([1 - P, P], abs=1e-15)
+    hurt = next(s for s in o.dist if s[1] == Losses(1, 0))
+    assert o.wounds_lost(hurt, "b") == 1 and o.removed(hurt, "b") == 1
+    assert o.wounds_lost(hurt, "a") == 0
+
+
+def test_the_engines_records_are_fixed_and_odds_compare_by_identity():
+    import dataclasses
+
+    a = CombatUnit("a", "red", (Defender("a1"),))
+    step = InitiativeStep("I4", ())
+    for obj, name in ((a, "side"), (step, "label")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, "x")
+    o = round_odds(_two_steps(None))
+    assert {o: 1}[o] == 1 and o == o          # (an array inside: compared and hashed by identity)
