@@ -10,6 +10,7 @@ import itertools
 import random
 from collections import defaultdict
 
+import numpy as np
 import pytest
 
 from tapeline.rules.dice import RecordedDice
@@ -358,3 +359,31 @@ def test_the_engines_records_are_fixed_and_odds_compare_by_identity():
             setattr(obj, name, "x")
     o = round_odds(_two_steps(None))
     assert {o: 1}[o] == 1 and o == o          # (an array inside: compared and hashed by identity)
+
+
+def test_a_die_that_always_wounds():
+    # every face hits and wounds, no save: n dice remove n single-Wound models, exactly
+    sure = Against("b", (1,) * 6, (wound_category(0),) * 6, (WoundKind(),))
+    a = CombatUnit("a", "red", (Defender("a1"),))
+    b = CombatUnit("b", "blue", tuple(Defender(f"b{i}") for i in range(4)))
+    o = round_odds(Combat((a, b), (InitiativeStep("I4", (StrikeGroup("a", "a1", (("a1", 3),), (sure,)),)),)))
+    assert o.removed_pmf("b").as_list() == [0.0, 0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("kinds", [1, 2])
+def test_after_dice_in_small_batches_gives_the_same_rows(monkeypatch, kinds):
+    # the batch bound (rules/melee/chains.py BATCH_FLOATS) only splits the work: with room for
+    # one starting state a batch, every row as in one batch
+    from tapeline.rules.melee import chains
+
+    order = tuple(Defender(f"m{i}", 2, save=4) for i in range(4))
+    ks = (WoundKind(), WoundKind(ap=1, damage=2))[:kinds]
+    faces = (0, 0, 1, 1, 1, 1) if kinds == 1 else (0, 0, 1, 1, wound_category(1), wound_category(1))
+    ag = Against("u", faces, (0, 0, 0, wound_category(0), wound_category(0), wound_category(0)), ks)
+    ch = chains.Chain(order)
+    starts = np.array([0, 3, 1, 5, 0, 7, 2])
+    counts = np.array([2, 1, 3, 0, 4, 2, 1])
+    whole = chains.after_dice(ch.strikes(ag), ch.size, starts, counts)
+    monkeypatch.setattr(chains, "BATCH_FLOATS", 1)
+    assert np.array_equal(chains.after_dice(ch.strikes(ag), ch.size, starts, counts), whole)
+    assert np.allclose(whole.sum(axis=1), 1.0)
