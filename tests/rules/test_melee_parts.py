@@ -387,3 +387,25 @@ def test_after_dice_in_small_batches_gives_the_same_rows(monkeypatch, kinds):
     monkeypatch.setattr(chains, "BATCH_FLOATS", 1)
     assert np.array_equal(chains.after_dice(ch.strikes(ag), ch.size, starts, counts), whole)
     assert np.allclose(whole.sum(axis=1), 1.0)
+
+
+def test_saves_and_mitigation_with_real_dice():
+    from tapeline.rules.melee.wounds import allocate_dice
+
+    # two 5+ saves rolled together (the same save for every model left): 5 saves, 4 does not
+    order = (Defender("b1", 1, save=5), Defender("b2", 1, save=5))
+    dice = RecordedDice([5, 4])
+    after, log = allocate_dice(order, Losses(), (WoundKind(label="rend"),), [2], dice, "orks")
+    assert after == Losses(1) and log[0]["unsaved"] == 1 and log[0]["removed"] == ["b1"]
+    assert [e["purpose"] for e in dice.take_events()] == ["save 5+ (orks) rend"]
+    # different saves left: one wound at a time — b1's 2+ fails on a 1, then b2's 6+ on a 5
+    order = (Defender("b1", 1, save=2), Defender("b2", 1, save=6))
+    dice = RecordedDice([1, 5])
+    after, log = allocate_dice(order, Losses(), (WoundKind(),), [2], dice)
+    assert after == Losses(2) and [e["save_on"] for e in log] == [2, 6]
+    # a 6+ damage mitigation (no save): a 6 keeps the model, a 5 does not
+    for roll, gone in ((6, 0), (5, 1)):
+        dice = RecordedDice([roll])
+        after, log = allocate_dice((Defender("c1", 1, mitigation=6),), Losses(), (WoundKind(),), [1], dice)
+        assert after == Losses(gone) and log[0]["unsaved"] == gone
+        assert [e["purpose"] for e in dice.take_events()] == ["damage mitigation 6+"]
