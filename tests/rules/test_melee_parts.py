@@ -409,3 +409,7 @@ def test_saves_and_mitigation_with_real_dice():
         after, log = allocate_dice((Defender("c1", 1, mitigation=6),), Losses(), (WoundKind(),), [1], dice)
         assert after == Losses(gone) and log[0]["unsaved"] == gone
         assert [e["purpose"] for e in dice.take_events()] == ["damage mitigation 6+"]
+    # a mitigation of 7 is none: no die is rolled for it
+    dice = RecordedDice([])
+    after, _log = allocate_dice((Defender("c1", 1, mitigation=7),), Losses(), (WoundKind(),), [1], dice)
+    assert after == Losses(1) and dice.take_events() == []
