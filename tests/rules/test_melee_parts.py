@@ -413,3 +413,19 @@ def test_saves_and_mitigation_with_real_dice():
     dice = RecordedDice([])
     after, _log = allocate_dice((Defender("c1", 1, mitigation=7),), Losses(), (WoundKind(),), [1], dice)
     assert after == Losses(1) and dice.take_events() == []
+
+
+def test_strike_distribution_of_two_dice_by_hand_and_fixed_records():
+    import dataclasses
+
+    from tapeline.rules.melee.strike import strike_distribution
+
+    # hits on 4+, wounds on 4+: a die wounds with 1/4; two dice: 9/16, 6/16, 1/16
+    a = Against("u", faces_at_least(4), faces_at_least(4, yes=wound_category(0)))
+    got = strike_distribution(a, 2)
+    assert {k: v for k, v in got.items() if v} == pytest.approx({(0,): 9 / 16, (1,): 6 / 16, (2,): 1 / 16}, abs=1e-15)
+    roll = a.steps()[0]
+    group = StrikeGroup("a", "a", (("a1", 1),), (a,))
+    for obj, name in ((roll, "purpose"), (group, "label")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, "x")
