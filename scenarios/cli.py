@@ -193,10 +193,7 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
     # unit's id has the comma): either is a split of the Surge Die, refused by the rules
     surge = [t.strip() for s in surge for t in ([s] if st.has_unit(s) else s.split(",")) if t.strip()]
-    casualties: dict[str, list[str]] = {}
-    for item in args.casualties:
-        unit, models = _split(item, "UNIT=M1,M2,...", "--casualties")
-        casualties[unit] = [m.strip() for m in models.split(",") if m.strip()]
+    casualties = _orders(args.casualties)
     split = {t: _count(n, "--precision-split") for t, n in
              (_split(item, "UNIT=N", "--precision-split") for item in args.precision_split)}
     impact: dict[str, dict[str, int]] = {}
@@ -207,6 +204,17 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged,
                       strike_order=args.strike_order, casualties=casualties, precision_split=split, impact_split=impact,
                       precision=args.precision, damage_reduction=args.damage_reduction)
+
+
+def _orders(items: Sequence[str]) -> dict[str, list[str]]:
+    """``UNIT=M1,M2,...`` items: the defender's casualty order by unit (each unit once)."""
+    out: dict[str, list[str]] = {}
+    for item in items or ():
+        u, ms = _split(item, "UNIT=M1,M2,...", "--casualties")
+        if u in out:
+            raise ArgumentError("--casualties", f"names {u} twice: give its whole order once (UNIT=M1,M2,...)")
+        out[u] = [m.strip() for m in ms.split(",") if m.strip()]
+    return out
 
 
 def _split(item: str, form: str, flag: str, sep: str = "=") -> tuple[str, str]:

@@ -562,8 +562,7 @@ class Game:
         surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
         ch = self._unit(charged, "charged") if charged is not None else None
         order = tuple(_names(strike_order, "strike_order"))
-        cas = {self._unit(t, "casualties"): tuple(self._model(m, "casualties") for m in _names(ms, "casualties"))
-               for t, ms in _mapping(casualties, "casualties").items()}
+        cas = self._casualty_orders(casualties)
         split = {self._unit(t, "precision_split"): _whole(n, "precision_split", 0, ATTACK_BOUNDS["precision"][1])
                  for t, n in _mapping(precision_split, "precision_split").items()}
         impact: dict[str, dict[str, int]] = {}
@@ -672,6 +671,19 @@ class Game:
         if a == b:
             raise ArgumentError("b", f"A and B are the same model ({a}): name two different models")
         return a, b
+
+    def _casualty_orders(self, given: Optional[Mapping[str, Sequence[str]]]) -> dict[str, tuple[str, ...]]:
+        """``{unit: models}``: each a unit of the file, each model on the table and of that unit
+        (the file's ``casualties`` check, scenarios/validate.py)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for unit, models in _mapping(given, "casualties").items():
+            u = self._unit(unit, "casualties")
+            order = tuple(self._model(m, "casualties") for m in _names(models, "casualties"))
+            for m in order:
+                if self.state.figure(m).unit != u:
+                    raise ArgumentError("casualties", f"model {m!r} is not in unit {u!r} (it is in {self.state.figure(m).unit!r})")
+            out[u] = order
+        return out
 
     def _by_model(self, given: Optional[Mapping[str, str]], argument: str) -> dict[str, str]:
         return {self._model(m, argument): _name(v, argument) for m, v in _mapping(given, argument).items()}

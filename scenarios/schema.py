@@ -411,6 +411,11 @@ class Settings(Strict):
     # reaches it (the 1998 rules); "initiative": both roll D6 + Initiative, the loser is destroyed
     # if the winner's total is equal or higher, else it falls back (trial rules / 4th edition).
     c40k_sweeping_advance: Literal["pursuit", "initiative"] = "pursuit"
+    # 40k 3rd "Removing Casualties": a model whose foe falls before it strikes — "within_2" (the
+    # seed): it strikes a fresh opponent, an enemy model still within 2" of it, and does not
+    # strike when none is left; "any_of_unit": it strikes its target unit while any model of
+    # that unit is left, wherever it stands. docs/close-combat-40k.md.
+    c40k_fresh_opponent: Literal["within_2", "any_of_unit"] = "within_2"
     # Template shapes (docs/templates.md): the defaults blast {diameter: 3}, large_blast
     # {diameter: 5}, flamer {length: 8, narrow: 0.75, wide: 2.5}, overridden or added by name.
     templates: Annotated[dict[Id, TemplateShape], Field(max_length=50)] = {}

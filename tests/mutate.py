@@ -10,7 +10,7 @@ A small AST mutation runner (mutmut's copy-the-tree layout does not fit this rep
 * numbers ``n`` → ``n + 1`` (``0`` → ``1``, ``1.0`` → ``2.0``), ``True ↔ False``;
 
 (strings, docstrings and type annotations are left alone: messages are not behaviour). Each
-mutant runs against its module's own test file, in a forked child that imports the mutated
+mutant runs against its module's own test files, in a forked child that imports the mutated
 source in place of the module (the parent has imported the heavy libraries once); a failing
 test or a timeout kills it. The score is killed / mutants per module; the survivors are listed
 with their line, for a test to be written or the code they point at to be removed.
@@ -18,6 +18,7 @@ with their line, for a test to be written or the code they point at to be remove
     python -m tests.mutate                         # every module, every mutant
     python -m tests.mutate --module rules/pmf.py   # one module
     python -m tests.mutate --sample 60 --seed 1    # a sample per module
+    python -m tests.mutate --module board/templates.py --lines 120,131 --report ''   # some lines
 """
 
 from __future__ import annotations
@@ -37,12 +38,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Core modules and the test file each is judged by.
-MODULES = {
-    "board/measure.py": "tests/board/test_measure.py",
-    "rules/pmf.py": "tests/rules/test_pmf.py",
-    "rules/starcraft/attack.py": "tests/rules/test_attack.py",
-    "rules/starcraft/casualties.py": "tests/rules/test_attack_casualties.py",
+#: Core modules and the test files each is judged by (its own: the tests written for it).
+_MELEE = ("tests/rules/test_melee_parts.py", "tests/rules/test_melee_engine.py")
+MODULES: dict[str, tuple[str, ...]] = {
+    "board/templates.py": ("tests/board/test_templates.py", "tests/board/test_templates_edges.py"),
+    "board/measure.py": ("tests/board/test_measure.py",),
+    "board/sight.py": ("tests/board/test_sight_parts.py", "tests/board/test_sight.py", "tests/board/test_sight_tangents.py"),
+    "board/paths.py": ("tests/board/test_paths.py", "tests/board/test_paths_bounded.py"),
+    "rules/pmf.py": ("tests/rules/test_pmf.py",),
+    **{f"rules/melee/{m}.py": _MELEE for m in ("chains", "combat", "strike", "wounds")},
+    **{f"rules/melee/{m}.py": _MELEE[:1] for m in ("charts", "loadout", "weapons")},
+    "rules/starcraft/attack.py": ("tests/rules/test_attack.py",),
+    "rules/starcraft/casualties.py": ("tests/rules/test_attack_casualties.py",),
 }
 
 _BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.FloorDiv: ast.Div,
@@ -170,8 +177,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(compile(self.source, str(self.path), "exec"), module.__dict__)
 
 
-def _child(m: Mutant | None, test: str, timeout: float) -> None:
-    """In the forked child: run ``test`` with the mutant in place; exit 0 when it survives."""
+def _child(m: Mutant | None, tests: tuple[str, ...], timeout: float) -> None:
+    """In the forked child: run ``tests`` with the mutant in place; exit 0 when it survives."""
     import pytest
 
     if m is not None:
@@ -181,11 +188,11 @@ def _child(m: Mutant | None, test: str, timeout: float) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    code = pytest.main([str(ROOT / test), "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"])
+    code = pytest.main([*(str(ROOT / t) for t in tests), "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"])
     os._exit(int(code))
 
 
-def run(jobs: list[tuple[Mutant | None, str]], workers: int, timeout: float) -> dict:
+def run(jobs: list[tuple[Mutant | None, tuple[str, ...]]], workers: int, timeout: float) -> dict:
     """Fork a child per job, ``workers`` at a time: {job index: exit status}."""
     results: dict[int, int] = {}
     running: dict[int, int] = {}
@@ -211,6 +218,7 @@ def main(argv=None) -> int:
     ap.add_argument("--module", action="append", help="repository path of a module (default: the core set)")
     ap.add_argument("--sample", type=int, default=0, help="mutants per module (0: all)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--lines", default="", help="only the mutants on these lines (comma-separated), after sampling")
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 1)))
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant (a timeout kills it)")
     ap.add_argument("--report", default=str(ROOT / "docs" / "mutation.md"), help="markdown report ('' for none)")
@@ -228,7 +236,7 @@ def main(argv=None) -> int:
     base = run([(None, MODULES[m]) for m in modules], args.jobs, args.timeout)
     for k, m in enumerate(modules):
         if base[k] != 0:
-            print(f"{MODULES[m]} fails without any mutant (exit {base[k]}): fix it first", file=sys.stderr)
+            print(f"{', '.join(MODULES[m])} fail without any mutant (exit {base[k]}): fix them first", file=sys.stderr)
             return 2
     rows, survivors = [], []
     equiv = equivalent()
@@ -236,6 +244,8 @@ def main(argv=None) -> int:
         ms = mutants(m)
         if args.sample and len(ms) > args.sample:
             ms = sorted(random.Random(f"{args.seed}:{m}").sample(ms, args.sample), key=lambda x: x.index)
+        if args.lines:
+            ms = [x for x in ms if str(x.line) in args.lines.split(",")]
         res = run([(x, MODULES[m]) for x in ms], args.jobs, args.timeout)
         alive = [ms[k] for k, code in res.items() if code == 0]
         timeouts = sum(1 for code in res.values() if code == 3)
@@ -272,13 +282,13 @@ def equivalent() -> dict[str, str]:
 def _report(path: Path, rows, survivors, args, elapsed: float) -> None:
     lines = ["# Mutation testing", "",
              "Written by `make mutate` (tests/mutate.py): every mutant of each core module run against its",
-             "module's own test file; see docs/reliability.md for the operators and how to read it.", "",
+             "module's own test files; see docs/reliability.md for the operators and how to read it.", "",
              f"Sample: {'all mutants' if not args.sample else f'{args.sample} per module (seed {args.seed})'}; "
              f"{elapsed / 60:.0f} minutes on this machine.", "",
-             "| module | test file | mutants | killed | by timeout | equivalent | killed of the catchable |",
+             "| module | test files | mutants | killed | by timeout | equivalent | killed of the catchable |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for m, n, k, t, eq, score in rows:
-        lines.append(f"| `{m}` | `{MODULES.get(m, '?')}` | {n} | {k} | {t} | {eq} | {score:.1f} % |")
+        lines.append(f"| `{m}` | {', '.join(f'`{x}`' for x in MODULES.get(m, ('?',)))} | {n} | {k} | {t} | {eq} | {score:.1f} % |")
     equiv = equivalent()
     lines += ["", "Survivors (line: mutation), and why the equivalent ones cannot be caught",
               "(tests/mutate_equivalent.txt):", ""]

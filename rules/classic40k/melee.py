@@ -16,8 +16,14 @@ melee engine (:mod:`tapeline.rules.melee`) as a :class:`~tapeline.rules.melee.co
 * **Its target** (seed "Allocating Attacks"): attacks are allocated among the enemy *units* the
   model is within 2" of before rolling — the file's choice (a unit, or attacks per unit), else
   all at the unit of the nearest enemy model. A unit is hit against its majority WS and wounded
-  against its majority Toughness among its fighting models (ties: the higher). A model whose
-  foe falls before it strikes strikes a fresh opponent: its next unit within 2", nearest first.
+  against its majority Toughness among its fighting models (ties: the higher).
+* **A fresh opponent** (seed "Removing Casualties": "a model whose foe falls before he attacks
+  may strike a fresh opponent instead"; setting ``c40k_fresh_opponent``): ``within_2`` (the
+  default, the seed) — a model strikes its target unit while one of that unit's models within
+  2" of it is still on the table; when they have all fallen, the next enemy unit with a model
+  within 2" of it (nearest first); with none left within 2" it does not strike.
+  ``any_of_unit`` — a model that fights strikes its target unit while the unit has any model
+  left, wherever it stands, then the next unit within 2".
 * **To hit / to wound / saves**: the 40k WS chart and the S vs T chart
   (:mod:`tapeline.rules.classic40k.charts`); armour saves as normal (no cover saves in close
   combat), none against power weapons, power fists and monstrous creatures; invulnerable saves
@@ -49,7 +55,7 @@ from ..errors import IllegalAction
 from ..melee.charts import faces_at_least
 from ..melee.combat import Combat, CombatUnit, InitiativeStep
 from ..melee.loadout import armoury, model_line, wargear
-from ..melee.strike import Against, StrikeGroup, WoundKind, wound_category
+from ..melee.strike import Against, Pool, StrikeGroup, WoundKind, wound_category
 from ..melee.weapons import MeleeWeapon
 from ..melee.wounds import Defender
 from ..state import GameState
@@ -99,6 +105,9 @@ class Fighter:
     targets: tuple[tuple[str, int], ...]    # ((unit, attacks), ...)
     within: tuple[str, ...]                 # the enemy units within 2" of it, nearest first (fresh opponents)
     ignores_armour: bool
+    #: the models of each unit of ``within`` it may strike, by unit (``None``: any model of
+    #: the unit; setting ``c40k_fresh_opponent``)
+    foes: Mapping[str, Optional[frozenset[str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -265,6 +274,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
     charged = tuple(u for u in units if u in set(choices.charged) or "charged" in state.unit(u).status)
     strict = bool(_setting(state, "strict_choices", False))
     frag_reading = _setting(state, "c40k_frag_grenades", "simultaneous")
+    fresh_reading = _setting(state, "c40k_fresh_opponent", "within_2")
 
     figs = {u: state.figures_of(u) for u in units}
     enemies_of = {u: [e for e in units if state.unit(e).side != state.unit(u).side] for u in units}
@@ -286,6 +296,8 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
             i = figs[u].index(f)
             near = sorted(((float(gaps[(u, e)][i].min()), units.index(e), e) for e in enemies_of[u]))
             within = [e for d, _, e in near if d <= FIGHT_DISTANCE + TOUCH]
+            foes = {e: (frozenset(g.id for j, g in enumerate(figs[e]) if gaps[(u, e)][i][j] <= FIGHT_DISTANCE + TOUCH)
+                        if fresh_reading == "within_2" else None) for e in within}
             line = model_line(us, f.id)
             w = weapon_of(state, u, f.id, choices.weapons.get(f.id), strict)
             ws = _stat(state, u, line, "weapon_skill", f.id)
@@ -318,7 +330,7 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
             if w.strikes_last:
                 slot = LAST
             fighters.append(Fighter(f.id, u, us.side, w, ws, s, ini, a, tuple(bonuses), slot, cover, targets, tuple(within),
-                                    w.ignores_armour or monstrous(state, u)))
+                                    w.ignores_armour or monstrous(state, u), foes))
     # the "simultaneous" frag reading: chargers with frag grenades join the first step only when
     # some defender strikes first from cover
     any_first = any(fi.slot == FIRST for fi in fighters)
@@ -327,7 +339,8 @@ def build_round(state: GameState, unit_id: str, choices: Choices = Choices()) ->
     cunits = tuple(CombatUnit(u, state.unit(u).side, casualty_order(state, u, units, choices.casualties.get(u), strict))
                    for u in units)
     combat = Combat(cunits, _steps(state, fighters, ws_of, t_of, cunits))
-    readings = {"c40k_frag_grenades": frag_reading, "c40k_fist_extra_attack": _setting(state, "c40k_fist_extra_attack", "any_weapon")}
+    readings = {"c40k_frag_grenades": frag_reading, "c40k_fist_extra_attack": _setting(state, "c40k_fist_extra_attack", "any_weapon"),
+                "c40k_fresh_opponent": fresh_reading}
     return Round(combat, unit_id, tuple(units), tuple(sides), tuple(fighters), charged, readings)
 
 
@@ -406,9 +419,12 @@ def _kind(fi: Fighter) -> WoundKind:
 
 
 def against(fi: Fighter, target: str, ws_of: Mapping[str, int], t_of: Mapping[str, int]) -> Against:
+    """``fi``'s attacks at ``target``: hit against its majority WS, wound against its majority
+    T, struck while one of ``fi``'s foes in it stands (``Fighter.foes``)."""
     h = CHARTS.hit_on(fi.ws, ws_of[target])
     wd = CHARTS.wound_on(fi.strength, t_of[target])
-    return Against(target, faces_at_least(h), faces_at_least(wd, yes=wound_category(0)), (_kind(fi),), h, wd)
+    return Against(target, faces_at_least(h), faces_at_least(wd, yes=wound_category(0)), (_kind(fi),), h, wd,
+                   fi.foes.get(target))
 
 
 def _steps(state: GameState, fighters: Sequence[Fighter], ws_of: Mapping[str, int], t_of: Mapping[str, int],
@@ -421,21 +437,26 @@ def _steps(state: GameState, fighters: Sequence[Fighter], ws_of: Mapping[str, in
     order_of = {u.id: u for u in cunits}
     for k in sorted({key(fi) for fi in fighters}):
         members = [fi for fi in fighters if key(fi) == k]
-        groups: dict[tuple[str, str, tuple[Against, ...]], list[tuple[str, int]]] = {}
+        # the models of one unit and weapon with the same options roll together (a Pool); within
+        # it, those near the same enemy models (the options' foes) are one Strike Group
+        pools: dict[tuple[str, str, tuple[Against, ...]], dict[tuple[Against, ...], list[tuple[str, int]]]] = {}
         for fi in members:
             for t, n in fi.targets:
                 opts = (against(fi, t, ws_of, t_of),) + tuple(against(fi, e, ws_of, t_of) for e in fi.within if e != t)
-                groups.setdefault((fi.unit, fi.weapon.name, opts), []).append((fi.model, int(n)))
+                plain = tuple(replace(o, foes=None) for o in opts)
+                pools.setdefault((fi.unit, fi.weapon.name, plain), {}).setdefault(opts, []).append((fi.model, int(n)))
         out: list[StrikeGroup] = []
-        for (u, wname, opts), dice in groups.items():
-            first = opts[0]
-            m0 = next(fi for fi in members if fi.model == dice[0][0])
+        for pk, ((u, wname, plain), groups) in enumerate(pools.items()):
+            ms = {m for dice in groups.values() for m, _n in dice}
+            pool = Pool(pk, tuple(fi.model for fi in members if fi.model in ms))
+            m0 = next(fi for fi in members if fi.model == pool.models[0])
+            first = plain[0]
             tgt = order_of[first.target]
             save_on = tgt.order[0].save_on(first.kinds[0]) if tgt.order else None
             info: dict[str, object] = {"weapon": wname, "initiative": m0.initiative, "strikes": m0.slot, "cover": m0.cover,
                     "save_on": save_on, "ws": m0.ws, "strength": m0.strength}
             label = f"{u} {wname}"
-            out.append(StrikeGroup(u, label, tuple(dice), opts, info))
+            out += [StrikeGroup(u, label, tuple(dice), opts, info, pool) for opts, dice in groups.items()]
         slot = members[0].slot
         label = {FIRST: "first (in cover)", LAST: "last (power fists)"}.get(slot, f"I{members[0].initiative}")
         steps.append(InitiativeStep(label, tuple(out), {"strikes": slot, "initiative": members[0].initiative if slot == INITIATIVE else None}))

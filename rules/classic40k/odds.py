@@ -17,18 +17,29 @@ from .resolution import falls_back_odds, result_odds
 
 
 def steps_json(rnd: Round) -> list[dict[str, Any]]:
-    """One entry per Strike Group, in striking order (the full-strength attacks)."""
+    """One entry per pool of Strike Groups (the dice rolled together), in striking order (the
+    full-strength attacks); ``fresh_opponents``: the units its models may turn to when their
+    foes have fallen (setting ``c40k_fresh_opponent``)."""
     out: list[dict[str, Any]] = []
     for k, step in enumerate(rnd.combat.steps):
-        for g in step.groups:
+        seen: dict[object, dict[str, Any]] = {}
+        for i, g in enumerate(step.groups):
             a = g.against[0]
-            out.append({
+            fresh = [x.target for x in g.against[1:]]
+            key: object = g.pool.key if g.pool is not None else i
+            if key in seen:
+                e = seen[key]
+                e["attacks"] += sum(n for _, n in g.dice)
+                e["fresh_opponents"] += [t for t in fresh if t not in e["fresh_opponents"]]
+                continue
+            seen[key] = {
                 "step": k, "initiative": g.info["initiative"], "strikes": g.info["strikes"], "unit": g.unit,
-                "weapon": g.info["weapon"], "models": list(g.models), "attacks": sum(n for _, n in g.dice),
+                "weapon": g.info["weapon"], "models": list(g.pool.models if g.pool else g.models), "attacks": sum(n for _, n in g.dice),
                 "target": a.target, "hit_on": a.hit_on, "wound_on": a.wound_on, "save_on": g.info["save_on"],
-                "fresh_opponents": [x.target for x in g.against[1:]],
+                "fresh_opponents": fresh,
                 **({"cover": g.info["cover"]} if g.info.get("cover") else {}),
-            })
+            }
+        out += seen.values()
     return out
 
 

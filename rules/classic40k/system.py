@@ -34,7 +34,7 @@ class Classic40k(ContactSystem):
     probe_defaults = Probe(25.0, 0, DEFAULT_HEIGHTS["infantry"])
     charge_distance = assault.ASSAULT_MOVE
     settings = COMMON_SETTINGS | {"los_area_terrain", "home_edges", "c40k_frag_grenades", "c40k_fist_extra_attack",
-                                  "c40k_morale_modifier", "c40k_sweeping_advance"}
+                                  "c40k_morale_modifier", "c40k_sweeping_advance", "c40k_fresh_opponent"}
     #: 40k 3rd close combat weapons have no traits: a profile says what it does by its fields
     weapon_traits: ClassVar[Mapping[str, frozenset[str]]] = {"melee_weapons": frozenset()}
     event_rules = {"assault": assault.RULE, "charge": assault.RULE, "strike": melee.RULE, "casualties": melee.RULE_CAS,

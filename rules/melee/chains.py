@@ -53,6 +53,7 @@ from .wounds import Losses, Order, current, take, unsaved_chance, wounds_lost
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
+Bool = NDArray[np.bool_]
 
 #: The most floats one batch of :func:`after_dice` holds at once for its table of the first
 #: kinds' losses (32 MB); larger batches are taken a few starting states at a time.
@@ -134,6 +135,17 @@ class Chain:
             i = position.get(m)
             out += int(n) * (removed <= i if i is not None else True)
         return out
+
+    def reachable(self, against: Against) -> Bool:
+        """In each state, does ``against`` stand — one of its ``foes`` still on the table (a
+        model not in the order always is), or, without foes, a model of the unit left?"""
+        if against.foes is None:
+            return self.has_models
+        position = {d.id: i for i, d in enumerate(self.order)}
+        if any(m not in position for m in against.foes):
+            return np.ones(self.size, dtype=bool)
+        last = max((position[m] for m in against.foes), default=-1)
+        return self.removed <= last
 
     def strikes(self, against: Against) -> list[tuple[float, Move]]:
         """What one attack die of ``against`` does to this unit: per wound kind, in kind order,

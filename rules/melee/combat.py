@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from ..dice import Dice
 from ..pmf import PMF
-from .chains import Chain, Floats, Ints, after_dice
+from .chains import Bool, Chain, Floats, Ints, after_dice
 from .strike import Against, RollLog, StrikeGroup, roll_strike
 from .wounds import Defender, Losses, Order, SaveLog, allocate_dice, wounds_lost
 
@@ -69,6 +69,13 @@ class CombatUnit:
 
     def has_models(self, losses: Losses) -> bool:
         return losses.removed < len(self.order)
+
+    def reachable(self, losses: Losses, against: Against) -> bool:
+        """Does ``against`` stand in this state: one of its ``foes`` on the table, or without
+        foes a model of the unit (:meth:`Chain.reachable <tapeline.rules.melee.chains.Chain.reachable>`)?"""
+        if against.foes is None:
+            return self.has_models(losses)
+        return any(self.alive(losses, m) for m in against.foes)
 
     def removed(self, before: Losses, after: Losses) -> list[str]:
         return [d.id for d in self.order[before.removed:after.removed]]
@@ -106,10 +113,11 @@ class Combat:
         return sum(int(n) for m, n in group.dice if u.alive(losses, m))
 
     def against(self, group: StrikeGroup, state: State) -> Optional[Against]:
-        """The first target option whose unit still has a model (``None``: no foe left)."""
+        """The first target option that still stands — its unit has a model, or one of its
+        ``foes`` (``None``: no foe left within reach)."""
         for a in group.against:
             i = self.index.get(a.target)
-            if i is not None and self.units[i].has_models(state[i]):
+            if i is not None and self.units[i].reachable(state[i], a):
                 return a
         return None
 
@@ -171,13 +179,10 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
     for step in combat.steps:
         begin = state
         groups: list[GroupLog] = []
-        for g in step.groups:
-            n = combat.attack_dice(g, begin)
-            a = combat.against(g, begin)
-            entry: GroupLog = {"unit": g.unit, "group": g.label, "models": [m for m, _ in g.dice if combat.unit(g.unit).alive(begin[combat.index[g.unit]], m)],
-                     "attacks": n, "target": a.target if a else None}
+        for g, models, n, a in _pooled(combat, step, begin):
+            entry: GroupLog = {"unit": g.unit, "group": g.label, "models": models, "attacks": n, "target": a.target if a else None}
             if n == 0 or a is None:
-                entry["note"] = "no attacks" if n == 0 else "no enemy model left to strike"
+                entry["note"] = "no attacks" if n == 0 else "no enemy model left within reach to strike"
                 groups.append(entry)
                 continue
             wounds, rolls = roll_strike(a, n, dice, f"{g.label} vs {a.target}")
@@ -195,6 +200,26 @@ def resolve_round(combat: Combat, dice: Dice, collect_events: bool = False) -> R
     return RoundLog(state, out)
 
 
+def _pooled(combat: Combat, step: InitiativeStep,
+            begin: State) -> list[tuple[StrikeGroup, list[str], int, Optional[Against]]]:
+    """The step's rolls at its start: per group (the groups of one :class:`~tapeline.rules.melee.strike.Pool`
+    striking the same target together), the models still there, their attack dice and the
+    target option (``None``: no foe left)."""
+    rolls: dict[object, tuple[StrikeGroup, list[str], int, Optional[Against]]] = {}
+    for k, g in enumerate(step.groups):
+        u = combat.unit(g.unit)
+        models = [m for m, _ in g.dice if u.alive(begin[combat.index[g.unit]], m)]
+        n, a = combat.attack_dice(g, begin), combat.against(g, begin)
+        key: object = k if g.pool is None else (g.pool.key, a.target if a else None)
+        if key in rolls:
+            first, had, m, _a = rolls[key]
+            rank = {x: i for i, x in enumerate(g.pool.models if g.pool else ())}
+            rolls[key] = (first, sorted(had + models, key=lambda x: rank.get(x, len(rank))), m + n, _a)
+        else:
+            rolls[key] = (g, models, n, a)
+    return list(rolls.values())
+
+
 # --- the exact engine ---------------------------------------------------------------------------
 
 
@@ -207,11 +232,20 @@ def _support(joint: Floats, axis: int) -> Ints:
 @dataclass(frozen=True)
 class _Group:
     """A Strike Group as the exact engine reads it: the attacker's axis, its attack dice in each
-    of the attacker's states, its target options (the option and the target's axis)."""
+    of the attacker's states, its target options (the option and the target's axis) and, in
+    each state of the target, whether the option stands (:meth:`Chain.reachable`)."""
 
     attacker: int
     dice: Ints
     options: tuple[tuple[Against, int], ...]
+    stands: tuple[Bool, ...]
+
+    @property
+    def chooses(self) -> bool:
+        """Does the option it strikes depend on the state (several options, or foes)? With one
+        option of a whole unit, it strikes it: from a state with no model left its dice move
+        nothing."""
+        return len(self.options) > 1 or any(a.foes is not None for a, _t in self.options)
 
 
 def _classes(groups: Sequence[_Group], chains: Sequence[Chain], spans: Sequence[int], axis: int,
@@ -220,8 +254,8 @@ def _classes(groups: Sequence[_Group], chains: Sequence[Chain], spans: Sequence[
     it at the start of the step: a group's attack dice if it is the attacker, whether a model is
     left if it is one of several target options. Every state of a class strikes alike."""
     cols = [g.dice for g in groups if g.attacker == axis]
-    cols += [chains[axis].has_models[:spans[axis]].astype(np.int64) for g in groups if len(g.options) > 1
-             for _a, t in g.options if t == axis]
+    cols += [stands[:spans[axis]].astype(np.int64) for g in groups if g.chooses
+             for (_a, t), stands in zip(g.options, g.stands) if t == axis]
     if not cols:
         return [support]
     keys = np.stack(cols, axis=1)[support]
@@ -241,20 +275,19 @@ def _push(combat: Combat, chains: Sequence[Chain], spans: Sequence[int], step: I
     for g in step.groups:
         ai = combat.index[g.unit]
         options = tuple((a, combat.index[a.target]) for a in g.against if a.target in combat.index)
-        groups.append(_Group(ai, chains[ai].dice(g.dice, spans[ai]), options))
+        groups.append(_Group(ai, chains[ai].dice(g.dice, spans[ai]), options, tuple(chains[t].reachable(a) for a, t in options)))
     support = [_support(joint, u) for u in range(U)]
     classes = [_classes(groups, chains, spans, u, support[u]) for u in range(U)]
 
     def strikes(gi: int, rep: Sequence[int]) -> Optional[tuple[int, int]]:
         """(option, dice) of group ``gi`` in a class whose first states are ``rep`` (``None``: no
-        attacks, or no foe left among several options). With one option the group strikes it:
-        from a state with no model left its dice move nothing."""
+        attacks, or no option standing: :attr:`_Group.chooses`)."""
         g = groups[gi]
         n = int(g.dice[rep[g.attacker]])
-        if len(g.options) == 1:
+        if not g.chooses:
             o: Optional[int] = 0
         else:
-            o = next((k for k, (_a, t) in enumerate(g.options) if chains[t].has_models[rep[t]]), None)
+            o = next((k for k, ((_a, t), stands) in enumerate(zip(g.options, g.stands)) if stands[rep[t]]), None)
         return None if n == 0 or o is None else (o, n)
 
     # the combinations of classes with some chance: each class's first state, its states on

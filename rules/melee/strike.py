@@ -187,7 +187,10 @@ class Against:
     """One target option of a Strike Group: the target unit and the dice tables against it.
 
     ``hit_faces`` / ``wound_faces``: category of each face 1..6; ``kinds``: the wound kinds the
-    tables can produce; ``hit_on`` / ``wound_on``: the plain target numbers, for display.
+    tables can produce; ``hit_on`` / ``wound_on``: the plain target numbers, for display;
+    ``foes``: the target's models the strikers may strike (40k 3rd: those within 2" of them,
+    seed "Removing Casualties") — the option stands while one of them is on the table (``None``:
+    while the unit has a model).
     """
 
     target: str
@@ -196,6 +199,7 @@ class Against:
     kinds: tuple[WoundKind, ...] = (WoundKind(),)
     hit_on: Optional[int] = None
     wound_on: Optional[int] = None
+    foes: Optional[frozenset[str]] = None
 
     def steps(self, label: str = "") -> list[Roll]:
         """The hit roll, then the wound roll for the hits (§A.7 steps 5–6, seed "Rolling To
@@ -215,14 +219,27 @@ class Against:
 
 
 @dataclass(frozen=True)
+class Pool:
+    """Strike Groups of one step that roll their dice as one when they strike the same target:
+    groups told apart only by their options' ``foes`` (40k 3rd: models of one weapon near
+    different enemy models). ``key`` tells the pools of a step apart; ``models``: every model of
+    the pool, in the order the log lists them. A pool's groups have one wound kind each, so
+    taking their dice one group after another (the exact engine) is rolling them together."""
+
+    key: int
+    models: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class StrikeGroup:
     """Models of one unit striking together in one Initiative step with the same dice.
 
     ``dice``: ``(model id, attack dice)`` per striking model; ``against``: target options in
-    order of preference — the group strikes the first whose unit still has a model at the start
-    of the step (a model whose foe has fallen strikes a fresh opponent, seed "Removing
-    Casualties"); ``label`` names the group in the log; ``info``: what the system wants shown
-    (weapon, Initiative, save ...).
+    order of preference — the group strikes the first that still stands at the start of the
+    step (its unit has a model, or one of its ``foes``: a model whose foe has fallen strikes a
+    fresh opponent, seed "Removing Casualties"); ``label`` names the group in the log; ``info``:
+    what the system wants shown (weapon, Initiative, save ...); ``pool``: the groups it rolls
+    with (:class:`Pool`).
     """
 
     unit: str
@@ -230,6 +247,7 @@ class StrikeGroup:
     dice: tuple[tuple[str, int], ...]
     against: tuple[Against, ...]
     info: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    pool: Optional[Pool] = None
 
     @property
     def models(self) -> tuple[str, ...]:

@@ -48,12 +48,16 @@ class Model:
 
 @dataclass(frozen=True)
 class Option:
-    """One enemy unit a fighter may strike, with the scores read off the charts."""
+    """One enemy unit a fighter may strike, with the scores read off the charts; ``foes``: its
+    models within 2" of the fighter, of which one must still stand for the fighter to strike
+    the unit (seed "Removing Casualties": a model whose foe falls strikes a fresh opponent;
+    ``None``: any model of the unit will do)."""
 
     unit: str
     hit: Optional[int]
     wound: Optional[int]
     ignores_armour: bool = False
+    foes: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,8 @@ def _strikes(rnd: Round, begin: tuple, slot: int) -> list:
     for f in rnd.fighters:
         if f.slot != slot or not _alive(rnd, begin, f.model):
             continue
-        opt = next((o for o in f.options if _has_models(rnd, begin, o.unit)), None)
+        opt = next((o for o in f.options if _has_models(rnd, begin, o.unit)
+                    and (o.foes is None or any(_alive(rnd, begin, m) for m in o.foes))), None)
         if opt is not None:
             out.append((opt, f.attacks))
     return out

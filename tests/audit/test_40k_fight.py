@@ -245,18 +245,33 @@ def brawl_units():
     return [unit("marines", "imperium", mstats, marines, status=["charged"]), unit("orks", "orks", ostats, boyz)]
 
 
-def brawl_reference() -> ref.Round:
+#: Who is within 2" of whom in the brawl, by hand: two 25 mm bases (0.984" across) are within 2"
+#: when their centres are at most 2.984" apart. In a row (dy 0.984) that is dx ≤ 2.4 (2.594"),
+#: not 3.6; b5 and b6 (dy 2.3 from the marines) need dx ≤ (2.984² − 2.3²)^½ = 1.901.
+BRAWL_FOES = {
+    "m1": ("b1", "b2", "b3", "b5"), "m2": ("b1", "b2", "b3", "b4", "b5", "b6"),
+    "m3": ("b1", "b2", "b3", "b4", "nob", "b5", "b6"), "m4": ("b2", "b3", "b4", "nob", "b6"), "sgt": ("b3", "b4", "nob"),
+    "b1": ("m1", "m2", "m3"), "b2": ("m1", "m2", "m3", "m4"), "b3": ("m1", "m2", "m3", "m4", "sgt"),
+    "b4": ("m2", "m3", "m4", "sgt"), "nob": ("m3", "m4", "sgt"), "b5": ("m1", "m2", "m3"), "b6": ("m2", "m3", "m4"),
+}
+
+
+def brawl_reference(fresh: str = "within_2") -> ref.Round:
     # by hand: each marine 1 + 1 (charged) + 1 (two weapons) = 3 attacks, 4+ / 4+ (S4 v T4) /
     # Boy save 6+; the sergeant 2 + 1 + 1 = 4 at S8: 4+ / 2+ / no save, last; each fighting Boy
     # 2 attacks 4+ / 5+ (S3 v T4) / marine 3+; the Nob 3 fist attacks 4+ / 2+ / no save, last.
-    # Casualties: base contact first (file order), then within 2", then the rest.
+    # Casualties: base contact first (file order), then within 2", then the rest. Reading
+    # "within_2": a model strikes while one of its foes within 2" stands (the sergeant's fist
+    # not once b1-b4 and the Nob have fallen at I4: b5-b7 are beyond 2" of him).
     M, O = "marines", "orks"
+    foes = (lambda m: BRAWL_FOES[m]) if fresh == "within_2" else (lambda m: None)
     units = [ref.Unit(M, "imperium", [ref.Model(m, 1, 3) for m in ("m1", "m2", "m3", "m4", "sgt")]),
              ref.Unit(O, "orks", [ref.Model(b, 1, 6) for b in ("b1", "b2", "b3", "b4")] + [ref.Model("nob", 2, 6)] +
                       [ref.Model(b, 1, 6) for b in ("b5", "b6", "b7")])]
-    fighters = [ref.Fighter(m, M, 0, 3, (ref.Option(O, 4, 4),)) for m in ("m1", "m2", "m3", "m4")]
-    fighters += [ref.Fighter(b, O, 1, 2, (ref.Option(M, 4, 5),)) for b in ("b1", "b2", "b3", "b4", "b5", "b6")]
-    fighters += [ref.Fighter("sgt", M, 2, 4, (ref.Option(O, 4, 2, True),)), ref.Fighter("nob", O, 2, 3, (ref.Option(M, 4, 2, True),))]
+    fighters = [ref.Fighter(m, M, 0, 3, (ref.Option(O, 4, 4, foes=foes(m)),)) for m in ("m1", "m2", "m3", "m4")]
+    fighters += [ref.Fighter(b, O, 1, 2, (ref.Option(M, 4, 5, foes=foes(b)),)) for b in ("b1", "b2", "b3", "b4", "b5", "b6")]
+    fighters += [ref.Fighter("sgt", M, 2, 4, (ref.Option(O, 4, 2, True, foes("sgt")),)),
+                 ref.Fighter("nob", O, 2, 3, (ref.Option(M, 4, 2, True, foes("nob")),))]
     return ref.Round(units, fighters)
 
 
@@ -268,9 +283,11 @@ def test_brawl_steps_as_worked_by_hand(write):
                    ("marines", "last", 4, 4, 2, None), ("orks", "last", 3, 4, 2, None)]
 
 
-def test_brawl_exact_round_equals_our_markov_chain(write):
-    out = fight(write, brawl_units(), "--unit", "marines")
-    rnd = brawl_reference()
+@pytest.mark.parametrize("fresh", ["within_2", "any_of_unit"])
+def test_brawl_exact_round_equals_our_markov_chain(write, fresh):
+    out = fight(write, brawl_units(), "--unit", "marines", settings={"c40k_fresh_opponent": fresh})
+    assert out["readings"]["c40k_fresh_opponent"] == fresh
+    rnd = brawl_reference(fresh)
     dist = ref.exact(rnd)
     for u in ("marines", "orks"):
         want = ref.casualties_pmf(rnd, dist, u)

@@ -41,6 +41,18 @@ def test_tangent_bases_are_in_contact():
     assert measure.contact(a, fig(1 + d + 0.5e-6, 1)).ok
 
 
+def test_overlapping_bases_are_not_in_contact():
+    # two 32 mm bases 1" apart overlap by 32/25.4 − 1 = 0.259843": base contact is a gap of
+    # zero, so overlapping is not contact — by as much as the overlap, like a gap of that size
+    d = 32 / 25.4
+    for far in (1.0, d - 2e-6, d + 0.3):
+        v = measure.contact(fig(0, 0), fig(far, 0))
+        assert not v.ok, far
+        assert v.value == pytest.approx(far - d, abs=1e-12) and v.limit == 0.0
+        assert v.margin == pytest.approx(-abs(far - d), abs=1e-12) and v.margin < 0
+    assert measure.contact(fig(0, 0), fig(d - 0.5e-6, 0)).ok        # within the 1e-6" tolerance
+
+
 def test_overlap_depth_is_negative_gap():
     assert measure.gap(fig(0, 0), fig(1, 0)) == pytest.approx(1 - 32 / 25.4)
 
@@ -350,7 +362,7 @@ def test_far_from_a_region_is_the_farthest_outline_point_s_distance():
         region = rng.choice(regions)
         base = RoundBase(rng.choice([25, 32, 40, 60])) if rng.random() < 0.6 else OvalBase(rng.choice([60, 90, 105]), rng.choice([35, 46, 70]), rng.uniform(0, 180))
         fig = Figure("m", "u", "s", base, rng.uniform(-1, 9), rng.uniform(-1, 7))
-        pts = measure._outline_points(base, fig.at[0], fig.at[1], t)
+        pts = _outline(fig, t)         # the test's own outline, not the module's
         brute = float(np.max(shapely.distance(shapely.points(pts), region)))
         got = measure.far(fig, region)
         if brute == 0.0:

@@ -138,3 +138,15 @@ def test_pmf_is_immutable():
     d = PMF.die()
     with pytest.raises(dataclasses.FrozenInstanceError):
         d.offset = 3
+
+
+def test_total_is_the_whole_mass():
+    # a distribution's mass is 1, however it was built; a part of one (a sub-distribution, as
+    # the exact engines hold for one branch) keeps the mass it was given: 1/4 + 1/2
+    assert PMF.die(6).total() == pytest.approx(1.0, abs=1e-15)
+    assert (PMF.die(6) + PMF.die(8)).power(3).total() == pytest.approx(1.0, abs=1e-12)
+    assert PMF.from_dict({0: 0.25, 2: 0.5}).total() == 0.75
+    assert PMF.from_dict({-3: 0.125}).total() == 0.125
+    # the mixture of kernels of mass 1/2 each has mass 1/2
+    half = PMF.die(6).mix(lambda x: PMF.from_dict({x: 0.5}))
+    assert half.total() == pytest.approx(0.5, abs=1e-15) and half.mean == pytest.approx(3.5 / 2, abs=1e-15)
