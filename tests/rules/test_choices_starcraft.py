@@ -325,7 +325,7 @@ def test_strict_reaches_the_other_systems_defaults():
     # are the defending player's choice within one tier, file order by default
     g = tapeline.open(EXAMPLES / "assault-40k.yaml").after(0)
     assert str(g.fight("marines")).splitlines()[-1] == (
-        "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_morale_modifier=none, "
+        "readings: c40k_frag_grenades=simultaneous, c40k_fist_extra_attack=any_weapon, c40k_fresh_opponent=within_2, c40k_morale_modifier=none, "
         "casualties.marines=m1 > m2 > m3, casualties.orks=o1 > o2 > o3")
     chosen = g.fight("marines", casualties={"marines": ["m2", "m1"], "orks": ["o3", "o1"]})
     assert "casualties" not in str(chosen).splitlines()[-1]      # the last of each tier follows
