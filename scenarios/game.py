@@ -396,7 +396,10 @@ class Game:
             raise ArgumentError("set", "spots for the rest of the unit need the charge's --roll")
 
         def ask() -> dict[str, Any]:
-            _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+            try:
+                _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+            except ChoiceError as e:
+                raise ArgumentError(e.choice, e.message) from None
             if roll is not None:
                 r = _whole(roll, "roll", 1, 6, "a die result 1..6")
                 try:
