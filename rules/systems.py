@@ -111,7 +111,8 @@ class UnitProblem(Exception):
 @dataclass(frozen=True)
 class FightChoices:
     """The choices a ``fight`` question may carry (each system reads those it has):
-    ``targets`` the enemy units to fight, ``assign`` the unit a model attacks, ``weapons`` a
+    ``targets`` the enemy units to fight, ``assign`` the unit a model attacks (40k 3rd: or
+    ``{unit: attacks}``, its attacks split), ``weapons`` a
     model's weapon, ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the
     unit that charged this turn, ``strike_order`` the Active Player's order of Strike Groups
     within an Initiative step, by name (Horus Heresy §A.7); ``casualties`` {unit: the
@@ -121,7 +122,7 @@ class FightChoices:
     ``damage_reduction`` (§8.7.4 step 5) as the ``attack`` question's."""
 
     targets: tuple[str, ...] = ()
-    assign: Mapping[str, str] = field(default_factory=dict)
+    assign: Mapping[str, Union[str, Mapping[str, int]]] = field(default_factory=dict)
     weapons: Mapping[str, str] = field(default_factory=dict)
     surge_to: tuple[str, ...] = ()
     charged: Optional[str] = None
@@ -131,6 +132,11 @@ class FightChoices:
     impact_split: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     precision: int = 0
     damage_reduction: int = 0
+
+    def one_unit_each(self) -> dict[str, str]:
+        """``assign`` where each model attacks one unit (the systems with no split of a model's
+        attacks: :meth:`RuleSystem.option_problems` refused a split before)."""
+        return {m: t for m, t in self.assign.items() if isinstance(t, str)}
 
 
 @dataclass(frozen=True)
@@ -236,6 +242,9 @@ class RuleSystem:
     #: an IMPACT split, extra ``precision``, ``damage_reduction``) instead of a defender's
     #: casualty order (Horus Heresy, 40k 3rd: the odds depend on it).
     close_combat_splits: ClassVar[bool] = False
+    #: may one model split its attacks between enemy units (40k 3rd "Allocating Attacks"; the
+    #: ``fight`` action's ``targets: {model: {unit: n}}``, the question's ``assign``)
+    attack_splits: ClassVar[bool] = False
     #: the fight's choices made once per model, each with the rule that says so and why:
     #: ``weapons`` (a model's weapon) and ``assign`` (the unit it attacks)
     one_per_model: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -262,6 +271,9 @@ class RuleSystem:
                     if k in REACTION_OPTIONS]
         if method == "fight" and options.get("strike_order") and not self.strike_order_choice:
             return [("strike_order", f"the Active Player's order of Strike Groups is a Horus Heresy rule (§A.7), not {self.name}'s")]
+        if method == "fight" and not self.attack_splits and any(not isinstance(t, str) for t in (options.get("assign") or {}).values()):
+            return [("assign", f"splitting one model's attacks between units is a 40k 3rd rule, not {self.name}'s: "
+                               "give each model one unit")]
         if method == "fight" and not self.close_combat_splits:
             return [(k, f"a StarCraft TMG Close Combat argument, not {self.name}'s") for k in CLOSE_COMBAT_SPLITS if options.get(k)]
         if method == "fight" and options.get("casualties"):

@@ -20,7 +20,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn, Optional, Union
 
 from tapeline.board.errors import TapelineError
 from tapeline.rules.errors import IllegalAction, UnknownId
@@ -187,7 +187,14 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
     game._unit(args.unit, "unit")
     targets = [game._unit(t, "targets") for t in args.target or ()]
     assign = _pairs(game, args.assign, "UNIT", "--assign", once["assign"])
-    assign = {m: game._unit(t, "assign") for m, t in assign.items()}
+    # 40k: MODEL=UNIT:N,UNIT:N splits the model's attacks (the fight action's targets: {model: {unit: n}})
+    assign_: dict[str, Union[str, dict[str, int]]] = {}
+    for m, t in assign.items():
+        if ":" not in t:
+            assign_[m] = game._unit(t, "--assign")
+            continue
+        parts = [_split(p, "MODEL=UNIT:N,UNIT:N", "--assign", ":") for p in t.split(",") if p.strip()]
+        assign_[m] = {game._unit(u.strip(), "--assign"): _count(n, "--assign") for u, n in parts}
     weapons = _pairs(game, args.weapon, "W", "--weapon", once["weapons"])
     surge = [args.surge_to] if isinstance(args.surge_to, str) else list(args.surge_to or ())
     # "--surge-to a,b" names two targets as surely as "--surge-to a --surge-to b" (unless a
@@ -201,7 +208,7 @@ def _fight(game: Game, args: argparse.Namespace) -> A.Answer:
         m, rest = _split(item, "MODEL=UNIT:N", "--impact-split")
         t, n = _split(rest, "MODEL=UNIT:N", "--impact-split", ":")
         impact.setdefault(m, {})[t] = _count(n, "--impact-split")
-    return game.fight(args.unit, targets, assign=assign, weapons=weapons, surge_to=surge, charged=args.charged,
+    return game.fight(args.unit, targets, assign=assign_, weapons=weapons, surge_to=surge, charged=args.charged,
                       strike_order=args.strike_order, casualties=casualties, precision_split=split, impact_split=impact,
                       precision=args.precision, damage_reduction=args.damage_reduction)
 
@@ -355,7 +362,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--unit", required=True, metavar="U", help="the unit whose fight is asked about")
     p.add_argument("--target", action="append", default=[], metavar="T", help="enemy unit (repeat for several)")
     p.add_argument("--assign", action="append", default=[], metavar="MODEL=UNIT",
-                   help="the unit a model attacks (StarCraft: a model in the Fighting Rank against several)")
+                   help="the unit a model attacks (StarCraft: a model in the Fighting Rank against several; "
+                        "40k: MODEL=UNIT:N,UNIT:N splits its attacks)")
     p.add_argument("--surge-to", action="append", default=None, metavar="T",
                    help="the target unit the Surge Die goes to (StarCraft; once: the Surge Die is never split)")
     p.add_argument("--charged", metavar="U", help="the unit that charged this turn")

@@ -51,7 +51,7 @@ from . import overlays as overlays_
 from . import replay, validate, viewer, vocab
 from .actions.shoot import GUARDIAN_SHIELD
 from .errors import ArgumentError, ScenarioError
-from .limits import MAX_BASE_MM, MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST, MIN_BASE_MM
+from .limits import MAX_BASE_MM, MAX_CHARGE_MODIFIER, MAX_INCHES, MAX_LIST, MAX_SPLIT_ATTACKS, MAX_SPLIT_UNITS, MIN_BASE_MM
 from .load import Loaded, parse, read, schema_problems
 from .schema import Scenario
 from .vocab import ActionEntry
@@ -396,7 +396,10 @@ class Game:
             raise ArgumentError("set", "spots for the rest of the unit need the charge's --roll")
 
         def ask() -> dict[str, Any]:
-            _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+            try:
+                _rc, out = self.rules.charge_reach(st, u, tg, lead, mod)
+            except ChoiceError as e:
+                raise ArgumentError(e.choice, e.message) from None
             if roll is not None:
                 r = _whole(roll, "roll", 1, 6, "a die result 1..6")
                 try:
@@ -535,7 +538,7 @@ class Game:
         cov = coverage(tpl, st.all_figures())
         return A.Template.from_json({"template": tpl.as_dict(), "covered": cov.rows(), "near_misses": cov.near_misses(NEAR_MISS)})
 
-    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, str]] = None,
+    def fight(self, unit: str, targets: Union[str, Sequence[str]] = (), *, assign: Optional[Mapping[str, Union[str, Mapping[str, int]]]] = None,
               weapons: Optional[Mapping[str, str]] = None, surge_to: Union[None, str, Sequence[str]] = None,
               charged: Optional[str] = None, strike_order: Sequence[str] = (),
               casualties: Optional[Mapping[str, Sequence[str]]] = None,
@@ -543,7 +546,8 @@ class Game:
               impact_split: Optional[Mapping[str, Mapping[str, int]]] = None,
               precision: int = 0, damage_reduction: int = 0) -> A.Fight:
         """Who fights and the exact odds of close combat for ``unit``: ``targets`` the enemy
-        units to fight, ``assign`` the unit a model attacks, ``weapons`` a model's weapon,
+        units to fight, ``assign`` the unit a model attacks (40k 3rd: or ``{unit: attacks}``,
+        its attacks split, as the ``fight`` action's ``targets``), ``weapons`` a model's weapon,
         ``surge_to`` the unit the Surge Die goes to (StarCraft), ``charged`` the unit that
         charged this turn, ``strike_order`` the Active Player's order of Strike Groups in each
         Initiative step (Horus Heresy: ``["trt power fist", "tac chainsword"]``, the names the
@@ -557,7 +561,13 @@ class Game:
         answer, and in strict mode an error (docs/choices.md)."""
         u = self._unit(unit, "unit")
         tg = tuple(self._unit(t, "targets") for t in _names(targets, "targets"))
-        by_model = {m: self._unit(t, "assign") for m, t in self._by_model(assign, "assign").items()}
+        by_model: dict[str, Union[str, dict[str, int]]] = {}
+        for m, t in _mapping(assign, "assign").items():   # 40k: {unit: attacks}, as the fight action's targets
+            parts = {} if isinstance(t, str) else _mapping(t, "assign")
+            if len(parts) > MAX_SPLIT_UNITS:
+                raise ArgumentError("assign", f"{m}'s attacks split between more than {MAX_SPLIT_UNITS} units")
+            by_model[self._model(m, "assign")] = self._unit(t, "assign") if isinstance(t, str) else {
+                self._unit(v, "assign"): _whole(n, "assign", 0, MAX_SPLIT_ATTACKS) for v, n in parts.items()}
         arms = self._by_model(weapons, "weapons")
         surge = tuple(self._unit(s, "surge_to") for s in _names(surge_to or (), "surge_to"))
         ch = self._unit(charged, "charged") if charged is not None else None
@@ -571,7 +581,7 @@ class Game:
                                                       for t, n in _mapping(parts, "impact_split").items()}
         extra = {name: _whole(value, name, *ATTACK_BOUNDS[name]) for name, value in
                  (("precision", precision), ("damage_reduction", damage_reduction))}
-        given = {"strike_order": order, "casualties": cas, "precision_split": split, "impact_split": impact, **extra}
+        given = {"assign": by_model, "strike_order": order, "casualties": cas, "precision_split": split, "impact_split": impact, **extra}
         for option, why in self.rules.option_problems("fight", given):
             raise ArgumentError(option, why)
         if impact and ch != u:

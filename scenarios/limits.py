@@ -27,5 +27,9 @@ MAX_ID = 100
 MAX_SEED = 2**64 - 1
 #: A charge's distance modifier (Concussive Shells: -2), in the file and on the command line.
 MAX_CHARGE_MODIFIER = 20
+#: One model's attacks split between enemy units (40k 3rd): at most this many per unit, and
+#: this many units (the fight action's ``targets: {model: {unit: n}}``, the question's ``assign``).
+MAX_SPLIT_ATTACKS = 100
+MAX_SPLIT_UNITS = 20
 #: Largest size of any other number a user writes.
 MAX_NUMBER = 1e15

@@ -30,6 +30,7 @@ class Classic40k(ContactSystem):
                           "sweeping_advance"})
     one_turn_statuses = frozenset({"charged", "fired_heavy", "deep_struck"})
     charge_rules: ClassVar[ChargeRules] = charge
+    attack_splits = True
     #: the table analysis's probe: a Space Marine, 25 mm, infantry height (rules/truelos.py)
     probe_defaults = Probe(25.0, 0, DEFAULT_HEIGHTS["infantry"])
     charge_distance = assault.ASSAULT_MOVE
@@ -41,7 +42,7 @@ class Classic40k(ContactSystem):
                    "assault_result": resolution.RULE, "morale": aftermath.RULE_MORALE, "fall_back": aftermath.RULE_MORALE,
                    "advance": aftermath.RULE_ADVANCE, "consolidate": aftermath.RULE_CONSOLIDATE}
     one_per_model = {"weapons": (melee.RULE, "a model fights with one weapon"),
-                     "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks in a file's fight)")}
+                     "assign": (melee.RULE_ALLOC, "a model attacks one enemy unit (or splits its attacks: MODEL=UNIT:N,UNIT:N)")}
 
     def unit_info(self, entry: UnitEntry) -> UnitInfo:
         """The catalogue entries the unit and its models name (``profile``), overridden by the

@@ -43,11 +43,12 @@ from ..errors import IllegalAction
 from ..state import GameState, UnitState
 from ..truelos import visibility_matrix
 from ..unit_move import ModelMove
-from .checks import model_subtypes, take_check
+from .checks import take_check
 from .combat import is_locked, is_vehicle, locked_with
 from .movement import evade_move
-from .reactions import SHIELD_RULE, shield, spend_reaction
+from .reactions import RULE as REACTIONS_RULE, SHIELD_RULE, can_evade, shield, spend_reaction, step4_reactions
 from .shooting import firing_models, shoot
+from .weapons import ranged_options
 from .statuses import gain_status
 
 RULE = "HH3 §A.3 Charge"
@@ -359,6 +360,8 @@ def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
         if opts.get("shield"):
             raise IllegalAction(SHIELD_RULE, f"{target} is locked in combat: no Reactions, no Shield", field="shield")
         return state, "", events
+    if not any(k in opts for k in STEP_4_REACTIONS):
+        no_reaction(state, cc)
     if opts.get("shield"):   # declared at the start of step 4, before either Volley
         state, ev = shield(state, target)
         events += ev
@@ -390,6 +393,31 @@ def volley_step(state: GameState, cc: ContactCharge, dice: Dice,
     return state, "", events
 
 
+def no_reaction(state: GameState, cc: ContactCharge) -> None:
+    """The charge declares no Reaction of the target (none of ``overwatch``, ``evade``,
+    ``shield`` given; one of them ``false`` states "no Reaction"): read as none, the reading
+    ``reaction=none`` when the target could have reacted (§A.4,
+    :func:`rules.heresy.reactions.step4_reactions`); in strict mode an error listing the
+    Reactions it may declare."""
+    target = cc.targets[0]
+    legal = step4_reactions(state, target, could_fire(state, target, cc.unit))
+    choices.default(state.settings, "reaction", "none", legal, REACTIONS_RULE,
+                    f"{target}'s Reaction to the charge (overwatch, evade or shield: true; any of them false: none)",
+                    "overwatch")
+
+
+def could_fire(state: GameState, shooter: str, target: str) -> bool:
+    """Whether a model of ``shooter`` has a ranged weapon (any of its own) that sees a model of
+    ``target`` within range: the condition of Overwatch (§A.4 "fires normally with all its
+    weapons")."""
+    figs, tfigs = state.figures_of(shooter), state.figures_of(target)
+    if not figs or not tfigs:
+        return False
+    vis, gap = visibility_matrix(state, shooter, target), gap_matrix(figs, tfigs)
+    return any(vis[i, j] and gap[i, j] <= w.range + TOUCH
+               for i, f in enumerate(figs) for w in ranged_options(state.unit(shooter), f.id) for j in range(len(tfigs)))
+
+
 def may_volley(state: GameState, shooter: str, target: str, weapons: Mapping[str, str], name: str) -> bool:
     """Whether ``shooter`` makes the Volley Attack at ``target`` the file neither declares nor
     declines (§A.3 step 4: "both units ... may make a Volley Attack"): it does, the reading
@@ -407,9 +435,7 @@ def evade(state: GameState, cc: ContactCharge, events: list[dict[str, Any]],
     each model up to its Initiative away from the charger; if the charger's best roll (6, with
     its modifier) can then no longer cover the route, the charge fails."""
     target = cc.targets[0]
-    ok = all(model_subtypes(state, m) & {"light", "cavalry"} or (state.unit(target).stats.get("unit_type") or "").lower() == "cavalry"
-             for m in state.unit(target).models)
-    if not ok:
+    if not can_evade(state, target):
         raise IllegalAction("HH3 §A.4 Evade", f"{target} is not entirely Light or Cavalry: it cannot Evade")
     state, ev = spend_reaction(state, target, "evade")
     events += ev

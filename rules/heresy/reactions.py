@@ -123,6 +123,31 @@ def shield(state: GameState, unit_id: str) -> tuple[GameState, list[dict[str, An
                              "why": "Shield reaction: +1 Toughness for the phase"}]
 
 
+def can_evade(state: GameState, unit_id: str) -> bool:
+    """Whether ``unit_id`` may Evade (§A.4): every model Light or Cavalry (model sub-type, or a
+    Cavalry unit)."""
+    cavalry = (state.unit(unit_id).stats.get("unit_type") or "").lower() == "cavalry"
+    return all(cavalry or model_subtypes(state, m) & {"light", "cavalry"} for m in state.unit(unit_id).models)
+
+
+def step4_reactions(state: GameState, target: str, could_fire: bool) -> list[str]:
+    """The Reactions the charged unit ``target`` may declare in the charge's step 4 (§A.4),
+    ``none`` first: none when it cannot react at all (:func:`can_react`); ``shield`` when
+    :func:`shield_problem` finds nothing; ``overwatch`` when ``could_fire`` (a model of it has a
+    ranged weapon that sees a charging model in range); ``evade`` when :func:`can_evade`.
+
+    A unit reacts at most once per turn, so these are the choice's legal options: the
+    default "no Reaction" is a reading (``reaction=none``) only when the list holds more than
+    ``none``."""
+    if can_react(state, target):
+        return ["none"]
+    out = ["none"]
+    out += ["overwatch"] if could_fire else []
+    out += ["evade"] if can_evade(state, target) else []
+    out += ["shield"] if not shield_problem(state, target) else []
+    return out
+
+
 def toughness_bonus(state: GameState, unit_id: str) -> int:
     """The Toughness a unit's reactions add this phase: +1 after the Shield reaction."""
     return 1 if unit_id in (state.turn.get("shield") or ()) else 0

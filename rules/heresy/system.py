@@ -93,7 +93,7 @@ class HorusHeresy(ContactSystem):
         return movement.pile_in_action(state, unit, models, moves)
 
     def round_odds(self, state: GameState, unit: str, choices: FightChoices) -> dict[str, Any]:
-        return melee.odds(state, unit, choices.targets, choices.assign, choices.charged, choices.weapons,
+        return melee.odds(state, unit, choices.targets, choices.one_unit_each(), choices.charged, choices.weapons,
                           choices.casualties, choices.strike_order)
 
     def fight(self, state: GameState, unit: str, dice: Dice, weapons: Mapping[str, str],

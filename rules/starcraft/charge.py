@@ -43,6 +43,7 @@ from tapeline.board.units import TOUCH
 from ..charge_answer import head, num, xy
 from ..charge_geometry import Group, MoveRules, Plan, best_plan, closest_within, end_regions, radius
 from ..charge_odds import BEST_OF_2D6, D6, ChargeDice, ChargeOdds, charge_odds
+from .. import choices
 from ..errors import IllegalAction
 from ..state import GameState
 from . import charge_followers as followers
@@ -224,6 +225,10 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
         return hit
 
     plan = _engaging_plan(state, figs, targets, rules_of, regions_of, extra)
+    if leader is None:
+        choices.default(state.settings, "leader", plan.leader, [f.id for f in figs], RULE,
+                        f"{unit_id}'s Leading Model (\"Pick the Leading Model\": any model of the unit; "
+                        "the default is the one with the shortest route)")
     if plan.path is None:
         notes += _unreachable_notes(state, rules_of(figs[0]), targets)
     sp = speed(state, unit_id)
@@ -348,7 +353,10 @@ def nominated(state: GameState, targets: Sequence[str], end: Optional[Sequence[f
             out[t] = m
         else:
             options = engageable(state, t, mover, on) or state.figures_of(t)
-            out[t] = options[0].id if end is None else min(options, key=lambda f: (math.dist(f.at, end), f.id)).id
+            pick = options[0].id if end is None else min(options, key=lambda f: (math.dist(f.at, end), f.id)).id
+            out[t] = choices.default(state.settings, f"target_model.{t}", pick, [f.id for f in options], RULE,
+                                     f"the model of {t} nominated for the charge (\"one target model per target "
+                                     "Unit\"; the default is the nearest the Leading Model's end)", "target_models")
     return out
 
 

@@ -47,6 +47,7 @@ from tapeline.board.space import Space, figure_obstacle, piece_obstacle
 from tapeline.board.table import Figure, Table
 from tapeline.board.terrain import Piece
 
+from .. import choices
 from ..charge_geometry import MoveRules, radius, space_for
 from ..errors import IllegalAction
 from ..state import GameState, UnitState
@@ -201,7 +202,7 @@ def run(state: GameState, unit_id: str, leader: str, path: Sequence[tuple[float,
     """Move / Run (§8.5.2, §8.7.1): the Leading Model ``leader`` along ``path`` (the points
     after where it stands; a Flying unit goes point to point), checked against the unit's
     Speed; the rest at ``spots`` (each checked) or by default as close to it as they legally
-    can, in coherency. Returns the new state, the events and what the move did (``length``,
+    can, in coherency (a reading, ``run=default:<models>``; in strict mode an error). Returns the new state, the events and what the move did (``length``,
     ``coherency``, ``grass_removed``)."""
     u = state.unit(unit_id)
     if leader not in u.models:
@@ -252,6 +253,7 @@ def run(state: GameState, unit_id: str, leader: str, path: Sequence[tuple[float,
         if pl.unplaced:
             new = new.without_models(unit_id, list(pl.unplaced))
             events.append({"type": "removed", "unit": unit_id, "models": list(pl.unplaced), "why": "no legal linked spot (§4.4)"})
+        choices.placement(state.settings, "run", RUN, f"the spots of the rest of {unit_id} (set)", pl.positions)
     grass = [] if u.flying else grass_crossed(state, pts)
     grass = sorted(set(grass) | set(grass_ended_on(new, new.figures_of(unit_id))))
     if grass:

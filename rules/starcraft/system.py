@@ -201,7 +201,7 @@ class StarCraft(RuleSystem):
 
     def fight_odds(self, state: GameState, unit: str, choices: FightChoices = FightChoices()) -> dict[str, Any]:
         """The unit's Close Combat Attack as the board stands (§8.8.1), IMPACT with ``charged``."""
-        return melee.fight_answer(state, unit, choices.targets, choices.assign, choices.weapons, choices.surge_to,
+        return melee.fight_answer(state, unit, choices.targets, choices.one_unit_each(), choices.weapons, choices.surge_to,
                                   choices.charged, choices.precision_split, choices.impact_split,
                                   Modifiers(precision=choices.precision, damage_reduction=choices.damage_reduction))
 

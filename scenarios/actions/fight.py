@@ -33,12 +33,13 @@ from pydantic import Field
 from tapeline.rules.state import GameState
 from tapeline.rules.systems import Events, rules_for
 
+from ..limits import MAX_SPLIT_ATTACKS, MAX_SPLIT_UNITS
 from ..schema import Flag, Id, Strict, Text
 from ..validate import Static
 from ..vocab import Ref, ReplayContext
 
 Ids = Annotated[list[Id], Field(max_length=2000)]
-Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=100)]], Field(max_length=20)]
+Split = Annotated[dict[Id, Annotated[int, Field(strict=True, ge=0, le=MAX_SPLIT_ATTACKS)]], Field(max_length=MAX_SPLIT_UNITS)]
 
 
 class Fight(Strict):

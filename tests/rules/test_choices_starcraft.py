@@ -210,11 +210,19 @@ def test_strict_fight_asks_for_each_choice_in_turn():
 ROUND = str(EXAMPLES / "round-zealots-charge.yaml")
 
 
-def test_charge_followers_default_is_a_reading_and_strict_wants_set():
+def test_charge_followers_default_is_a_reading_and_strict_wants_set(tmp_path):
+    # z1's gap to m1 is 7 − 0.787 − 0.630 = 5.583", z2's to m2 √(49 + 0.16) − 1.417 = 5.594": z1
+    # has the shortest route and leads; it ends at (12 − 1.417, 10), nearest m1 (m2 is 1.4" off
+    # the line); z2 is set by default.
     r = tapeline.open(ROUND).replay()
     charge = next(e for e in r.events if e["type"] == "action" and e["action"] == "charge")
-    assert charge["readings"] == {"charge_followers": "default:z2"}      # z1 leads; z2 is set by default
+    assert charge["readings"] == {"leader": "z1", "target_model.marines": "m1", "charge_followers": "default:z2"}
     code, _, err = cli("replay", ROUND, "--strict")
+    assert code == 2 and err.count("\n") == 1
+    assert ": actions[1]: zealots's Leading Model" in err and "legal: z1, z2 (§8.7.7 Charge)" in err
+    chosen = tmp_path / "chosen.yaml"
+    chosen.write_text(open(ROUND).read().replace("targets: [marines]}", "targets: [marines], leader: z1, target_models: {marines: m1}}"))
+    code, _, err = cli("replay", chosen, "--strict")
     assert code == 2 and err.count("\n") == 1
     assert ": actions[1]: the spots of the rest of zealots (set) must be chosen" in err
     assert "(§8.7.7 Charge step 4)" in err
@@ -284,18 +292,22 @@ def test_close_ranks_defaults_are_readings_and_strict_asks_for_each(tmp_path):
 
 def test_the_charge_question_takes_the_followers_spots(tmp_path):
     g = tapeline.open(ROUND).after(0)
-    plain = g.charge("zealots", ["marines"], roll=6)
+    # the Leading Model and the nominated Marine (worked out in the test above) stated
+    lead = {"leader": "z1", "target_models": {"marines": "m1"}}
+    assert dict(g.charge("zealots", ["marines"], roll=6).readings) == {
+        "leader": "z1", "target_model.marines": "m1", "charge_followers": "default:z2"}
+    plain = g.charge("zealots", ["marines"], roll=6, **lead)
     assert plain.success and dict(plain.readings) == {"charge_followers": "default:z2"}
     assert str(plain).splitlines()[-1] == "readings: charge_followers=default:z2"
     spot = plain.roll["placed"]["z2"]
     strict = g.strict_game()
     with pytest.raises(ArgumentError) as e:
-        strict.charge("zealots", ["marines"], roll=6)
+        strict.charge("zealots", ["marines"], roll=6, **lead)
     assert e.value.location == "set" and "the spots of the rest of zealots (set) must be chosen" in e.value.message
-    given = strict.charge("zealots", ["marines"], roll=6, spots={"z2": tuple(spot)})
+    given = strict.charge("zealots", ["marines"], roll=6, **lead, spots={"z2": tuple(spot)})
     assert given.success and given.readings is None and tuple(given.roll["placement"]["given"]) == ("z2",)
     code, _, err = cli("charge", ROUND, "--after", "0", "--unit", "zealots", "--target", "marines", "--roll", "6",
-                       "--strict", "--set", f"z2={spot[0]!r},{spot[1]!r}")
+                       "--strict", "--leader", "z1", "--target-model", "marines=m1", "--set", f"z2={spot[0]!r},{spot[1]!r}")
     assert code == 0, err
     with pytest.raises(ArgumentError, match="need the charge's --roll"):
         g.charge("zealots", ["marines"], spots={"z2": (1.0, 1.0)})
