@@ -466,3 +466,22 @@ def test_the_showcase_roaches_share_one_graph_and_keep_their_own(monkeypatch):
     monkeypatch.setattr(paths, "_BOUND_MIN_CIRCLES", 10**9)  # the full search (the bounded one: test_paths_bounded.py)
     charge.reach(state, "roaches", ["marauders"])
     assert len(set(starts)) == 3
+
+
+@pytest.mark.parametrize("side", [1.0, -1.0])
+def test_round_a_disc_on_the_shorter_side_across_angle_zero_or_pi(side):
+    # A disc of radius 1.5 at (10, 10), grown by ρ = 0.5 to R = 2. From (10 + s, 5) to
+    # (10 + s, 15) (s = ±1) the straight line crosses it; the shorter way round passes the
+    # disc's side at x = 10 + 2s, i.e. its point at angle 0 (s = +1) or π (s = −1). Each
+    # end is D = √26 from the centre, at angle θ = atan2(5, 1) from the side's direction;
+    # the tangents touch acos(R/D) nearer that side, so the arc spans 2·(θ − acos(R/D)).
+    s = Space(30, 30, RHO, [disc_obstacle("d", "terrain", 10, 10, 1.5, RHO)])
+    p = shortest_path(s, (10 + side, 5), (10 + side, 15))
+    R, D = 2.0, math.sqrt(26)
+    theta = math.atan2(5, 1)
+    want = 2 * math.sqrt(D * D - R * R) + R * 2 * (theta - math.acos(R / D))
+    assert p.length == pytest.approx(want, abs=1e-9)
+    assert [l.kind for l in p.legs] == ["line", "arc", "line"]
+    # the path's far point from the start-goal line is on the shorter side
+    xs = [x for x, _ in p.points()]
+    assert (max(xs) > 11.9) if side > 0 else (min(xs) < 8.1)
