@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import given, settings, strategies as st
 
@@ -244,3 +245,27 @@ def test_the_one_clear_line_through_four_corners_of_a_staggered_slit():
     assert ok and clear(w, pieces) and on_base(w[0], a) and on_base(w[1], b)
     for x, y in w:
         assert abs(y + 0.05 * (x - 5)) < 1e-9
+
+
+@pytest.mark.parametrize("pieces", [
+    # one wall across the band between the bases (pass 2: one piece)
+    [Piece.rect("w", 4, -3, 1, 6)],
+    # two staggered walls: a line over the first (y ≥ 0.2 at x = 5) and under the second
+    # (y ≤ −0.2 at x = 6) falls by 0.4 per inch, so it is at y ≥ 2.2 at x = 0, off A's base
+    # (radius 0.5): blocked, and neither wall alone crosses the band (pass 4: two pieces)
+    [Piece.rect("w1", 4, -5, 1, 5.2), Piece.rect("w2", 6, -0.2, 1, 5.2)],
+], ids=["one wall", "two walls"])
+def test_a_pair_behind_walls_is_settled_blocked_before_the_exact_search(pieces, monkeypatch):
+    from tapeline.board import sight as S
+
+    left: list[int] = []
+    exact = S._Search.exact
+
+    def counted(self, centre):
+        left.append(int((~self.done).sum()))
+        return exact(self, centre)
+
+    monkeypatch.setattr(S._Search, "exact", counted)
+    a, b = fig("a", 0, 0, RoundBase(25.4)), fig("b", 10, 0, RoundBase(25.4))
+    assert search(a, b, pieces)[0] is False
+    assert left == [0]  # the fast passes settled the pair: the exact search had none to do
