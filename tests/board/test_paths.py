@@ -466,3 +466,43 @@ def test_the_showcase_roaches_share_one_graph_and_keep_their_own(monkeypatch):
     monkeypatch.setattr(paths, "_BOUND_MIN_CIRCLES", 10**9)  # the full search (the bounded one: test_paths_bounded.py)
     charge.reach(state, "roaches", ["marauders"])
     assert len(set(starts)) == 3
+
+
+@pytest.mark.parametrize("side", [1.0, -1.0])
+def test_round_a_disc_on_the_shorter_side_across_angle_zero_or_pi(side):
+    # A disc of radius 1.5 at (10, 10), grown by ρ = 0.5 to R = 2. From (10 + s, 5) to
+    # (10 + s, 15) (s = ±1) the straight line crosses it; the shorter way round passes the
+    # disc's side at x = 10 + 2s, i.e. its point at angle 0 (s = +1) or π (s = −1). Each
+    # end is D = √26 from the centre, at angle θ = atan2(5, 1) from the side's direction;
+    # the tangents touch acos(R/D) nearer that side, so the arc spans 2·(θ − acos(R/D)).
+    s = Space(30, 30, RHO, [disc_obstacle("d", "terrain", 10, 10, 1.5, RHO)])
+    p = shortest_path(s, (10 + side, 5), (10 + side, 15))
+    R, D = 2.0, math.sqrt(26)
+    theta = math.atan2(5, 1)
+    want = 2 * math.sqrt(D * D - R * R) + R * 2 * (theta - math.acos(R / D))
+    assert p.length == pytest.approx(want, abs=1e-9)
+    assert [l.kind for l in p.legs] == ["line", "arc", "line"]
+    # the path's far point from the start-goal line is on the shorter side
+    xs = [x for x, _ in p.points()]
+    assert (max(xs) > 11.9) if side > 0 else (min(xs) < 8.1)
+
+
+def test_round_three_discs_on_their_right_past_angle_zero_of_the_middle_one():
+    # From (11, 1) to (11, 19) past discs at (11.3, 5), (10.5, 10), (11.3, 15) (grown radii 1,
+    # 2, 1): the right way round hugs all three, crossing the middle disc's angle 0 between its
+    # tangents to the other two; the left way is far longer. The taut path is then the right
+    # chain of the convex hull of the two ends and the grown discs. Referee: that chain with
+    # each disc a 100 000-gon (an inscribed polygon's chain is shorter by under 1e-8 here).
+    discs = [(11.3, 5, 0.5), (10.5, 10, 1.5), (11.3, 15, 0.5)]
+    s = Space(30, 30, RHO, [disc_obstacle(f"d{i}", "terrain", x, y, r, RHO) for i, (x, y, r) in enumerate(discs)])
+    a, b = (11.0, 1.0), (11.0, 19.0)
+    p = shortest_path(s, a, b)
+    t = np.linspace(0, 2 * np.pi, 100_000, endpoint=False)
+    pts = np.vstack([[a, b], *[np.column_stack([x + (r + RHO) * np.cos(t), y + (r + RHO) * np.sin(t)]) for x, y, r in discs]])
+    ring = np.array(shapely.MultiPoint(pts).convex_hull.exterior.coords)[:-1]
+    i, j = (int(np.nonzero((ring == q).all(axis=1))[0][0]) for q in (a, b))
+    chains = [ring[np.arange(u, u + (v - u) % len(ring) + 1) % len(ring)] for u, v in ((i, j), (j, i))]
+    right = max(chains, key=lambda c: float(c[:, 0].max()))  # the chain east of x = 11
+    assert right[:, 0].max() == pytest.approx(12.5, abs=1e-6)  # (the chain passes the middle disc's angle 0)
+    assert p.length == pytest.approx(float(np.hypot(*np.diff(right, axis=0).T).sum()), abs=1e-7)
+    assert [l.kind for l in p.legs] == ["line", "arc"] * 3 + ["line"]

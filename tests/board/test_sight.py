@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import given, settings, strategies as st
 
@@ -221,3 +222,50 @@ def test_random_boards_with_an_oval(board, facing):
     rays = sampler_clear(a, b, pieces, 800)
     if len(rays):
         assert ok
+
+
+def test_the_one_clear_line_through_four_corners_of_a_staggered_slit():
+    # Between A at (0, 0) and B at (10, 0) four boxes leave one sight line: a line that passes
+    # above (4, 0.05) and below (6, −0.05) has slope ≤ −0.05, one below (3, 0.1) and above
+    # (4, 0.05) slope ≥ −0.05; so the slope is −0.05, and y(3) ≤ 0.1 with y(4) ≥ 0.05 leave only
+    # L: y = −0.05·(x − 5), through all four corners (it also passes (7, −0.1)). L meets both
+    # bases (|y| ≤ 0.25 over them) and only touches the boxes. Each ring starts at a corner far
+    # from the bases, and far pieces sit between the boxes in the list: every corner that
+    # defines L is one of its piece's later corners.
+    a, b = fig("a", 0, 0, RoundBase(25.4)), fig("b", 10, 0, RoundBase(25.4))
+    boxes = [
+        Piece.poly("p1", [(3.5, -5), (4, -5), (4, 0.05), (3.5, 0.05)]),    # below L, corner (4, 0.05)
+        Piece.poly("p3", [(3.4, 5), (3, 5), (3, 0.1), (3.4, 0.1)]),         # above L, corner (3, 0.1)
+        Piece.poly("p2", [(6.5, 5), (6, 5), (6, -0.05), (6.5, -0.05)]),    # above L, corner (6, −0.05)
+        Piece.poly("p4", [(6.6, -5), (7, -5), (7, -0.1), (6.6, -0.1)]),    # below L, corner (7, −0.1)
+    ]
+    far = [Piece.rect(f"f{i}", 20 + 2 * i, 20, 1, 1) for i in range(len(boxes))]
+    pieces = [p for pair in zip(far, boxes) for p in pair]
+    ok, w = search(a, b, pieces)
+    assert ok and clear(w, pieces) and on_base(w[0], a) and on_base(w[1], b)
+    for x, y in w:
+        assert abs(y + 0.05 * (x - 5)) < 1e-9
+
+
+@pytest.mark.parametrize("pieces", [
+    # one wall across the band between the bases (pass 2: one piece)
+    [Piece.rect("w", 4, -3, 1, 6)],
+    # two staggered walls: a line over the first (y ≥ 0.2 at x = 5) and under the second
+    # (y ≤ −0.2 at x = 6) falls by 0.4 per inch, so it is at y ≥ 2.2 at x = 0, off A's base
+    # (radius 0.5): blocked, and neither wall alone crosses the band (pass 4: two pieces)
+    [Piece.rect("w1", 4, -5, 1, 5.2), Piece.rect("w2", 6, -0.2, 1, 5.2)],
+], ids=["one wall", "two walls"])
+def test_a_pair_behind_walls_is_settled_blocked_before_the_exact_search(pieces, monkeypatch):
+    from tapeline.board import sight as S
+
+    left: list[int] = []
+    exact = S._Search.exact
+
+    def counted(self, centre):
+        left.append(int((~self.done).sum()))
+        return exact(self, centre)
+
+    monkeypatch.setattr(S._Search, "exact", counted)
+    a, b = fig("a", 0, 0, RoundBase(25.4)), fig("b", 10, 0, RoundBase(25.4))
+    assert search(a, b, pieces)[0] is False
+    assert left == [0]  # the fast passes settled the pair: the exact search had none to do

@@ -233,3 +233,45 @@ def test_blockers_corners_edges_and_padded_corner_rings():
     assert rings.shape == (2, 5, 2)
     assert {tuple(v) for v in rings[1]} == {(5, 5), (6, 5), (6, 6), (5, 6)}
     assert tuple(rings[1, 4]) == tuple(rings[1, 3])              # padded with its last corner
+
+
+@pytest.mark.parametrize("za, zb, top, blocked", [
+    (4.0, 0.0, 1.0, False),  # below the top from t = 3/4 on: (7.5, 7.5)–(10, 10), past the square
+    (0.0, 4.0, 1.0, False),  # below it up to t = 1/4: (0, 0)–(2.5, 2.5), short of the square
+    (4.0, 0.0, 3.0, True),   # below it from t = 1/4 on: (2.5, 2.5)–(10, 10) runs through it
+    (0.0, 4.0, 3.0, True),   # below it up to t = 3/4: (0, 0)–(7.5, 7.5) runs through it
+    (4.0, 4.0, 3.0, False),  # both eyes above the top: no part of the line is low
+])
+def test_with_heights_only_the_low_part_of_a_segment_is_tested(za, zb, top, blocked):
+    # The segment (0, 0)–(10, 10) crosses the square [4, 6]² for t in [0.4, 0.6]; the sight
+    # line's height falls linearly from za to zb, so it runs below the piece's top where
+    # za + t·(zb − za) < top.
+    from tapeline.board.terrain import Piece
+
+    bl = S.Blockers([Piece.rect("sq", 4, 4, 2, 2)])
+    heights = (np.array([za]), np.array([zb]), np.array([top]))
+    out = S._blocked(bl, np.array([0]), np.array([[0.0, 0.0]]), np.array([[10.0, 10.0]]), np.ones((1, 1), bool), heights)
+    assert out.tolist() == [blocked]
+
+
+def test_partial_conditions_are_the_outlines_of_the_pieces_between_the_eyes():
+    # Eyes at 0 (A) and 4 (B). A square of top 1 lies between them: its 4 edges, reached at
+    # s = (1 − 0)/4 = 0.25 of the way up; a disc of top 3: its circle, at s = 0.75; a square of
+    # top 5 (above both eyes) and one of top 0 (at the low eye, s = 0) give none; and a pair
+    # already found gives none.
+    from tapeline.board.terrain import Piece
+
+    pieces = [Piece.rect("low", 4, 4, 2, 2), Piece.disc("round", 10, 2, 1.5), Piece.rect("tall", 0, 8, 1, 1),
+              Piece.rect("flat", 8, 8, 1, 1)]
+    bl = S.Blockers(pieces)
+    heights = (np.array([0.0, 0.0]), np.array([4.0, 4.0]), np.array([1.0, 3.0, 5.0, 0.0]))
+    rel_pair, pj = np.array([0, 0, 0, 0, 1]), np.array([0, 1, 2, 3, 0])
+    pair, s, kind, a, b, piece = S._partial_conditions(bl, rel_pair, pj, np.array([False, True]), heights)
+    got = sorted((int(p), float(x), int(k), tuple(map(float, u)), tuple(map(float, v)), int(j))
+                 for p, x, k, u, v, j in zip(pair, s, kind, a, b, piece))
+    ring = [(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)]
+    edges = {(ring[i], ring[(i + 1) % 4]) for i in range(4)}
+    assert [g for g in got if g[2] == 1] == [(0, 0.75, 1, (10.0, 2.0), (1.5, 0.0), 1)]
+    square = [g for g in got if g[2] == 0]
+    assert {(g[3], g[4]) for g in square} == edges and len(square) == 4
+    assert {(g[0], g[1], g[5]) for g in square} == {(0, 0.25, 0)}
