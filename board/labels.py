@@ -3,11 +3,13 @@ terrain where there is room, led back to what they name by a thin line when they
 
 :func:`text_box` is the box a label's text covers (board inches; the renderer's fonts: 11 px
 DejaVu Sans at :data:`board.render.PX` pixels per inch, bold terrain labels a little wider).
-A :class:`Placer` places the labels of one picture in turn, each at the cheapest of a ring of
+A :class:`Placer` places the labels of one picture in turn, each at the cheapest of rings of
 candidate spots around its anchor: a spot whose box meets a base or an earlier label is taken
-only when no other is left; one over terrain (other than the label's own piece, when the label
-fits inside it) or off the table costs more than a few inches of distance. Deterministic: the
-same picture, the same spots.
+only when no other is left; then one over terrain (other than the label's own piece: a terrain
+label may sit on its own piece, never on another) or off the table only when no clear spot is
+left, the rings widened to :data:`WIDE` before giving up (the label is led back by a line).
+Only where no spot at all is clear does the label take the least-overlapping one. Deterministic:
+the same picture, the same spots.
 
 >>> import shapely
 >>> from tapeline.board.bases import RoundBase
@@ -26,6 +28,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from .table import Figure
 from .terrain import Piece
@@ -36,7 +39,12 @@ CHAR, CHAR_BOLD, LINE = 6.6 / 20.0, 7.2 / 20.0, 0.6
 LEAD_BEYOND = 0.6
 #: Candidate distances from the anchor (inches) and directions per ring.
 RADII = (0.0, 0.45, 0.8, 1.2, 1.7, 2.3, 3.0, 3.8, 4.8, 6.0, 7.5, 9.5)
+#: The wider rings searched when no spot of :data:`RADII` is clear of bases, labels and terrain.
+WIDE = (12.0, 15.0, 19.0, 24.0)
 DIRECTIONS = 16
+#: What a spot over a base or an earlier label costs, and one over terrain or off the table:
+#: tiers far above any distance, so a clear spot always wins.
+BLOCKED, CLEAR = 1e9, 1e6
 
 
 def text_box(x: float, y: float, lines: Sequence[str], bold: bool = False) -> shapely.Polygon:
@@ -58,7 +66,8 @@ class Spot:
 
 
 class Placer:
-    """Places the labels of one picture, each clear of every base and every label before it."""
+    """Places the labels of one picture, each clear of every base and every label before it,
+    and of the terrain where any spot within :data:`WIDE` is."""
 
     def __init__(self, figures: Sequence[Figure], pieces: Sequence[Piece], table: shapely.Polygon):
         self.bases = shapely.union_all([f.polygon.buffer(0.04) for f in figures]) if figures else shapely.Polygon()
@@ -73,12 +82,43 @@ class Placer:
               reach: float = 0.0) -> Spot:
         """The spot for a label of ``lines`` meant for ``(x, y)``: ``reach`` is how far round
         the point the thing it names extends (a base's radius: the label goes beside it);
-        ``own`` the terrain piece it names (it may sit inside it, wholly)."""
+        ``own`` the terrain piece it names (it may sit inside it, wholly).
+
+        The rings of :data:`RADII` are searched first; when none of their spots is clear of
+        the bases, the labels and the terrain, the wider rings of :data:`WIDE` too."""
         proto = text_box(0, 0, lines, bold)
         x0, y0, x1, y1 = proto.bounds
         hw, hh = (x1 - x0) / 2, (y1 - y0) / 2
+        if own is not None and own in self.terrain:
+            rest = [g for k, g in self.terrain.items() if k != own]
+            others = shapely.union_all(rest) if rest else shapely.Polygon()
+        else:
+            others = self.all_terrain
+        taken = shapely.union_all(self.taken) if self.taken else None
+        cost, xs, ys = self._score(x, y, hw, hh, reach, RADII, others, taken, own)
+        if cost.min() >= CLEAR:  # nothing clear near by: look further (a leader line leads back)
+            wc, wx, wy = self._score(x, y, hw, hh, reach, WIDE, others, taken, own)
+            cost, xs, ys = np.concatenate([cost, wc]), np.concatenate([xs, wx]), np.concatenate([ys, wy])
+        i = int(np.argmin(cost))
+        box = shapely.box(xs[i] - hw, ys[i] - hh, xs[i] + hw, ys[i] + hh)
+        self.taken.append(box)
+        leader = None
+        if box.distance(shapely.Point(x, y)) > reach + LEAD_BEYOND:
+            edge = shapely.shortest_line(box.exterior, shapely.Point(x, y))
+            (ax, ay), (bx, by) = edge.coords
+            leader = ((float(ax), float(ay)), (float(bx), float(by)))
+        return Spot(float(xs[i]), float(ys[i]), box, leader)
+
+    def _score(self, x: float, y: float, hw: float, hh: float, reach: float, radii: Sequence[float],
+               others: BaseGeometry, taken: Optional[BaseGeometry],
+               own: Optional[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cost of each candidate spot on the rings ``radii`` round ``(x, y)``, and the
+        spots. A box over a base or an earlier label costs :data:`BLOCKED`; one over terrain
+        (``others``: every piece but the label's own) or off the table :data:`CLEAR` — so any
+        spot clear of both wins over one that is not, however far — then the overlap, then
+        the distance. Partly over its own piece costs a little (wholly inside is free)."""
         cands: list[tuple[float, float]] = []
-        for r in RADII:
+        for r in radii:
             for k in range(1 if r == 0 else DIRECTIONS):
                 a = 2 * math.pi * k / DIRECTIONS - math.pi / 2  # below first, then round
                 # beside what it names: the ring is pushed out by its reach and the box's half size
@@ -88,28 +128,18 @@ class Placer:
         ys = np.array([c[1] for c in cands])
         boxes = shapely.box(xs - hw, ys - hh, xs + hw, ys + hh)
         area = (2 * hw) * (2 * hh)
-        hard = shapely.area(shapely.intersection(boxes, self.bases)) if not self.bases.is_empty else np.zeros(len(cands))
-        if self.taken:
-            taken = shapely.union_all(self.taken)
+        zero = np.zeros(len(cands))
+        hard = shapely.area(shapely.intersection(boxes, self.bases)) if not self.bases.is_empty else zero
+        if taken is not None:
             hard = hard + shapely.area(shapely.intersection(boxes, taken))
-        others = self.all_terrain
         if own is not None and own in self.terrain:
-            rest = [g for k, g in self.terrain.items() if k != own]
-            others = shapely.union_all(rest) if rest else shapely.Polygon()
             inside = shapely.within(boxes, self.terrain[own].buffer(-0.05))
             partly = shapely.area(shapely.intersection(boxes, self.terrain[own])) * ~inside
         else:
-            partly = np.zeros(len(cands))
-        soft = (shapely.area(shapely.intersection(boxes, others)) if not others.is_empty else 0.0) + partly
+            partly = zero
+        over = shapely.area(shapely.intersection(boxes, others)) if not others.is_empty else zero
         outside = area - shapely.area(shapely.intersection(boxes, self.table))
         dist = np.hypot(xs - x, ys - y)
-        cost = 1e6 * (hard > 1e-9) + 1e3 * hard + 30 * (soft + outside) / area + dist + 1e-6 * np.arange(len(cands))
-        i = int(np.argmin(cost))
-        box = boxes[i]
-        self.taken.append(box)
-        leader = None
-        if box.distance(shapely.Point(x, y)) > reach + LEAD_BEYOND:
-            edge = shapely.shortest_line(box.exterior, shapely.Point(x, y))
-            (ax, ay), (bx, by) = edge.coords
-            leader = ((float(ax), float(ay)), (float(bx), float(by)))
-        return Spot(float(xs[i]), float(ys[i]), box, leader)
+        cost = (BLOCKED * (hard > 1e-9) + CLEAR * ((over + outside) > 1e-9) + 1e3 * hard
+                + 30 * (over + outside + partly) / area + dist + 1e-6 * np.arange(len(cands)))
+        return cost, xs, ys

@@ -9,9 +9,10 @@ Dice: every ``roll`` event goes with the event it is rolled for — the strike o
 or Impact it follows (StarCraft rolls after declaring), else the next event. A die is marked
 ``hit`` or ``miss`` only where the events say what it needed: ``hit_on`` / ``wound_on`` of a
 strike or volley, the ``N+`` of a save roll, a charge's ``min_roll`` (the kept die of "best of"
-and "discard the lower" rolls; the other ``dropped``). A test against a total (a Leadership
-check, a morale test) marks the total, not the dice; a StarCraft roll gives its number of
-successes (``outcome``), not what each die needed, so its dice are not marked.
+and "discard the lower" rolls; the other ``dropped``), a roll's own ``needs`` (StarCraft's to
+hit, IMPACT, armour and evade rolls, §8.7.4: the target number after modifiers, clamped). A
+test against a total (a Leadership check, a morale test) marks the total, not the dice; the
+StarCraft Surge Die is a number, not a success, so it is not marked (its ``outcome`` is noted).
 
 >>> lines = narrate("heresy", [
 ...     {"type": "roll", "purpose": "to hit (volley tac bolt pistol)", "dice": "2D6", "values": [5, 3]},
@@ -109,6 +110,15 @@ def _save_needs(purpose: str) -> Optional[int]:
     return int(m.group(1)) if m else None
 
 
+def _own_needs(ev: Event) -> Optional[int]:
+    """What each die of ``ev`` needed, as the roll says it: its ``needs`` (StarCraft), else the
+    ``N+`` of a save's purpose; ``None`` when it does not say."""
+    needs = ev.get("needs")
+    if isinstance(needs, int) and not isinstance(needs, bool):
+        return needs
+    return _save_needs(str(ev.get("purpose", "")))
+
+
 def _charge_roll(ev: Event, min_roll: Optional[int]) -> tuple[Roll, str]:
     """A charge roll's dice (the kept one marked against ``min_roll``) and how it reads."""
     values = _values(ev)
@@ -167,7 +177,7 @@ def _strike_like(ev: Event, rolls: list[Event], who: str, label: str) -> tuple[s
         elif p.startswith("to wound"):
             out.append(_marked(r, wound_on if isinstance(wound_on, int) else None))
         else:
-            out.append(_marked(r, _save_needs(p)))
+            out.append(_marked(r, _own_needs(r)))
     bits = []
     if "attacks" in ev:
         bits.append(_plural(ev["attacks"], "attack"))
@@ -207,7 +217,7 @@ def _sentence(ev: Event, rolls: list[Event]) -> tuple[str, list[Roll]]:
         return _strike_like(ev, rolls, who, f"strike {g('target', '')}")
     if t == "challenge_strike":
         return _strike_like(ev, rolls, str(g("model", "")), f"strikes {g('target', '')} with {g('weapon', '')}")
-    plain = [_marked(r, _save_needs(str(r.get("purpose", "")))) for r in rolls]
+    plain = [_marked(r, _own_needs(r)) for r in rolls]
     if t in ("check", "morale"):
         rs = [int(v) for v in g("rolls", [])]
         target = g("target")
@@ -316,7 +326,7 @@ def narrate(system: str, events: Sequence[Event]) -> list[Line]:
         if t == "roll":
             if following is not None:
                 line = lines[following]
-                roll = _marked(ev, _save_needs(str(ev.get("purpose", ""))))
+                roll = _marked(ev, _own_needs(ev))
                 lines[following] = Line(line.kind, line.text, line.rule, line.rolls + (roll,))
             else:
                 pending.append(ev)
@@ -329,5 +339,5 @@ def narrate(system: str, events: Sequence[Event]) -> list[Line]:
         if t in ROLLS_FOLLOW:
             following = len(lines) - 1
     for r in pending:  # rolls no event claimed: a line each
-        lines.append(Line("roll", str(r.get("purpose", "roll")), "", (_marked(r, _save_needs(str(r.get("purpose", "")))),)))
+        lines.append(Line("roll", str(r.get("purpose", "roll")), "", (_marked(r, _own_needs(r)),)))
     return lines

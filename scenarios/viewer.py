@@ -7,8 +7,8 @@ the board after it, drawn by the same renderer as ``tapeline render`` with what 
 top (:func:`tapeline.scenarios.overlays.step_layers`: each move along the path the rules used,
 casualties crossed where they fell, firing models and targets), and beside it every event in
 a sentence with its dice, each die marked as a success or a failure where the event says what
-it needed (:mod:`tapeline.scenarios.narrate`), the rule it applies, the action as the file gives
-it and the expectations checked after it.
+it needed (StarCraft rolls carry their ``needs``; :mod:`tapeline.scenarios.narrate`), the rule
+it applies, the action as the file gives it and the expectations checked after it.
 
 The page needs no network: the pictures are inline SVG, the style and the script are inline.
 Without JavaScript it shows every step's sentences and dice, and the final board. With it,

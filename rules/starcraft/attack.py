@@ -86,7 +86,9 @@ class Pools:
 class Step:
     """One resolution step: ``count(pools)`` dice, each worth ``face(v)``, then ``then(pools, sum)``.
 
-    A step that rolls nothing has ``count`` 0 and is called with sum 0.
+    A step that rolls nothing has ``count`` 0 and is called with sum 0. ``needs``: the target
+    number each die is rolled against (clamped, §3.4), for a step whose dice each succeed or
+    fail; ``None`` for a die read as a number (the Surge Die). The event log carries it.
     """
 
     purpose: str
@@ -94,6 +96,7 @@ class Step:
     face: Callable[[int], int]
     then: Callable[[Pools, int], Pools]
     sides: int = 6
+    needs: Optional[int] = None
 
     def outcomes(self, n: int) -> PMF:
         """Exact distribution of the summed worth of ``n`` dice (n-fold convolution)."""
@@ -109,6 +112,11 @@ def _none(_: int) -> int:
     return 0
 
 
+def _needs(target: Optional[int]) -> Optional[int]:
+    """What one die of a success roll needs: the clamped target (a natural 1 fails anyway, §3)."""
+    return None if target is None else clamp_target(target)
+
+
 # --- the steps ---------------------------------------------------------------------------------
 
 
@@ -119,6 +127,7 @@ def hit_step(n: int, target: Optional[int], purpose: str = "to hit") -> Step:
         count=lambda p: n if target is not None else 0,
         face=lambda v: int(succeeds(v, target)),
         then=lambda p, s: replace(p, attack=p.attack + (n if target is not None else 0), hits=p.hits + s, armour=p.armour + s),
+        needs=_needs(target),
     )
 
 
@@ -168,7 +177,7 @@ def armour_step(target: Optional[int], tough: int = 0) -> Step:
         return replace(p, armour=0, damage=p.damage + p.armour - saved)
 
     return Step("armour", count=lambda p: p.armour if target is not None else 0,
-                face=lambda v: int(succeeds(v, target)), then=then)
+                face=lambda v: int(succeeds(v, target)), then=then, needs=_needs(target))
 
 
 def evade_step(target: Optional[int]) -> Step:
@@ -179,6 +188,7 @@ def evade_step(target: Optional[int]) -> Step:
         count=lambda p: p.damage if target is not None else 0,
         face=lambda v: int(succeeds(v, target)),
         then=lambda p, s: replace(p, damage=p.damage - s),
+        needs=_needs(target),
     )
 
 
@@ -262,6 +272,7 @@ class StepLog:
     values: list[int]
     outcome: int
     pools: Pools
+    needs: Optional[int] = None
 
 
 def roll_pools(steps: list[Step], dice: Dice, start: Pools = Pools()) -> tuple[Pools, list[StepLog]]:
@@ -272,14 +283,16 @@ def roll_pools(steps: list[Step], dice: Dice, start: Pools = Pools()) -> tuple[P
         values = dice.roll(n, step.purpose, step.sides)  # no die (and no event) for n = 0
         outcome = sum(step.face(v) for v in values)
         p = step.then(p, outcome)
-        log.append(StepLog(step.purpose, values, outcome, p))
+        log.append(StepLog(step.purpose, values, outcome, p, step.needs))
     return p, log
 
 
 def roll_logged(steps: list[Step], dice: Dice, start: Pools = Pools(),
                 **tags: object) -> tuple[Pools, list[StepLog], list[dict[str, object]]]:
     """:func:`roll_pools`, and the dice's roll events of these steps, each with its step's
-    ``outcome`` (and ``tags``, e.g. the target of a split Batch) — what the event log shows."""
+    ``outcome``, what each die ``needs`` (the target number, for a roll of successes: to hit,
+    IMPACT, armour, evade; none for the Surge Die) and ``tags`` (e.g. the target of a split
+    Batch) — what the event log shows."""
     dice.take_events()
     pools, log = roll_pools(steps, dice, start)
     rolls = iter(dice.take_events())
@@ -288,6 +301,8 @@ def roll_logged(steps: list[Step], dice: Dice, start: Pools = Pools(),
         if entry.values:
             ev = next(rolls)
             ev["outcome"] = entry.outcome
+            if entry.needs is not None:
+                ev["needs"] = entry.needs
             ev.update(tags)
             events.append(ev)
     return pools, log, events

@@ -289,3 +289,15 @@ def test_armour_dash_rolls_no_die():
     # for k >= 1 and P(damage = 0) = P(H <= 1)
     h = [math.comb(3, k) * (5 / 6) ** k * (1 / 6) ** (3 - k) for k in range(4)]
     assert marginal(propagate(tough.steps()), "damage").as_list() == pytest.approx([h[0] + h[1], h[2], h[3]], abs=1e-12)
+
+
+def test_roll_events_say_what_each_die_needs():
+    """Each roll event of a Batch carries its target number (clamped, §3.4) as ``needs``; the
+    Surge Die, a number rather than a success, has none. Hit 1+ reads 2+ (a natural 1 fails),
+    Armour 8+ reads 6+ (a natural 6 succeeds), Evade 4+."""
+    from tapeline.rules.starcraft.attack import roll_logged
+    spec = BatchSpec(groups=((3, 1, "to hit"),), surge_dice="D3", surge_applies=False, armour=8, evade=4)
+    _, _, events = roll_logged(spec.steps(), RecordedDice([1, 2, 6, 3, 6, 1, 2, 4, 4]))
+    assert [(e["purpose"], e["values"], e.get("needs")) for e in events] == [
+        ("to hit", [1, 2, 6], 2), ("surge die (D3)", [3], None), ("armour", [6, 1], 6), ("evade", [2], 4)]
+    assert [e["outcome"] for e in events] == [2, 2, 1, 0]

@@ -1,12 +1,14 @@
 """Labels a judge can read: on every bundled example, drawn alone and with the questions its
-file asks, no label box covers a model's base or another label (board/labels.py), and a
-Target Point's mark leaves the target's id clear."""
+file asks, no label box covers a model's base, another label or a terrain piece (a terrain
+label may sit on its own piece; board/labels.py), and a Target Point's mark leaves the
+target's id clear."""
 
 from __future__ import annotations
 
 import itertools
 import re
 import xml.etree.ElementTree as ET
+from typing import Optional
 
 import pytest
 import shapely
@@ -28,29 +30,44 @@ ASKED = [
     ("template-40k-blast.yaml", {"template": "blast", "at": (12, 12)}),
     ("fight-zerglings-two-units.yaml", {"ranks": "zerglings"}),
     ("assault-heresy.yaml", {"charge": "tac", "target": ["trt"]}),
+    ("charge-up-ramp.yaml", {"charge": "roaches", "target": ["marines"]}),
+    ("assault-40k.yaml", {"charge": "marines", "target": ["orks"]}),
 ]
 
 
-def label_boxes(svg: str) -> list[tuple[str, shapely.Polygon]]:
-    """Every label of the picture but the model ids written on their own bases: its text and box."""
+def label_boxes(svg: str) -> list[tuple[str, shapely.Polygon, Optional[str]]]:
+    """Every label of the picture but the model ids written on their own bases: its text, its
+    box and, for a terrain label (two lines: its piece's id, then its Size or height), the
+    piece it names."""
     out = []
+    piece: Optional[str] = None  # the id line just read, waiting for its second line
     for t in ET.fromstring(svg).iter(f"{NS}text"):
         cls = (t.get("class") or "").split()
         if "label" not in cls or "mlabel" in cls:
             continue
         x, y = map(float, re.match(r"translate\(([-\d.]+) ([-\d.]+)\)", t.get("transform")).groups())
-        out.append((t.text, text_box(x, y, [t.text], bold="tlabel" in cls)))
+        own = None
+        if "tlabel" in cls:
+            own = piece if piece is not None else t.text
+            piece = t.text if piece is None else None
+        out.append((t.text, text_box(x, y, [t.text], bold="tlabel" in cls), own))
     return out
 
 
 def check(game: tapeline.Game, svg: str) -> None:
+    """No label covers a base or another label; none covers a terrain piece, but a terrain
+    label may sit on its own piece (docs/rendering.md)."""
     bases = [(f.id, f.polygon) for f in game.state.all_figures()]
+    pieces = {p.id: p.footprint for p in game.state.table.pieces}
     boxes = label_boxes(svg)
     assert boxes
-    for text, box in boxes:
+    for text, box, own in boxes:
         for m, base in bases:
             assert box.intersection(base).area < 1e-9, f"label {text!r} covers {m}"
-    for (t1, b1), (t2, b2) in itertools.combinations(boxes, 2):
+        for pid, foot in pieces.items():
+            if pid != own:
+                assert box.intersection(foot).area < 1e-9, f"label {text!r} covers terrain {pid}"
+    for (t1, b1, _), (t2, b2, _) in itertools.combinations(boxes, 2):
         assert b1.intersection(b2).area < 1e-9, f"labels {t1!r} and {t2!r} overlap"
 
 

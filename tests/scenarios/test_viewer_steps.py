@@ -142,3 +142,35 @@ def test_a_run_is_drawn_along_the_path_the_file_gives():
     path = ET.fromstring(f.svg).find(".//s:g[@data-layer='paths']/s:polyline[@data-path='m1']", NS)
     assert path.get("points") == "5,10 5,13 6,13"
     assert f.lines[0].text.startswith('marines run 4.0"') and f.lines[0].rule == "§8.5.2 Move / §8.7.1 Run"
+
+
+def test_starcraft_dice_marked_against_what_they_needed():
+    """round-zealots-charge.yaml (the file's working): IMPACT (3) 4+ rolls 4 5 6 1 2 3, Armour
+    5+ 5 2 1; Psi Blades hit on 3+: 3 4 5 6 1 2 3 6; the Surge Die (4) is a number, unmarked;
+    Armour 5+ on the 4 left: 5 6 1 1 (§8.7.4, §11 IMPACT)."""
+    fs = frames("round-zealots-charge.yaml")
+
+    def dice(title: str) -> list[list[tuple[int, str, str]]]:
+        f = [f for f in fs if f.title == title][0]
+        return [[(d.value, d.mark, d.needs) for d in r.dice] for line in f.lines for r in line.rolls]
+
+    h, m = "hit", "miss"
+    assert dice("[2] impact") == [[(4, h, "4+"), (5, h, "4+"), (6, h, "4+"), (1, m, "4+"), (2, m, "4+"), (3, m, "4+")],
+                                  [(5, h, "5+"), (2, m, "5+"), (1, m, "5+")]]
+    assert dice("[8] close_combat") == [[(v, h if v >= 3 else m, "3+") for v in (3, 4, 5, 6, 1, 2, 3, 6)],
+                                        [(4, "", "")],
+                                        [(5, h, "5+"), (6, h, "5+"), (1, m, "5+"), (1, m, "5+")]]
+    page = viewer.page(read(EXAMPLES / "round-zealots-charge.yaml"))
+    assert 'title="needs 4+: succeeds"' in page
+
+
+def test_starcraft_shooting_dice_marked():
+    """attack-direct-cover.yaml: C-14 rifles hit on 3+ (12 of 18: the last six are 2 1 2 1 2 1),
+    the Surge Die 5 unmarked, Zergling Armour 6+ saves the two 6s of nine."""
+    f = frames("attack-direct-cover.yaml")[1]
+    rolls = [r for line in f.lines for r in line.rolls]
+    assert [r.purpose for r in rolls] == ["to hit", "surge die (D3)", "armour"]
+    assert [d.mark for d in rolls[0].dice] == ["hit"] * 12 + ["miss"] * 6
+    assert [d.mark for d in rolls[1].dice] == [""]
+    assert [d.mark for d in rolls[2].dice] == ["hit", "hit"] + ["miss"] * 7
+    assert {d.needs for d in rolls[2].dice} == {"6+"}
