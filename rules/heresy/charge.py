@@ -147,6 +147,10 @@ def reach(state: GameState, unit_id: str, targets: Sequence[str], leader: Option
     setup, disordered = setup_distance(state, unit_id)
     los, pair = sight_and_range(state, unit_id, targets[0])
     plan = _plan(state, unit_id, targets, leader)
+    if leader is None and plan.leader is not None:
+        choices.default(state.settings, "leader", plan.leader, [f.id for f in state.figures_of(unit_id)], RULE,
+                        f"{unit_id}'s initial charger (the model the Set-up Move and the charge move are led by; "
+                        "the default is the one with the shortest route)")
     mode = roll_against(state)
     details: dict[str, Any] = {"setup_move": setup, "disordered": disordered, "closest_los_distance": los, "closest_los_pair": pair,
                "charge_roll": "2D6, discard the lower", "roll_against": mode}

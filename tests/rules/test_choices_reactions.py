@@ -4,6 +4,7 @@ Evade "after the Volley Attack"; §A.4: one Reaction per unit and turn, a Reacti
 Stunned, Routed or locked). Where the target could have reacted, "no Reaction" is a reading
 (``reaction=none``) and strict mode an error listing the Reactions it may declare; where it
 could not, nothing is listed. The legal options below are worked out from the scenario by hand.
+Each charge states its initial charger (a1, the shortest route), a choice of its own.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ STRICT = "settings: {strict_choices: true}\nboard:"
 
 def readings(doc: str, options=None) -> dict[str, str]:
     with choices.recording() as used:
-        hh.charge(scenario(doc).state, "a", ["b"], RecordedDice(DICE), options=options)
+        hh.charge(scenario(doc).state, "a", ["b"], RecordedDice(DICE), "a1", options=options)
     return dict(used)
 
 
 def strict_error(doc: str) -> str:
     with pytest.raises(MissingChoice) as e:
-        hh.charge(scenario(doc.replace("board:", STRICT, 1)).state, "a", ["b"], RecordedDice(DICE), options={"volley": False})
+        hh.charge(scenario(doc.replace("board:", STRICT, 1)).state, "a", ["b"], RecordedDice(DICE), "a1", options={"volley": False})
     return str(e.value)
 
 
@@ -53,25 +54,25 @@ def test_no_reaction_possible_nothing_is_listed(doc):
     # not Legiones Astartes / Stunned / no model with the Shield trait, and no ranged weapon,
     # not Light: only "none" → no reading, and strict mode does not ask.
     assert "reaction" not in readings(doc)
-    hh.charge(scenario(doc.replace("board:", STRICT, 1)).state, "a", ["b"], RecordedDice(DICE), options={"volley": False})
+    hh.charge(scenario(doc.replace("board:", STRICT, 1)).state, "a", ["b"], RecordedDice(DICE), "a1", options={"volley": False})
 
 
 def test_a_stated_reaction_or_a_stated_none_is_no_reading():
     assert "reaction" not in readings(text(), {"shield": True})
     strict = scenario(text().replace("board:", STRICT, 1)).state
-    hh.charge(strict, "a", ["b"], RecordedDice(DICE), options={"shield": False, "volley": False})   # "none", stated
+    hh.charge(strict, "a", ["b"], RecordedDice(DICE), "a1", options={"shield": False, "volley": False})   # "none", stated
 
 
 def test_no_reaction_point_left_nothing_is_listed():
     # the side's one Reaction point (a battle of ≤ 1,500 points) is spent already
     st = scenario(text()).state.with_turn("reactions_used", {"traitor": 1})
     with choices.recording() as used:
-        hh.charge(st, "a", ["b"], RecordedDice(DICE))
+        hh.charge(st, "a", ["b"], RecordedDice(DICE), "a1")
     assert "reaction" not in used
 
 
 def test_replay_strict_refuses_the_charge_at_its_action(write):
-    acts = "dice: {rolls: [%s]}\nactions:\n  - {action: charge, unit: a, targets: [b]}\n" % ", ".join(map(str, DICE))
+    acts = "dice: {rolls: [%s]}\nactions:\n  - {action: charge, unit: a, targets: [b], leader: a1}\n" % ", ".join(map(str, DICE))
     code, out, _ = cli("replay", write(text(actions=acts)))
     assert code == 0 and "reaction=none" in out
     code, _, err = cli("replay", write(text(actions=acts)), "--strict")

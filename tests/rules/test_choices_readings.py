@@ -339,16 +339,36 @@ def test_the_aftermath_default_is_a_reading_and_strict_lists_the_options(write):
 def test_a_volley_left_open_is_made_and_listed(write):
     # a1's bolt pistol (Assault trait, 12") reaches the traitors: tac may volley (made by
     # default); the traitors carry only close combat weapons: no Volley to choose; the
-    # Volley's wounds go to the traitors in file order (nobody wounded yet)
+    # Volley's wounds go to the traitors in file order (nobody wounded yet); a1, a2, a3 all
+    # stand 5.759843" from their traitor (same x): the tie goes to a1, first in the file
     path = EXAMPLES / "assault-heresy.yaml"
     head = next(e for e in tapeline.open(path).replay().events if e["type"] == "action")
-    assert head["readings"] == {"volley": "true", "casualties.trt": "t1 > t2 > t3"}
+    assert head["readings"] == {"leader": "a1", "volley": "true", "casualties.trt": "t1 > t2 > t3"}
     code, _, err = cli("replay", path, "--strict")
+    assert code == 2 and ": expect[0]: tac's initial charger" in err and "legal: a1, a2, a3" in err
+    text = path.read_text()
+    for plain in ("{expect: charge, unit: tac, targets: [trt]", "{action: charge, unit: tac, targets: [trt]"):
+        assert plain in text
+        text = text.replace(plain, plain + ", leader: a1")       # the initial charger stated
+    code, _, err = cli("replay", write(text, "led.yaml"), "--strict")
     assert code == 2 and ": actions[0]: whether tac makes its Volley Attack at trt must be chosen (strict_choices); " \
                          "legal: true, false" in err
-    text = path.read_text()
-    old = "  - {action: charge, unit: tac, targets: [trt]}"
-    assert old in text
-    declined = write(text.replace(old, "  - {action: charge, unit: tac, targets: [trt], volley: false}"), "declined.yaml")
+    old = "  - {action: charge, unit: tac, targets: [trt], leader: a1}"
+    declined = write(text.replace(old, "  - {action: charge, unit: tac, targets: [trt], leader: a1, volley: false}"), "declined.yaml")
     code, _, err = cli("replay", declined, "--strict")
     assert code == 2 and "actions[0]" not in err      # no Volley, no casualties to order: the charge holds
+
+
+def test_heresy_the_initial_charger_is_a_reading_and_strict_lists_the_models():
+    # charge-heresy-setup.yaml: a1 (5, 10) faces t1 (13.259843, 10) across exactly 7" of gap;
+    # a2 (5, 11.5) to t2 (13.259843, 11.4): √(8.259843² + 0.1²) − 1.259843 = 7.000605"; a3 is
+    # 1.4" further back: a1 has the shortest route, and any of the three may lead
+    path = str(EXAMPLES / "charge-heresy-setup.yaml")
+    g = tapeline.open(path)
+    assert dict(g.charge("loyal", ["traitors"]).readings or {})["leader"] == "a1"
+    assert "leader" not in dict(g.charge("loyal", ["traitors"], leader="a2").readings or {})
+    with pytest.raises(ArgumentError) as e:
+        g.strict_game().charge("loyal", ["traitors"])
+    assert e.value.location == "leader" and "legal: a1, a2, a3" in e.value.message
+    code, _, err = cli("charge", path, "--unit", "loyal", "--target", "traitors", "--strict")
+    assert code == 2 and err.count("\n") == 1 and ": --leader: " in err

@@ -134,9 +134,10 @@ def test_charge_states_its_gate_with_the_margin_in_words():
 def test_a_failed_roll_says_what_happens_in_each_system():
     # Horus Heresy: the Set-up Move (3" for M7) is made and stays made; the roll 2 is short of
     # the 4" left; a Cool Check follows
+    # (a1 leads: 7" from t1 where a2 is √(8.259843² + 0.1²) − 1.259843 = 7.0006" from t2)
     code, out, _ = cli("charge", HH_FAILED, "--unit", "loyal", "--target", "traitors", "--roll", "2")
-    last = out.splitlines()[-1]
-    assert code == 0 and last.startswith("rolled 2: the charge fails: ")
+    *_, last, readings = out.splitlines()
+    assert code == 0 and last.startswith("rolled 2: the charge fails: ") and readings == "readings: leader=a1"
     assert "Cool Check" in last and 'Set-up Move made: a1 3" to (8, 10)' in last and "(no move)" not in last
     # 40k 3rd: the models move the 2" rolled through the difficult ground and fall short
     code, out, _ = cli("charge", C40K, "--unit", "marines", "--target", "orks", "--roll", "2")
