@@ -65,6 +65,21 @@ class Spot:
     leader: Optional[tuple[tuple[float, float], tuple[float, float]]]
 
 
+def overlap(boxes: np.ndarray, geom: BaseGeometry) -> np.ndarray:
+    """The area of each of ``boxes`` that ``geom`` covers, in arrays: ``geom``'s polygons
+    (disjoint, as a union's are) in an STRtree, each box intersected only with the parts its
+    bounds meet and the areas summed per box — so a picture of many bases does not run a
+    polygon overlay of every candidate spot with all of them."""
+    out = np.zeros(len(boxes))
+    if geom.is_empty:
+        return out
+    parts = shapely.get_parts(geom)
+    ib, ip = shapely.STRtree(parts).query(boxes)
+    if len(ib):
+        np.add.at(out, ib, shapely.area(shapely.intersection(boxes[ib], parts[ip])))
+    return out
+
+
 class Placer:
     """Places the labels of one picture, each clear of every base and every label before it,
     and of the terrain where any spot within :data:`WIDE` is."""
@@ -129,15 +144,15 @@ class Placer:
         boxes = shapely.box(xs - hw, ys - hh, xs + hw, ys + hh)
         area = (2 * hw) * (2 * hh)
         zero = np.zeros(len(cands))
-        hard = shapely.area(shapely.intersection(boxes, self.bases)) if not self.bases.is_empty else zero
+        hard = overlap(boxes, self.bases)
         if taken is not None:
-            hard = hard + shapely.area(shapely.intersection(boxes, taken))
+            hard = hard + overlap(boxes, taken)
         if own is not None and own in self.terrain:
             inside = shapely.within(boxes, self.terrain[own].buffer(-0.05))
-            partly = shapely.area(shapely.intersection(boxes, self.terrain[own])) * ~inside
+            partly = overlap(boxes, self.terrain[own]) * ~inside
         else:
             partly = zero
-        over = shapely.area(shapely.intersection(boxes, others)) if not others.is_empty else zero
+        over = overlap(boxes, others)
         outside = area - shapely.area(shapely.intersection(boxes, self.table))
         dist = np.hypot(xs - x, ys - y)
         cost = (BLOCKED * (hard > 1e-9) + CLEAR * ((over + outside) > 1e-9) + 1e3 * hard
