@@ -228,26 +228,35 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
             los.append(_GRID[idx])
             flos.append(f[np.arange(n), idx])
             signs.append(np.full(n, sign))
-    # ... then bisect all four at once (rows: column-major blocks of n).
-    lo, flo, sg = np.concatenate(los), np.concatenate(flos), np.concatenate(signs)
+    # ... then bisect all four at once (rows: column-major blocks of n), where there is a root.
+    good = np.concatenate(goods)
+    g = np.flatnonzero(good)
+    lo, flo, sg = np.concatenate(los)[g], np.concatenate(flos)[g], np.concatenate(signs)[g]
     hi = lo + _STEP
     d4, ma4, mb4 = np.tile(d, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(mb, (4, 1, 1))
+    # fval(t) = d·n + |Aᵀn| ± |Bᵀn| with n = (cos t, sin t), written out entry by entry (the
+    # same products and sums as the matrix and norm calls, in fewer array operations)
+    (a00, a01), (a10, a11) = ma4[g, 0].T, ma4[g, 1].T
+    (b00, b01), (b10, b11) = mb4[g, 0].T, mb4[g, 1].T
+    d0, d1 = d4[g].T
 
     def fval(t: Floats) -> Floats:
-        nn = np.column_stack([np.cos(t), np.sin(t)])
-        wa, wb = _mtv(ma4, nn), _mtv(mb4, nn)
-        h1 = np.sqrt(np.add.reduce(wa * wa, axis=1))  # (np.linalg.norm's own arithmetic, without its checks)
-        h2 = np.sqrt(np.add.reduce(wb * wb, axis=1))
-        return cast(Floats, np.einsum("ij,ij->i", d4, nn) + h1 + sg * h2)
+        c, s = np.cos(t), np.sin(t)
+        wa0, wa1, wb0, wb1 = a00 * c + a10 * s, a01 * c + a11 * s, b00 * c + b10 * s, b01 * c + b11 * s
+        return cast(Floats, (d0 * c + d1 * s) + np.sqrt(wa0 * wa0 + wa1 * wa1) + sg * np.sqrt(wb0 * wb0 + wb1 * wb1))
 
-    # The sign at ``lo`` never changes (``lo`` moves only to a midpoint of the same sign).
+    # The sign at ``lo`` never changes (``lo`` moves only to a midpoint of the same sign). Once
+    # no bracket moves, each is two neighbouring floats and the rounds left would not move them.
     side = np.sign(flo)
     for _ in range(48):
         mid = 0.5 * (lo + hi)
         same = np.sign(fval(mid)) == side
-        lo = np.where(same, mid, lo)
-        hi = np.where(same, hi, mid)
-    t = 0.5 * (lo + hi)
+        lo_, hi_ = np.where(same, mid, lo), np.where(same, hi, mid)
+        if np.array_equal(lo_, lo) and np.array_equal(hi_, hi):
+            break
+        lo, hi = lo_, hi_
+    t = np.full(4 * n, np.nan)  # (no root: no tangent, NaN)
+    t[g] = 0.5 * (lo + hi)
     nn = np.column_stack([np.cos(t), np.sin(t)])
     _, touch = _support_point(np.tile(ca, (4, 1)), ma4, nn)
     pts = touch.reshape(4, n, 2).transpose(1, 0, 2)

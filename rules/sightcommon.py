@@ -3,7 +3,7 @@ as a matrix, and turning a witness search into :class:`board.sight.Sight` answer
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence, Union, cast
 
 import numpy as np
 import shapely
@@ -64,9 +64,11 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     is ``-radius`` or less — only comparisons with positive limits (within 1") are made.
 
     ``limits`` (each ≥ 0): the caller only asks ``gap ≤ t`` for these ``t``; an oval's exact
-    gap is then worked out only where the discs inside and around it (its two semi-axes) do not
-    already settle every such question, and elsewhere the inner bound (``centre distance −
-    longer semi-axis``) stands in — it answers every ``≤ t`` the same way.
+    gap is then worked out only where bounds do not already settle every such question, and
+    elsewhere the lower bound stands in — it answers every ``≤ t`` the same way. The bounds:
+    for a polygon piece, the discs inside and around the oval (its two semi-axes); for a round
+    piece, the distance from the piece's centre to the oval's polygon less the radii of the
+    circles inside and around the piece's polygon (they differ by a millionth of the radius).
     """
     pieces = table.pieces
     out: NDArray[np.float64] = np.zeros((len(figs), len(pieces)))
@@ -77,21 +79,40 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     pts = shapely.points(c)
     assert isinstance(pts, np.ndarray)  # (n, 2) coordinates: n points (the stubs cannot tell one point)
     fps = np.array([p.footprint for p in pieces], dtype=object)
-    dfp = shapely.distance(pts[:, None], fps[None, :])  # centre to footprint, as gap() sees it
-    d = dfp.copy()
-    for j, p in enumerate(pieces):
-        if p.circle is not None:
-            x, y, rr = p.circle
-            d[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr
+    circ = np.array([p.circle is not None for p in pieces], bool)
     oval = np.array([not f.is_round for f in figs], bool)
-    out = np.where(oval[:, None], dfp, d) - hi[:, None]
-    need = oval[:, None] & np.ones(d.shape, bool)
+    # Round bases: the centre's distance to each polygon footprint, and to the exact circle of
+    # a round piece, less the radius. Ovals: bounds of the gap gap() works out (to the inscribed
+    # polygon of the oval), from the discs inside and around the base for a polygon piece, and
+    # for a round piece (a polygon of many corners between two circles) from the circles
+    # inside and around the piece's polygon and the distance of its centre to the oval's.
+    dfp = np.zeros(out.shape)
+    dfp[:, ~circ] = shapely.distance(pts[:, None], fps[None, ~circ])
+    lower, upper = dfp - hi[:, None], dfp - lo[:, None]
+    out = lower.copy()
+    ovals = [figs[i].polygon for i in np.flatnonzero(oval).tolist()] if circ.any() else []
+    for j in np.flatnonzero(circ):
+        x, y, rr = cast(tuple[float, float, float], pieces[int(j)].circle)
+        out[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr - hi
+        if ovals:
+            inner, outer = _circle_bounds(pieces[int(j)].footprint, x, y)
+            dpt = shapely.distance(shapely.Point(x, y), ovals)
+            lower[oval, j], upper[oval, j] = dpt - outer, np.maximum(dpt - inner, 0)
+    out[oval] = lower[oval]
+    need = oval[:, None] & np.ones(out.shape, bool)
     if limits is not None:
         assert min(limits) >= 0, "bounds settle only limits >= 0"
-        need &= _undecided(dfp - hi[:, None], dfp - lo[:, None], limits)
+        need &= _undecided(lower, upper, limits)
     for i, j in zip(*np.nonzero(need)):
         out[i, j] = gap(figs[i], pieces[j].footprint)
     return out
+
+
+def _circle_bounds(footprint: shapely.Polygon, x: float, y: float) -> tuple[float, float]:
+    """The radii of the circles about ``(x, y)`` inside and around a round piece's polygon."""
+    xy = shapely.get_coordinates(footprint.exterior)
+    inner = float(shapely.distance(shapely.Point(x, y), footprint.exterior))
+    return inner, float(np.hypot(xy[:, 0] - x, xy[:, 1] - y).max())
 
 
 def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequence[float]) -> NDArray[np.float64]:

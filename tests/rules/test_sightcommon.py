@@ -41,6 +41,30 @@ def test_piece_gaps_with_limits_answer_like_exact_gaps():
         assert np.array_equal(fast[~oval], piece_gaps(figs, table)[~oval])
 
 
+def test_piece_gaps_oval_against_round_piece_near_the_limits():
+    """The bounds of an oval's gap to a round piece (its polygon between two circles) are a
+    millionth of the radius apart: ovals put a little inside and outside a limit, by bisection
+    on the exact gap, must still be answered as the exact gap answers."""
+    rng = random.Random(5)
+    disc = Piece.disc("rock", 15, 15, 2.0)
+    table = Table(30, 30, (disc,))
+    figs, limits = [], (1 + TOUCH, 2.5)
+    for i in range(40):
+        t, side = limits[i % 2], (1e-3, -1e-3, 1e-5, -1e-5, 2e-7, -2e-7)[i % 6]
+        base, th = OvalBase(rng.choice([60, 100, 120]), rng.choice([35, 40, 70]), rng.uniform(0, 360)), rng.uniform(0, 6.3)
+        lo_, hi_ = 0.0, 10.0  # distance of the oval's centre from the disc's edge: gap == t + side
+        for _ in range(60):
+            mid = (lo_ + hi_) / 2
+            f = Figure(f"m{i}", "u", "a", base, 15 + (2 + mid) * np.cos(th), 15 + (2 + mid) * np.sin(th))
+            lo_, hi_ = (mid, hi_) if gap(f, disc.footprint) < t + side else (lo_, mid)
+        figs.append(f)
+    exact = np.array([gap(f, disc.footprint) for f in figs])
+    fast = piece_gaps(figs, table, limits)[:, 0]
+    for t in limits:
+        assert ((exact <= t) == (fast <= t)).all()
+    assert (np.abs(exact[:, None] - np.array(limits)[None, :]).min(axis=1) < 2e-3).all()
+
+
 def test_pair_gaps_answer_like_gap_matrix():
     checked = 0
     for seed in range(3):
