@@ -309,14 +309,23 @@ class Reach:
     def _slots(self, k: Ints, a: Floats) -> tuple[Floats, Floats]:
         """Graph-node slots of circle points ``(k, a)``: the angle from the cone's start
         (clamped into the cone), rounded to 1e-11 so equal points share one node, and the
-        unrounded value (where a new node is placed)."""
+        unrounded value (where a new node is placed). On a full circle a point a hair before
+        the cone's start (``rel`` within 5e-12 of 2π, which would round to 6.28318530718 > 2π)
+        is the point at its start: slot 0 (and ``rel`` less 2π, exactly), so it shares the node
+        there and its arc round the back is never of negative length."""
         C = self.space.circles
         a = _remainder_tau(a)
         rel = np.mod(a - C.lo[k], _TAU)
         span = C.span[k]
-        out = (span < _TAU - 1e-12) & (rel > span + 1e-9)
+        full = span >= _TAU - 1e-12
+        out = ~full & (rel > span + 1e-9)
         rel = np.where(out, np.where(rel > math.pi + span / 2, 0.0, span), rel)
-        return _round11(rel), rel
+        slot = _round11(rel)
+        back = full & (slot >= _TAU)
+        if back.any():
+            slot = np.where(back, 0.0, slot)
+            rel = np.where(back, rel - _TAU, rel)
+        return slot, rel
 
     def _graph(self, extra_segs: Sequence[Tangent], anchors: Optional[tuple[Ints, Floats]], segs: Optional[Sequence[Tangent]] = None,
                near: Optional[Near] = None) -> _Graph:

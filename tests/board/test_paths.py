@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tapeline.board.pathcheck import check_path
 from tapeline.board.paths import Reach, shortest_path
 from tapeline.board.regions import Region
-from tapeline.board.space import Space, disc_obstacle, polygon_obstacle
+from tapeline.board.space import Obstacle, Space, disc_obstacle, polygon_obstacle
 
 RHO = 0.5
 
@@ -506,3 +506,70 @@ def test_round_three_discs_on_their_right_past_angle_zero_of_the_middle_one():
     assert right[:, 0].max() == pytest.approx(12.5, abs=1e-6)  # (the chain passes the middle disc's angle 0)
     assert p.length == pytest.approx(float(np.hypot(*np.diff(right, axis=0).T).sum()), abs=1e-7)
     assert [l.kind for l in p.legs] == ["line", "arc"] * 3 + ["line"]
+
+
+# A tangent point a hair either side of a round obstacle's angle 0 (the start of its full-turn
+# cone, where node slots wrap from 2π back to 0). Disc A (grown radius 1) at (10, 10); disc B,
+# the same, at (10, 14): their common tangent x = 11 touches A exactly at angle 0, a node of
+# slot 0. A path meets A at angle φ (|φ| ≤ 4.5e-12, both signs) along the tangent there and
+# wraps A counter-clockwise, from φ to the tangent to the goal T = (10.2, 12.2). Just below 0
+# that node's slot used to round to 2π (6.28318530718) instead of 0: the two nodes at the same
+# point were not joined (the arc round the back, 2π − 6.28318530718 < 0, was dropped), so the
+# path could not go on round A and went round its far side instead (0.67" longer).
+# Referee, by hand: 4 (the tangent, so built) + the arc R(ψ − φ) + the tangent to T, where
+# ψ = atan2(T − A) − acos(R/|T − A|) is where the last leg leaves A.
+_WRAP_A, _WRAP_B, _WRAP_T, _WRAP_R = (10.0, 10.0), (10.0, 14.0), (10.2, 12.2), 1.0
+_WRAP_PHIS = [-4.5e-12, -1e-12, -1e-15, 0.0, 1e-15, 1e-12, 4.5e-12]
+
+
+def _wrap_space(*extra):
+    obs = [Obstacle(n, "terrain", shapely.Point(*c), _WRAP_R) for n, c in (("a", _WRAP_A), ("b", _WRAP_B), *extra)]
+    return Space(30, 30, RHO, obs)
+
+
+def _wrap_want(phi, lead):
+    """The taut path's length: ``lead`` (the straight run up to A at angle φ), the arc from φ
+    round to where the last leg leaves A, the last leg to T."""
+    dT = math.dist(_WRAP_T, _WRAP_A)
+    psi = math.atan2(_WRAP_T[1] - _WRAP_A[1], _WRAP_T[0] - _WRAP_A[0]) - math.acos(_WRAP_R / dT)
+    return lead + _WRAP_R * (psi - phi) + math.sqrt(dT * dT - _WRAP_R ** 2)
+
+
+def _on_a(phi, back=0.0):
+    """The point of A's circle at angle φ, then ``back`` inches back down the tangent there."""
+    return (_WRAP_A[0] + _WRAP_R * math.cos(phi) + back * math.sin(phi), _WRAP_A[1] + _WRAP_R * math.sin(phi) - back * math.cos(phi))
+
+
+@pytest.mark.parametrize("phi", _WRAP_PHIS)
+def test_a_start_tangent_a_hair_either_side_of_angle_zero_wraps_on(phi):
+    s = _wrap_space()
+    start = _on_a(phi, 4.0)  # 4" down the tangent at φ
+    r = Reach(s, start)
+    k, ang = r._tangent_angles(start)
+    (got,) = ang[(k == 0) & (np.abs(ang) < 1e-6)]
+    assert (got < 0) == (phi < 0)  # the case is built: the tangent point is on φ's side of 0
+    want = _wrap_want(phi, 4.0)
+    assert shortest_path(s, start, _WRAP_T).length == pytest.approx(want, abs=1e-9)
+    # a goal region (a disc round T, its last leg heading for T): shorter by the disc's radius
+    reg = Region(near=(((shapely.Point(*_WRAP_T), 0.1),),), box=s.box)
+    assert Reach(s, start).to_region(reg).length == pytest.approx(want - 0.1, abs=1e-9)
+
+
+@pytest.mark.parametrize("phi", _WRAP_PHIS)
+def test_a_tangent_between_circles_a_hair_either_side_of_angle_zero_wraps_on(phi):
+    # The same with the node from a circle-to-circle tangent (the graph every start shares):
+    # disc E, the same size, 4" below A along the tangent at φ, their common tangent touching A
+    # at φ; the start below E, round its right side. Referee: the tangent from the start to E,
+    # E's arc up to φ, then as above.
+    E = (_WRAP_A[0] + 4 * math.sin(phi), _WRAP_A[1] - 4 * math.cos(phi))
+    s = _wrap_space(("e", E))
+    start = (E[0] + 0.5, E[1] - 3.0)
+    D = math.dist(start, E)
+    theta = math.atan2(start[1] - E[1], start[0] - E[0]) + math.acos(_WRAP_R / D)  # where the path meets E
+    lead = math.sqrt(D * D - _WRAP_R ** 2) + _WRAP_R * (phi - theta) + 4.0
+    on_a = [ka[2] for ka, kb, _, _ in Reach(s, start)._shared if (ka[1], kb[1]) == (0, 2) and abs(ka[2]) < 1e-6]
+    assert len(on_a) == 1 and (on_a[0] < 0) == (phi < 0)  # the case is built (A, B, E: circles 0, 1, 2)
+    want = _wrap_want(phi, lead)
+    assert shortest_path(s, start, _WRAP_T).length == pytest.approx(want, abs=1e-9)
+    reg = Region(near=(((shapely.Point(*_WRAP_T), 0.1),),), box=s.box)
+    assert Reach(s, start).to_region(reg).length == pytest.approx(want - 0.1, abs=1e-9)
