@@ -502,10 +502,7 @@ def hulls(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> Geoms:
     """Convex hulls of circumscribed 32-gons of both bases (a superset of hull(A ∪ B))."""
     pa = ca[:, None, :] + np.einsum("nij,kj->nki", ma, _HULL_U)
     pb = cb[:, None, :] + np.einsum("nij,kj->nki", mb, _HULL_U)
-    pts = np.concatenate([pa, pb], axis=1)
-    n = len(ca)
-    mp = shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(n), 2 * _HULL_K))
-    return cast(Geoms, shapely.convex_hull(mp))
+    return cast(Geoms, shapely.convex_hull(shapely.multipoints(np.concatenate([pa, pb], axis=1))))
 
 
 def outlines(c: Floats, m: Floats) -> Geoms:

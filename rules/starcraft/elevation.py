@@ -64,8 +64,13 @@ def effective_size(state: GameState, fig: Figure, unit: UnitState | None = None)
     (§7.1.4); the sight rules treat them as taller than any terrain.
     """
     unit = unit or state.unit(fig.unit)
+    return size_on(state.table, unit, None if unit.flying else standing_piece(state.table, fig))
+
+
+def size_on(table: Table, unit: UnitState, piece: Optional[Piece]) -> int:
+    """:func:`effective_size` of a model of ``unit`` standing on ``piece`` (its
+    :func:`standing_piece`; ``None``: the ground)."""
     own = 0 if "burrowed" in unit.status else unit.size
     if unit.flying:
         return own
-    p = standing_piece(state.table, fig)
-    return own + (0 if p is None else state.table.stack_size(p.id))
+    return own + (0 if piece is None else table.stack_size(piece.id))

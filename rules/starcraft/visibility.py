@@ -44,7 +44,7 @@ from tapeline.board.units import TOUCH
 from ..sightcommon import blockers, own_stacks, pair_gaps, piece_gaps, sight_answer
 from ..state import GameState
 from . import terrain as sc_terrain
-from .elevation import Level, effective_size, level, standing_piece
+from .elevation import Level, level, level_of_surface, size_on, standing_piece
 
 DIRECT_COVER_RANGE = 1.0
 CLOSE_QUARTERS_RANGE = 3.0
@@ -80,12 +80,13 @@ def _models(state: GameState, figs: Sequence[Figure]) -> _Models:
     hs = np.full((len(figs), len(t.pieces)), -1, np.intp)
     for i, f in enumerate(figs):
         u = state.unit(f.unit)
-        es.append(effective_size(state, f, u))
+        on = None if u.flying else standing_piece(t, f)  # (a Flying model stands on nothing, §7.1.4)
+        es.append(size_on(t, u, on))
         fly.append(u.flying)
         hid.append(bool({"hidden", "burrowed"} & set(u.status)))
-        lv = Level.GROUND if u.flying else level(t, f)
+        lv = level_of_surface(t, None if on is None else on.id)
         lev.append(int(lv) if not u.flying else -1)
-        sp = standing_piece(t, f) if lv == Level.HIGH else None
+        sp = on if lv == Level.HIGH else None
         for k, p in enumerate(t.stack(sp.id) if sp is not None else []):
             hs[i, idx[p.id]] = k
     return _Models(list(figs), np.array(es, float), np.array(fly, bool), np.array(hid, bool),
