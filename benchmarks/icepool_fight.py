@@ -21,7 +21,7 @@ Initiative steps. It is the same dice model as tapeline's, written the way icepo
 
 Folding the save into the attack needs every model a wound can reach to face the same save
 for that kind (and the same damage mitigation): :func:`check` refuses a combat that does not.
-Each group strikes its first target option (the benchmark cases have one enemy unit).
+Each group strikes its first target option that stands (the benchmark cases have one enemy unit).
 """
 
 from __future__ import annotations
@@ -112,7 +112,13 @@ def attack_die(a: Against, order) -> tuple[icepool.Die, list[int]]:
 
 
 class Peer:
-    """The round of ``c`` in icepool: :meth:`run` gives the die over the final states."""
+    """The round of ``c`` in icepool: :meth:`run` gives the die over the final states.
+
+    In a step, every group whose target option stands (its unit has a model left, and one of
+    its ``foes`` where it names them: 40k 3rd's fresh opponent within 2") rolls its living
+    models' attacks; the groups with the same attack die against the same target roll as one
+    pool (one ``n @ die``), as a player would roll them. Casualties go in the unit's order, so
+    whether a foe stands is read off the count removed."""
 
     def __init__(self, c: Combat) -> None:
         check(c)
@@ -120,26 +126,39 @@ class Peer:
         self.units = [u.id for u in c.units]
         self.wounds = [[d.wounds for d in u.order] for u in c.units]
         self.position = [{d.id: i for i, d in enumerate(u.order)} for u in c.units]
-        self._groups: dict[tuple[int, int], tuple[icepool.Die, list[int], int, dict[int, icepool.Die]]] = {}
+        # per attack (target and tables): the die, its effects' damage, the base of the code
+        # (more than the most dice of that attack in one step) and the sums of n dice so far
+        most: dict[tuple, int] = {}
+        for step in c.steps:
+            here: dict[tuple, int] = {}
+            for g in step.groups:
+                for a in g.against:
+                    here[self._key(a)] = here.get(self._key(a), 0) + sum(n for _, n in g.dice)
+            for k, n in here.items():
+                most[k] = max(most.get(k, 0), n)
+        self._most = most
+        self._attacks: dict[tuple, tuple[icepool.Die, list[int], int, dict[int, icepool.Die]]] = {}
 
-    def _group(self, si: int, gi: int):
-        """Group ``gi`` of step ``si``: its attack die (one outcome per wound effect, encoded as
-        one whole number: the count of effect e in base ``n_max + 1`` digit e), the damage of each
-        effect, the base, and the sums of n dice worked out so far."""
-        key = (si, gi)
-        if key not in self._groups:
-            g = self.c.steps[si].groups[gi]
-            a = g.against[0]
+    @staticmethod
+    def _key(a: Against) -> tuple:
+        return (a.target, a.hit_faces, a.wound_faces, a.kinds)
+
+    def _attack(self, a: Against):
+        """The attack die of ``a`` (one outcome per wound effect, encoded as one whole number: the
+        count of effect e in base ``n_max + 1`` digit e), the damage of each effect, the base, and
+        the sums of n dice worked out so far."""
+        key = self._key(a)
+        if key not in self._attacks:
             one, damages = attack_die(a, self.c.unit(a.target).order)
-            base = sum(n for _, n in g.dice) + 1
+            base = self._most[key] + 1
             encoded = one.map(lambda x: 0 if x == 0 else base ** (x - 1))
-            self._groups[key] = (encoded, damages, base, {0: icepool.Die([0])})
-        return self._groups[key]
+            self._attacks[key] = (encoded, damages, base, {0: icepool.Die([0])})
+        return self._attacks[key]
 
-    def _wounds(self, si: int, gi: int, n: int) -> icepool.Die:
-        """The unsaved wounds of ``n`` attacks of the group (``n @`` its attack die), each sum
-        worked out from the largest one already known (icepool adds dice one at a time)."""
-        one, _damages, _base, sums = self._group(si, gi)
+    def _wounds(self, a: Against, n: int) -> icepool.Die:
+        """The unsaved wounds of ``n`` attacks (``n @`` the attack die), each sum worked out from
+        the largest one already known (icepool adds dice one at a time)."""
+        one, _damages, _base, sums = self._attack(a)
         if n not in sums:
             m = max(k for k in sums if k < n)
             sums[n] = sums[m] + (n - m) @ one
@@ -148,6 +167,13 @@ class Peer:
     def _alive_dice(self, ui: int, g, removed: int) -> int:
         pos = self.position[ui]
         return sum(n for m, n in g.dice if pos.get(m, len(pos)) >= removed)
+
+    def _stands(self, a: Against, state: tuple[Unit, ...]) -> bool:
+        ti = self.units.index(a.target)
+        removed, pos = state[ti][0], self.position[ti]
+        if removed >= len(self.wounds[ti]):
+            return False
+        return a.foes is None or any(pos[f] >= removed for f in a.foes if f in pos)
 
     def _take(self, ti: int, unit: Unit, damages: list[int], base: int, code: int) -> Unit:
         """The unit's state after the unsaved wounds ``code`` (effect by effect, in kind order)."""
@@ -165,23 +191,25 @@ class Peer:
 
     def _step(self, si: int, state: tuple[Unit, ...]) -> icepool.Die | tuple[Unit, ...]:
         """The die of the state after step ``si`` from ``state``."""
-        step = self.c.steps[si]
-        dice, groups = [], []
-        for gi, g in enumerate(step.groups):
-            ui = self.units.index(g.unit)
-            ti = self.units.index(g.against[0].target)
-            n = self._alive_dice(ui, g, state[ui][0])
-            if n == 0 or state[ti][0] >= len(self.wounds[ti]):
+        pools: dict[tuple, tuple[Against, int]] = {}  # attack -> (its option, dice), in order
+        for g in self.c.steps[si].groups:
+            a = next((a for a in g.against if self._stands(a, state)), None)
+            n = self._alive_dice(self.units.index(g.unit), g, state[self.units.index(g.unit)][0])
+            if a is None or n == 0:
                 continue
-            _one, damages, base, _sums = self._group(si, gi)
-            dice.append(self._wounds(si, gi, n))
-            groups.append((ti, damages, base))
-        if not dice:
+            k = self._key(a)
+            pools[k] = (a, pools[k][1] + n if k in pools else n)
+        if not pools:
             return state
+        dice, takes = [], []
+        for a, n in pools.values():
+            _one, damages, base, _sums = self._attack(a)
+            dice.append(self._wounds(a, n))
+            takes.append((self.units.index(a.target), damages, base))
 
         def after(*codes: int) -> tuple[Unit, ...]:
             new = list(state)
-            for (ti, damages, base), code in zip(groups, codes):
+            for (ti, damages, base), code in zip(takes, codes):
                 new[ti] = self._take(ti, new[ti], damages, base, code)
             return tuple(new)
 
