@@ -4,7 +4,10 @@ its growth as the step halves, and a batch on 1 and 2 local worker processes.
 * **exposure map**: the showcase (54" × 36", 12 pieces, the StarCraft rules) at a 1" step — the
   probe on every position it can stand on, against every position of both deployment zones,
   each pair of zone positions once (:meth:`scenarios.analysis._Probes.sight`, the batched
-  search of :meth:`RuleSystem.sight_pairs`); CPU time, best of the rounds;
+  search of :meth:`RuleSystem.sight_pairs`); CPU time, best of the rounds. Timed, with the
+  naive loop and the growth, in the user's install (:mod:`benchmarks.install`: numpy 2, as
+  ``pip install tapeline`` gets it), and once more here (the benchmarks' environment, where
+  extremitypathfinder pins numpy below 2: about 1.7× slower on this map);
 * **naive loop**: the same rules asked one pair at a time (``rules.visible``, what ``tapeline
   los`` does), timed on a seeded sample of the pairs and scaled to all of them; the sample's
   verdicts must equal the map's;
@@ -17,8 +20,11 @@ its growth as the step halves, and a batch on 1 and 2 local worker processes.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 import tapeline
-from benchmarks import agree
+from benchmarks import agree, install
 from benchmarks.timing import best
 from tapeline.scenarios import analysis, batch
 
@@ -90,20 +96,48 @@ def _batch(step: float) -> tuple[float, float]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run(quick: bool = False) -> str:
-    step = 4.0 if quick else 1.0
-    repeat = 1 if quick else 2
+def measure(step: float, repeat: int, sample: int, steps: list[float]) -> dict:
+    """The timings of the section in this process: the exposure map (best of ``repeat``), the
+    naive loop on ``sample`` pairs (checked against the map), the whole analysis, and the map at
+    each of ``steps`` (one run each)."""
     P, cols, game = _probes(step)
     t_map, sees = best(lambda: P.sight(cols), repeat, clock=time.process_time)
-    pairs = _pairs(len(P.figures), len(cols))
-    per = _naive(P, cols, sees, game, 20 if quick else 400)
-    naive = per * pairs
+    per = _naive(P, cols, sees, game, sample)
     t_all, _ = best(lambda: game.analyse(step=step), 1, clock=time.process_time)
     growth = []
-    for s in ((8.0, 4.0) if quick else (4.0, 2.0, 1.0)):
+    for s in steps:
         Q, c, _ = _probes(s)
         t, _ = best(lambda: Q.sight(c), 1, clock=time.process_time)
         growth.append((s, len(Q.figures), len(c), _pairs(len(Q.figures), len(c)), t))
+    return {"positions": len(P.figures), "zone_positions": len(cols), "t_map": t_map, "per": per, "t_all": t_all,
+            "growth": growth, "numpy": np.__version__}
+
+
+def _measured_by(inst: install.Install, args: dict) -> dict:
+    """:func:`measure` run by the interpreter of ``inst`` (the user's install of tapeline, with
+    its own numpy), this folder on its path for the benchmark's own modules."""
+    r = subprocess.run([inst.python, "-m", "benchmarks.bench_analyse", json.dumps(args)], capture_output=True, text=True,
+                       env=install.user_env({"PYTHONPATH": str(ROOT)}), cwd=ROOT, timeout=3600)
+    if r.returncode:
+        raise RuntimeError(f"the analysis timing failed in {inst.python} (exit {r.returncode}):\n{r.stderr[-3000:]}")
+    out: dict = json.loads(r.stdout.strip().splitlines()[-1])
+    return out
+
+
+def run(quick: bool = False) -> str:
+    step = 4.0 if quick else 1.0
+    repeat = 1 if quick else 2
+    sample = 20 if quick else 400
+    inst = install.install(quick)
+    m = _measured_by(inst, {"step": step, "repeat": repeat, "sample": sample, "steps": [8.0, 4.0] if quick else [4.0, 2.0, 1.0]})
+    n, mz, t_map, per, t_all = m["positions"], m["zone_positions"], m["t_map"], m["per"], m["t_all"]
+    growth = [tuple(g) for g in m["growth"]]
+    pairs = _pairs(n, mz)
+    naive = per * pairs
+    here = None
+    if not quick:  # the map once more in this environment, for the record
+        P, cols, _ = _probes(step)
+        here = best(lambda: P.sight(cols), 1, clock=time.process_time)[0]
     w1, w2 = _batch(6.0 if quick else 2.0)
     ratio = naive / t_map
     met = t_map <= GOAL_SECONDS and ratio >= GOAL_RATIO
@@ -111,18 +145,21 @@ def run(quick: bool = False) -> str:
         "## Table analysis: the exposure map against one `los` per pair",
         "",
         f"The showcase (54\" × 36\", 12 pieces, StarCraft rules) at a {step:g}\" step: the 32 mm Size 2 probe on "
-        f"{len(P.figures):,} positions against the {len(cols):,} positions of both deployment zones, "
-        f"{pairs:,} pairs (each pair of zone positions once); CPU time, best of {repeat}.",
+        f"{n:,} positions against the {mz:,} positions of both deployment zones, "
+        f"{pairs:,} pairs (each pair of zone positions once); CPU time, best of {repeat}; "
+        f"timed in {inst.how}, with numpy {m['numpy']} (what a user's `tapeline analyse` runs with).",
         "",
         "| | time | per pair |",
         "|---|---:|---:|",
         f"| exposure map (batched `sight_pairs`) | {t_map:.2f} s | {1e6 * t_map / pairs:.1f} µs |",
-        f"| naive loop, one `los` per pair (from {20 if quick else 400} sampled pairs) | {naive:.0f} s | {1e6 * per:.0f} µs |",
+        f"| naive loop, one `los` per pair (from {sample} sampled pairs) | {naive:.0f} s | {1e6 * per:.0f} µs |",
         f"| the whole analysis (both exposure maps, lanes, both reach maps) | {t_all:.2f} s | |",
         "",
         f"Speed-up over the naive loop: **{ratio:.0f}×**; goal ≤ {GOAL_SECONDS:g} s and ≥ {GOAL_RATIO:g}× — "
         + ("**met**." if met else "**not met**."),
-        "The sampled pairs' verdicts equal the map's.",
+        "The sampled pairs' verdicts equal the map's."
+        + (f" The same map in the benchmarks' own environment (numpy {np.__version__}, which extremitypathfinder "
+           f"pins below 2): {here:.2f} s." if here is not None else ""),
         "",
         "Growth as the step halves (exposure map only, CPU time, one run):",
         "",
@@ -146,3 +183,7 @@ def run(quick: bool = False) -> str:
         "The two runs wrote the same objects, byte for byte.",
     ]
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # the timings as one line of JSON (run by :func:`_measured_by`)
+    print(json.dumps(measure(**json.loads(sys.argv[1]))))
