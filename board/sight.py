@@ -430,6 +430,22 @@ class Blockers:
         convex parts of each polygon, and each circle, eroded by ``SIGHT_TOL + DELTA``."""
         return Cores(self.footprints, self.poly_idx, self.circles, SIGHT_TOL + DELTA)
 
+    def meets(self, geoms: Geoms, piece: Ints) -> Bools:
+        """Which convex polygons ``geoms[k]`` meet the footprint of ``piece[k]``: shapely's
+        ``intersects``, but a round piece's polygon of many corners is first bounded by the
+        circles inside and around it (a millionth of the radius apart), so it is rarely needed."""
+        out = np.zeros(len(piece), bool)
+        test = ~self.is_circle[piece]
+        circ = np.flatnonzero(~test)
+        if len(circ):
+            j = piece[circ]
+            d = shapely.distance(shapely.points(self.circles[j, :2]), geoms[circ])
+            inner, outer = np.array([self.pieces[k].circle_bounds for k in j.tolist()]).reshape(-1, 2).T
+            out[circ] = d < inner - SIGHT_TOL
+            test[circ] = (d >= inner - SIGHT_TOL) & (d <= outer + SIGHT_TOL)
+        out[test] = shapely.intersects(geoms[test], self.footprints[piece[test]])
+        return out
+
     @property
     def vx(self) -> Floats:
         """The convex corners of the polygon pieces, sorted by piece (``vpiece``)."""
@@ -556,9 +572,13 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         za, zb, tops = heights
     tree = bl.grown_tree if grown else bl.shrunk_tree
     if tree is not None:
-        si, ti = tree.query(geoms, predicate="intersects")
+        # the boxes first, then the rules' mask, then the prepared footprints: the same pairs,
+        # in the same order, as a query with the predicate, which prepares each segment instead
+        si, ti = tree.query(geoms)
         pi = bl.poly_idx[ti]
         keep = block[pair[si], pi]
+        si, pi, ti = si[keep], pi[keep], ti[keep]
+        keep = shapely.intersects(tree.geometries[ti], geoms[si])
         si, pi, ti = si[keep], pi[keep], ti[keep]
         if heights is not None and len(si):
             t0, t1, full = _low_part(za[pair[si]], zb[pair[si]], tops[pi])
@@ -567,7 +587,7 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
             if part.any():
                 q0 = s0[si[part]] + t0[part, None] * (s1[si[part]] - s0[si[part]])
                 q1 = s0[si[part]] + t1[part, None] * (s1[si[part]] - s0[si[part]])
-                hit[part] = shapely.intersects(shapely.linestrings(np.stack([q0, q1], axis=1)), bl.shrunk[ti[part]])
+                hit[part] = shapely.intersects(bl.shrunk[ti[part]], shapely.linestrings(np.stack([q0, q1], axis=1)))
             if hits is not None:
                 hits.append((si[full], pi[full]))
             si = si[hit]
@@ -836,8 +856,10 @@ class _Search:
         # stage 1 settles skips the later candidates (``run`` tests only pairs not done).
         rest = todo
         hl = hulls(ca[rest], ma[rest], cb[rest], mb[rest])
-        hi, pj = cast(shapely.STRtree, bl.tree).query(hl, predicate="intersects")  # (there are pieces)
+        hi, pj = cast(shapely.STRtree, bl.tree).query(hl)  # the boxes (there are pieces), then the rules' mask
         keep = block[rest[hi], pj]
+        hi, pj = hi[keep], pj[keep]
+        keep = bl.meets(hl[hi], pj)
         hi, pj = hi[keep], pj[keep]
         order = np.lexsort((pj, hi))
         hi, pj = hi[order], pj[order]
@@ -854,7 +876,7 @@ class _Search:
         # point features: crossings of blocker outlines with base outlines
         for c, m in ((ca, ma), (cb, mb)):
             ol = outlines(c[rel_pair], m[rel_pair])
-            near = shapely.intersects(ol, bl.footprints[pj])
+            near = bl.meets(ol, pj)
             if near.any():
                 nr = np.nonzero(near)[0]
                 es = np.searchsorted(bl.epiece, pj[nr], "left")

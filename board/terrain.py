@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterable, Optional, Sequence, TypedDict, Unpack, cast
 
 import numpy as np
@@ -130,6 +130,16 @@ class Piece:
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
+
+    @cached_property
+    def circle_bounds(self) -> tuple[float, float]:
+        """A round piece: the radii of the circles about its centre inside and around its
+        polygon (for :func:`circle_polygon`'s 2048 corners, a millionth of the radius apart) —
+        what a test with the polygon can be bounded by before it is made."""
+        assert self.circle is not None, "circle bounds are a round piece's"
+        x, y, _ = self.circle
+        xy = shapely.get_coordinates(self.footprint.exterior)
+        return float(shapely.distance(shapely.Point(x, y), self.footprint.exterior)), float(np.hypot(xy[:, 0] - x, xy[:, 1] - y).max())
 
 
 def polygon_checked(id: str, points: Iterable[Sequence[float]]) -> shapely.Polygon:

@@ -95,7 +95,7 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
         x, y, rr = cast(tuple[float, float, float], pieces[int(j)].circle)
         out[:, j] = np.hypot(c[:, 0] - x, c[:, 1] - y) - rr - hi
         if ovals:
-            inner, outer = _circle_bounds(pieces[int(j)].footprint, x, y)
+            inner, outer = pieces[int(j)].circle_bounds
             dpt = shapely.distance(shapely.Point(x, y), ovals)
             lower[oval, j], upper[oval, j] = dpt - outer, np.maximum(dpt - inner, 0)
     out[oval] = lower[oval]
@@ -106,13 +106,6 @@ def piece_gaps(figs: Sequence[Figure], table: Table, limits: Optional[Sequence[f
     for i, j in zip(*np.nonzero(need)):
         out[i, j] = gap(figs[i], pieces[j].footprint)
     return out
-
-
-def _circle_bounds(footprint: shapely.Polygon, x: float, y: float) -> tuple[float, float]:
-    """The radii of the circles about ``(x, y)`` inside and around a round piece's polygon."""
-    xy = shapely.get_coordinates(footprint.exterior)
-    inner = float(shapely.distance(shapely.Point(x, y), footprint.exterior))
-    return inner, float(np.hypot(xy[:, 0] - x, xy[:, 1] - y).max())
 
 
 def pair_gaps(figs_a: Sequence[Figure], figs_b: Sequence[Figure], limits: Sequence[float]) -> NDArray[np.float64]:

@@ -275,3 +275,40 @@ def test_partial_conditions_are_the_outlines_of_the_pieces_between_the_eyes():
     square = [g for g in got if g[2] == 0]
     assert {(g[3], g[4]) for g in square} == edges and len(square) == 4
     assert {(g[0], g[1], g[5]) for g in square} == {(0, 0.25, 0)}
+
+
+def test_meets_answers_as_intersects_near_a_round_piece_and_a_polygon():
+    """Blockers.meets bounds a round piece's polygon by the circles inside and around it before
+    asking shapely: convex polygons put by bisection at distances from the centre just inside
+    and outside each of the two circles, and between them, at random angles, must be answered
+    as ``intersects`` answers; so must polygons about a polygon piece, asked directly."""
+    import random
+
+    from shapely import affinity
+
+    from tapeline.board.terrain import Piece
+
+    rng = random.Random(3)
+    disc, sq = Piece.disc("rock", 10, 10, 2.0), Piece.rect("block", 20, 5, 3, 3)
+    bl = S.Blockers([disc, sq])
+    inner, outer = disc.circle_bounds
+    assert inner == pytest.approx(2.0, abs=1e-12) and 0 < outer - inner < 2e-6 * 2.0
+    shape = shapely.Polygon([(0, 0), (0.7, -0.3), (0.9, 0.4), (0.2, 0.6)])
+    targets = [r + e for r in (inner, outer, (inner + outer) / 2) for e in (-1e-3, -1e-7, -1e-9, 0.0, 1e-9, 1e-7, 1e-3)]
+    geoms, piece = [], []
+    for i, want in enumerate(targets * 3):
+        j = i % 2
+        cx, cy = (10.0, 10.0) if j == 0 else (21.5, 6.5)
+        want = want if j == 0 else want - 0.5  # about the square: its half side less
+        th = rng.uniform(0, 2 * math.pi)
+        lo, hi = 0.0, 10.0  # the shape moved out from the centre along th until its distance is `want`
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            g = affinity.translate(shape, cx + mid * math.cos(th), cy + mid * math.sin(th))
+            lo, hi = (mid, hi) if shapely.distance(shapely.Point(cx, cy), g) < want else (lo, mid)
+        geoms.append(g)
+        piece.append(j)
+    geoms_arr, piece_arr = np.array(geoms, dtype=object), np.array(piece, np.intp)
+    expect = shapely.intersects(geoms_arr, np.array([disc.footprint, sq.footprint], dtype=object)[piece_arr])
+    assert 0 < expect.sum() < len(expect)
+    assert np.array_equal(bl.meets(geoms_arr, piece_arr), expect)
