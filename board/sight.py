@@ -391,6 +391,48 @@ class _Cands:
         return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
 
 
+class Footprints:
+    """Polygon footprints prepared for testing many segments: each segment's box is compared
+    with theirs in arrays, and only the segments some box meets are made into geometries and
+    asked of the prepared footprint.
+
+    ``order`` lists the footprints as an STRtree over them reports its hits — depth first, a
+    fixed order of its leaves, for any query — which is the order the search has always tried
+    the pieces of one segment in (so a witness is the one it always was)."""
+
+    #: Entries of the ``[segment, footprint]`` box test made at once (a bound on its memory).
+    CHUNK = 2_000_000
+
+    def __init__(self, geoms: Geoms):
+        self.geoms = geoms
+        shapely.prepare(geoms)
+        tree = shapely.STRtree(geoms)
+        self.order: Ints = tree.query(shapely.box(*shapely.total_bounds(geoms))) if len(geoms) else np.zeros(0, np.intp)
+        self.box: Floats = shapely.bounds(geoms[self.order]).reshape(-1, 4)
+
+    def hits(self, s0: Floats, s1: Floats, allowed: Bools, pair: Ints, piece: Ints) -> tuple[Ints, Ints]:
+        """``(row, k)`` for every segment ``s0[row] → s1[row]`` that meets ``geoms[k]`` where
+        ``allowed[pair[row], piece[k]]``: rows in order, within a row in :attr:`order`."""
+        lo, hi = np.minimum(s0, s1), np.maximum(s0, s1)
+        (x0, y0, x1, y1), step = self.box.T, max(1, self.CHUNK // max(len(self.order), 1))
+        piece = piece[self.order][None, :]
+        rows, cols = [], []
+        for a in range(0, len(s0), step):
+            c = slice(a, a + step)
+            meet = allowed[pair[c, None], piece] & (lo[c, :1] <= x1) & (hi[c, :1] >= x0) & (lo[c, 1:] <= y1) & (hi[c, 1:] >= y0)
+            r, k = np.nonzero(meet)
+            rows.append(r + a)
+            cols.append(k)
+        row, k = (np.concatenate(rows), self.order[np.concatenate(cols)]) if rows else (np.zeros(0, np.intp),) * 2
+        need, at = np.unique(row, return_inverse=True)  # the segments some box meets, made once each
+        lines = cast(Geoms, shapely.linestrings(np.stack([s0[need], s1[need]], axis=1)))
+        deg = np.linalg.norm(s1[need] - s0[need], axis=1) < 1e-12
+        if deg.any():  # S(L) shrunk to a point (the chords overlap)
+            lines[deg] = shapely.points(s0[need][deg])
+        ok = shapely.intersects(self.geoms[k], lines[at])
+        return row[ok], k[ok]
+
+
 class Blockers:
     """The footprints of a table prepared for sight tests (shrunk, indexed, vertices found).
 
@@ -408,21 +450,16 @@ class Blockers:
         self.poly_idx = poly_idx
         shrunk: Union[Geoms, list[BaseGeometry]] = shapely.buffer(self.footprints[poly_idx], -SIGHT_TOL, join_style="mitre") if len(poly_idx) else []
         self.shrunk = np.array(shrunk, dtype=object)
-        if len(poly_idx):
-            shapely.prepare(self.shrunk)
-        self.shrunk_tree = shapely.STRtree(self.shrunk) if len(poly_idx) else None
+        self.shrunk_outlines = Footprints(self.shrunk)
         self.circles = np.array([p.circle if p.circle else (np.nan,) * 3 for p in self.pieces], float).reshape(n, 3)
 
     @cached_property
-    def grown_tree(self) -> Optional[shapely.STRtree]:
+    def grown_outlines(self) -> Footprints:
         """The polygon footprints grown by ``DELTA`` (round joins of at most 45°, corners on the
-        arc: every point within 0.92 ``DELTA`` of a footprint is inside), indexed like
+        arc: every point within 0.92 ``DELTA`` of a footprint is inside), listed like
         ``shrunk``: a segment clear of them is clear of the footprints by a margin."""
-        if not len(self.poly_idx):
-            return None
-        grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2)
-        shapely.prepare(grown)
-        return shapely.STRtree(grown)
+        grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2) if len(self.poly_idx) else self.shrunk
+        return Footprints(np.asarray(grown, dtype=object))
 
     @cached_property
     def cores(self) -> Cores:
@@ -564,22 +601,11 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
     out = np.zeros(n, bool)
     if n == 0 or not len(bl.pieces):
         return out
-    deg = np.linalg.norm(s1 - s0, axis=1) < 1e-12
-    geoms = cast(Geoms, shapely.linestrings(np.stack([s0, s1], axis=1)))
-    if deg.any():  # S(L) shrunk to a point (the chords overlap)
-        geoms[deg] = shapely.points(s0[deg])
     if heights is not None:
         za, zb, tops = heights
-    tree = bl.grown_tree if grown else bl.shrunk_tree
-    if tree is not None:
-        # the boxes first, then the rules' mask, then the prepared footprints: the same pairs,
-        # in the same order, as a query with the predicate, which prepares each segment instead
-        si, ti = tree.query(geoms)
+    if len(bl.poly_idx):
+        si, ti = (bl.grown_outlines if grown else bl.shrunk_outlines).hits(s0, s1, block, pair, bl.poly_idx)
         pi = bl.poly_idx[ti]
-        keep = block[pair[si], pi]
-        si, pi, ti = si[keep], pi[keep], ti[keep]
-        keep = shapely.intersects(tree.geometries[ti], geoms[si])
-        si, pi, ti = si[keep], pi[keep], ti[keep]
         if heights is not None and len(si):
             t0, t1, full = _low_part(za[pair[si]], zb[pair[si]], tops[pi])
             part = ~full & (t1 > t0)
@@ -596,7 +622,11 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         out[si] = True
     circ = np.nonzero(bl.is_circle)[0]  # round pieces, by the distance to their exact circle
     if len(circ):
-        rows, k = np.nonzero(block[pair[:, None], circ[None, :]])
+        # (a segment whose box keeps 2 DELTA from a circle's box is farther from it than that)
+        lo, hi, (x, y, r) = np.minimum(s0, s1)[:, :, None], np.maximum(s0, s1)[:, :, None], bl.circles[circ].T
+        far = r + 2 * DELTA
+        rows, k = np.nonzero(block[pair[:, None], circ[None, :]] & (lo[:, 0] <= x + far) & (hi[:, 0] >= x - far)
+                             & (lo[:, 1] <= y + far) & (hi[:, 1] >= y - far))
         j = circ[k]
         if hits is None:  # (with hits, every row: a segment may be blocked by more than one piece)
             rows, j = rows[~out[rows]], j[~out[rows]]

@@ -312,3 +312,28 @@ def test_meets_answers_as_intersects_near_a_round_piece_and_a_polygon():
     expect = shapely.intersects(geoms_arr, np.array([disc.footprint, sq.footprint], dtype=object)[piece_arr])
     assert 0 < expect.sum() < len(expect)
     assert np.array_equal(bl.meets(geoms_arr, piece_arr), expect)
+
+
+def test_footprint_hits_are_an_strtree_query_with_the_predicate(monkeypatch):
+    """Footprints.hits gives what an STRtree query with ``intersects`` gives — the same
+    segments and footprints in the same order — less what ``allowed`` forbids: random segments
+    (some of them points) against overlapping pieces, in chunks of a few rows too."""
+    rng = np.random.default_rng(4)
+    geoms = np.array([shapely.box(*xy, *(xy + wh)) for xy, wh in zip(rng.uniform(0, 10, (9, 2)), rng.uniform(0.3, 3, (9, 2)))]
+                     + [shapely.Polygon([(2, 2), (6, 2), (6, 3), (3, 3), (3, 6), (2, 6)])], dtype=object)
+    fp = S.Footprints(geoms)
+    s0 = rng.uniform(-1, 12, (300, 2))
+    s1 = np.where(rng.random((300, 1)) < 0.1, s0, rng.uniform(-1, 12, (300, 2)))
+    lines = shapely.linestrings(np.stack([s0, s1], axis=1))
+    pts = (s0 == s1).all(axis=1)
+    lines[pts] = shapely.points(s0[pts])
+    want_row, want_k = shapely.STRtree(geoms).query(lines, predicate="intersects")
+    pair = rng.integers(0, 40, 300)
+    allowed = rng.random((40, 12)) < 0.8
+    piece = np.arange(2, 12)  # footprint k is piece k + 2 of the mask
+    keep = allowed[pair[want_row], piece[want_k]]
+    for chunk in (S.Footprints.CHUNK, 7):
+        monkeypatch.setattr(S.Footprints, "CHUNK", chunk)
+        row, k = fp.hits(s0, s1, allowed, pair, piece)
+        assert row.tolist() == want_row[keep].tolist() and k.tolist() == want_k[keep].tolist()
+    assert len(row) > 50 and pts.any()
