@@ -461,6 +461,17 @@ class Blockers:
         grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2) if len(self.poly_idx) else self.shrunk
         return Footprints(np.asarray(grown, dtype=object))
 
+    def box_meets(self, p: Floats, q: Floats, piece: Ints) -> Bools:
+        """Whether the box of each segment ``p[k] → q[k]`` meets that of ``piece[k]``'s footprint
+        (a segment that misses it misses the piece)."""
+        (x0, y0, x1, y1), lo, hi = self._boxes[piece].T, np.minimum(p, q), np.maximum(p, q)
+        out: Bools = (lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0)
+        return out
+
+    @cached_property
+    def _boxes(self) -> Floats:
+        return cast(Floats, shapely.bounds(self.footprints).reshape(-1, 4))
+
     @cached_property
     def cores(self) -> Cores:
         """What a piece must cover to settle a pair as blocked (:mod:`board.separation`): the
@@ -764,12 +775,16 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     row, gate, win = windows(sr.bl.cores, sr.a[pair], sr.b[pair], normal[:, 0], normal[:, 1], piece)
     if not len(row):
         return np.zeros(0, np.intp)
-    wp = pair[row]  # each window's pair; candidates: every piece blocking it, either way round
+    wp = pair[row]  # each window's pair; candidates: every piece blocking it, either way round ...
     w, j = np.nonzero(sr.block[wp])
-    x, y = Base.join(win[w], sr.a[wp[w]]), Base.join(sr.b[wp[w]], win[w])  # window to B, then A to window
+    # ... that meets the segment between the centres (a piece that holds a path every segment
+    # from the window to B crosses meets that one), by the boxes: window to B, then A to window
+    to_b, from_a = sr.bl.box_meets(win.c[w], sr.b.c[wp[w]], j), sr.bl.box_meets(sr.a.c[wp[w]], win.c[w], j)
+    wb, jb, wa, ja = w[to_b], j[to_b], w[from_a], j[from_a]
+    x, y = Base.join(win[wb], sr.a[wp[wa]]), Base.join(sr.b[wp[wb]], win[wa])
     _, _, nrm = outer_and_inner_tangents(x.c, x.m, y.c, y.m, x.inner, y.inner, steps=2, inner=False)
     closed = np.zeros(len(row), bool)
-    closed[np.tile(w, 2)[separated(sr.bl.cores, x, y, nrm[:, 0], nrm[:, 1], np.tile(j, 2).astype(np.intp))]] = True
+    closed[np.concatenate([wb, wa])[separated(sr.bl.cores, x, y, nrm[:, 0], nrm[:, 1], np.concatenate([jb, ja]))]] = True
     ngates = int(gate.max()) + 1
     open_windows = np.bincount(gate, weights=~closed, minlength=ngates)
     first_row = np.full(ngates, -1)

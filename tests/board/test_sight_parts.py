@@ -337,3 +337,22 @@ def test_footprint_hits_are_an_strtree_query_with_the_predicate(monkeypatch):
         row, k = fp.hits(s0, s1, allowed, pair, piece)
         assert row.tolist() == want_row[keep].tolist() and k.tolist() == want_k[keep].tolist()
     assert len(row) > 50 and pts.any()
+
+
+def test_box_meets_is_the_boxes_intersecting():
+    """Blockers.box_meets: does the box of the segment p → q meet the box of the piece's
+    footprint — shapely's boxes asked the same, touching boxes included."""
+    from tapeline.board.terrain import Piece
+
+    rng = np.random.default_rng(7)
+    pieces = [Piece.rect("a", 2, 2, 3, 1), Piece.disc("b", 8, 8, 1.5), Piece.poly("c", [(0, 9), (3, 9), (1, 12)])]
+    bl = S.Blockers(pieces)
+    p, q = rng.uniform(0, 12, (400, 2)), rng.uniform(0, 12, (400, 2))
+    q[:10] = p[:10] + [0.0, 1.0]  # upright segments
+    p[10, :], q[10, :] = (5, 0), (5, 2)  # touching the rectangle's box at its corner (5, 2)
+    j = rng.integers(0, 3, 400)
+    j[10] = 0
+    seg_box = shapely.box(*np.minimum(p, q).T, *np.maximum(p, q).T)
+    piece_box = shapely.box(*shapely.bounds(np.array([x.footprint for x in pieces], dtype=object)[j]).T)
+    got = bl.box_meets(p, q, j)
+    assert np.array_equal(got, shapely.intersects(seg_box, piece_box)) and got[10] and 0 < got.sum() < 400
