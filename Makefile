@@ -60,7 +60,9 @@ test: $(STAMP) $(BROWSER_STAMP)
 # The whole-command sections (start-up, the session, check and replay at scale) time tapeline as a
 # user installs it: a regular `pip install .` into .venv-bench/user (benchmarks/install.py).
 # `make test` runs every section's quick profile (`python -m benchmarks --quick`,
-# tests/test_benchmarks.py), which writes nothing.
+# tests/test_benchmarks.py), which writes nothing. The sections that time in this process run with
+# one BLAS thread, as a `tapeline` process does (scenarios/guards.py): numpy's spinning threads
+# would add their CPU time to every method alike; the whole commands get the user's environment.
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 $(BENCH_STAMP): pyproject.toml
@@ -71,7 +73,7 @@ $(BENCH_STAMP): pyproject.toml
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
-	PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
+	OPENBLAS_NUM_THREADS=1 PYTHONPATH=. $(BENCH_VENV)/bin/python -m benchmarks
 
 # The fuzzing suite's long profile (tests/scenarios/test_fuzz.py; make test runs the fast one).
 fuzz: $(STAMP)

@@ -52,9 +52,10 @@ class Install:
 
 def user_env(extra: Optional[dict] = None) -> dict:
     """The environment a user's command runs in: this one without ``PYTHONDONTWRITEBYTECODE`` (each
-    process would compile the modules it loads anew where a module's byte code is missing) and
-    ``PYTHONPATH`` (``make bench`` sets it for the benchmarks themselves), plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    process would compile the modules it loads anew where a module's byte code is missing),
+    ``PYTHONPATH`` and ``OPENBLAS_NUM_THREADS`` (``make bench`` sets them for the benchmarks
+    themselves; a ``tapeline`` process asks for one BLAS thread on its own), plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH", "OPENBLAS_NUM_THREADS")}
     env.update(extra or {})
     return env
 
