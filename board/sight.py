@@ -488,11 +488,17 @@ class Blockers:
         if len(circ):
             j = piece[circ]
             d = shapely.distance(shapely.points(self.circles[j, :2]), geoms[circ])
-            inner, outer = np.array([self.pieces[k].circle_bounds for k in j.tolist()]).reshape(-1, 2).T
+            inner, outer = self._circle_bounds[j].T
             out[circ] = d < inner - SIGHT_TOL
             test[circ] = (d >= inner - SIGHT_TOL) & (d <= outer + SIGHT_TOL)
         out[test] = shapely.intersects(geoms[test], self.footprints[piece[test]])
         return out
+
+    @cached_property
+    def _circle_bounds(self) -> Floats:
+        """``[piece, (inner, outer)]``: :attr:`Piece.circle_bounds` of each round piece (NaN for
+        a polygon)."""
+        return np.array([p.circle_bounds if p.circle else (np.nan, np.nan) for p in self.pieces], float).reshape(-1, 2)
 
     @property
     def vx(self) -> Floats:
