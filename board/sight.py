@@ -71,6 +71,8 @@ SIGHT_TOL = 1e-9
 _GRID_N = 720
 _GRID = np.linspace(0.0, 2 * math.pi, _GRID_N, endpoint=False)
 _STEP = _GRID[1]
+#: Rounds of the tangents' bisection in which every bracket is sure to move (:func:`_support_tangents`).
+BISECT_FREE = 40
 _HULL_K = 32
 _HULL_U = np.column_stack([np.cos(2 * np.pi * np.arange(_HULL_K) / _HULL_K),
                            np.sin(2 * np.pi * np.arange(_HULL_K) / _HULL_K)]) / math.cos(math.pi / _HULL_K)
@@ -235,26 +237,32 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     hi = lo + _STEP
     d4, ma4, mb4 = np.tile(d, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(mb, (4, 1, 1))
     # fval(t) = d·n + |Aᵀn| ± |Bᵀn| with n = (cos t, sin t), written out entry by entry (the
-    # same products and sums as the matrix and norm calls, in fewer array operations)
-    (a00, a01), (a10, a11) = ma4[g, 0].T, ma4[g, 1].T
-    (b00, b01), (b10, b11) = mb4[g, 0].T, mb4[g, 1].T
-    d0, d1 = d4[g].T
+    # same products and sums as the matrix and norm calls): the five sums x·cos t + y·sin t —
+    # the two entries of Aᵀn, of Bᵀn, and d·n — as one array operation each step
+    k0 = np.stack([ma4[g, 0, 0], ma4[g, 0, 1], mb4[g, 0, 0], mb4[g, 0, 1], d4[g, 0]])
+    k1 = np.stack([ma4[g, 1, 0], ma4[g, 1, 1], mb4[g, 1, 0], mb4[g, 1, 1], d4[g, 1]])
 
     def fval(t: Floats) -> Floats:
-        c, s = np.cos(t), np.sin(t)
-        wa0, wa1, wb0, wb1 = a00 * c + a10 * s, a01 * c + a11 * s, b00 * c + b10 * s, b01 * c + b11 * s
-        return cast(Floats, (d0 * c + d1 * s) + np.sqrt(wa0 * wa0 + wa1 * wa1) + sg * np.sqrt(wb0 * wb0 + wb1 * wb1))
+        w = k0 * np.cos(t) + k1 * np.sin(t)
+        sq = w[:4] * w[:4]
+        root = np.sqrt(sq[0::2] + sq[1::2])
+        return cast(Floats, (w[4] + root[0]) + sg * root[1])
 
     # The sign at ``lo`` never changes (``lo`` moves only to a midpoint of the same sign). Once
     # no bracket moves, each is two neighbouring floats and the rounds left would not move them.
+    # That cannot happen in the first BISECT_FREE rounds: a bracket is then still _STEP / 2^40 =
+    # 7.9e-15 wide or more, about nine floats where they lie farthest apart (near 2π), so its
+    # midpoint lies strictly inside and the bracket moves; the test is made from there on.
     side = np.sign(flo)
-    for _ in range(48):
+    for k in range(48):
         mid = 0.5 * (lo + hi)
         same = np.sign(fval(mid)) == side
-        lo_, hi_ = np.where(same, mid, lo), np.where(same, hi, mid)
-        if np.array_equal(lo_, lo) and np.array_equal(hi_, hi):
+        if k >= BISECT_FREE:
+            before = lo.copy(), hi.copy()
+        np.copyto(lo, mid, where=same)  # (lo and hi are this function's own arrays)
+        np.copyto(hi, mid, where=~same)
+        if k >= BISECT_FREE and np.array_equal(lo, before[0]) and np.array_equal(hi, before[1]):
             break
-        lo, hi = lo_, hi_
     t = np.full(4 * n, np.nan)  # (no root: no tangent, NaN)
     t[g] = 0.5 * (lo + hi)
     nn = np.column_stack([np.cos(t), np.sin(t)])
