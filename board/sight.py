@@ -762,16 +762,19 @@ def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Ca
         o = bl.circles[piece[circ]]
         grown = o[:, 2] + 3 * DELTA
         disc = Base(o[:, :2], np.eye(2)[None] * grown[:, None, None], np.eye(2)[None] / grown[:, None, None], grown, grown)
-        for base in (sr.a[pair[circ]], sr.b[pair[circ]]):
-            p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
-            c.add(np.repeat(pair[circ], 4), p, d)
-    for m in (normal[:, 0], normal[:, 1]):
-        x = np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
-                     _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m
-        for base in (sr.a[pair], sr.b[pair]):
-            t1, t2, ok = tangents_from(x, base.c, base.m)
-            c.add(pair, x, t1 - x, ok)
-            c.add(pair, x, t2 - x, ok)
+        base = Base.join(sr.a[pair[circ]], sr.b[pair[circ]])  # with A, then with B: one call, row by row
+        disc = Base.join(disc, disc)
+        p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
+        for h in np.split(np.arange(2 * len(circ)), 2):
+            c.add(np.repeat(pair[circ], 4), p[h], d[h])
+    x = [np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
+                  _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m for m in (normal[:, 0], normal[:, 1])]
+    a, b = sr.a[pair], sr.b[pair]  # the tangents from each point to A, then to B, for each normal
+    xs = np.concatenate([x[0], x[0], x[1], x[1]])
+    t1, t2, ok = tangents_from(xs, np.concatenate([a.c, b.c, a.c, b.c]), np.concatenate([a.m, b.m, a.m, b.m]))
+    for h in np.split(np.arange(len(xs)), 4):
+        c.add(pair, xs[h], t1[h] - xs[h], ok[h])
+        c.add(pair, xs[h], t2[h] - xs[h], ok[h])
     return c
 
 
