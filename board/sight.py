@@ -118,7 +118,7 @@ def frames(figs: Sequence[Figure]) -> tuple[Floats, Floats]:
     m = np.zeros((len(figs), 2, 2))
     for i, f in enumerate(figs):
         if isinstance(f.base, RoundBase):
-            m[i] = np.eye(2) * f.base.radius
+            m[i, 0, 0] = m[i, 1, 1] = f.base.radius
         else:
             a, b, p = f.base.a, f.base.b, f.base.phi
             m[i] = [[a * math.cos(p), -b * math.sin(p)], [a * math.sin(p), b * math.cos(p)]]
@@ -305,9 +305,11 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
     # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
     rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), k))[0]
-    for _ in range(steps if len(rows) else 0):
-        pa[rows], e[rows], line_normal[rows] = _tangent_round(c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows],
-                                                              line_normal[rows])
+    if steps and len(rows):
+        args, nr = (c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows]), line_normal[rows]
+        for _ in range(steps):
+            pr, er, nr = _tangent_round(*args, nr)
+        pa[rows], e[rows], line_normal[rows] = pr, er, nr
     p = pa.reshape(k, n, 2).transpose(1, 0, 2)
     d = e.reshape(k, n, 2).transpose(1, 0, 2)
     normals = line_normal.reshape(k, n, 2).transpose(1, 0, 2)[:, :2]
