@@ -294,13 +294,14 @@ def test_meets_answers_as_intersects_near_a_round_piece_and_a_polygon():
     inner, outer = disc.circle_bounds
     assert inner == pytest.approx(2.0, abs=1e-12) and 0 < outer - inner < 2e-6 * 2.0
     shape = shapely.Polygon([(0, 0), (0.7, -0.3), (0.9, 0.4), (0.2, 0.6)])
-    targets = [r + e for r in (inner, outer, (inner + outer) / 2) for e in (-1e-3, -1e-7, -1e-9, 0.0, 1e-9, 1e-7, 1e-3)]
+    targets = [r + e for r in (inner, outer, (inner + outer) / 2) for e in (-1e-3, -1e-7, -1e-9, -5e-10, 0.0, 1e-9, 1e-7, 1e-3)]
     geoms, piece = [], []
-    for i, want in enumerate(targets * 3):
-        j = i % 2
+    for i, (want, j) in enumerate((t, j) for t in targets * 5 for j in (0, 1)):
         cx, cy = (10.0, 10.0) if j == 0 else (21.5, 6.5)
         want = want if j == 0 else want - 0.5  # about the square: its half side less
-        th = rng.uniform(0, 2 * math.pi)
+        # at random angles, and towards a corner of the disc's polygon (at 2π(i + ½)/2048) and
+        # the middle of an edge, where it reaches farthest and least far
+        th = rng.uniform(0, 2 * math.pi) if i < 6 * len(targets) else (math.pi / 2048 if i < 8 * len(targets) else 0.0)
         lo, hi = 0.0, 10.0  # the shape moved out from the centre along th until its distance is `want`
         for _ in range(80):
             mid = (lo + hi) / 2
@@ -324,6 +325,10 @@ def test_footprint_hits_are_an_strtree_query_with_the_predicate(monkeypatch):
     fp = S.Footprints(geoms)
     s0 = rng.uniform(-1, 12, (300, 2))
     s1 = np.where(rng.random((300, 1)) < 0.1, s0, rng.uniform(-1, 12, (300, 2)))
+    s1[250:] = s0[250:] + rng.uniform(-0.5, 0.5, (50, 2))  # short ones too, some across an edge
+    # and segments that only touch the L's outline, on each side of its box: they meet it
+    s0[:4] = [(1, 2.5), (6, 0.5), (2.5, 6), (0.5, 2)]
+    s1[:4] = [(2, 2.5), (6, 2.5), (2.5, 7), (2, 2)]
     lines = shapely.linestrings(np.stack([s0, s1], axis=1))
     pts = (s0 == s1).all(axis=1)
     lines[pts] = shapely.points(s0[pts])
@@ -331,12 +336,13 @@ def test_footprint_hits_are_an_strtree_query_with_the_predicate(monkeypatch):
     pair = rng.integers(0, 40, 300)
     allowed = rng.random((40, 12)) < 0.8
     piece = np.arange(2, 12)  # footprint k is piece k + 2 of the mask
+    allowed[pair[:4], 11] = True  # (the touching segments may be blocked by the L)
     keep = allowed[pair[want_row], piece[want_k]]
     for chunk in (S.Footprints.CHUNK, 7):
         monkeypatch.setattr(S.Footprints, "CHUNK", chunk)
         row, k = fp.hits(s0, s1, allowed, pair, piece)
         assert row.tolist() == want_row[keep].tolist() and k.tolist() == want_k[keep].tolist()
-    assert len(row) > 50 and pts.any()
+    assert len(row) > 50 and pts.any() and {0, 1, 2, 3} <= set(row[k == 9].tolist())
 
 
 def test_box_meets_is_the_boxes_intersecting():
@@ -349,10 +355,33 @@ def test_box_meets_is_the_boxes_intersecting():
     bl = S.Blockers(pieces)
     p, q = rng.uniform(0, 12, (400, 2)), rng.uniform(0, 12, (400, 2))
     q[:10] = p[:10] + [0.0, 1.0]  # upright segments
-    p[10, :], q[10, :] = (5, 0), (5, 2)  # touching the rectangle's box at its corner (5, 2)
+    p[10, :], q[10, :] = (5, 0), (5, 2)  # touching the rectangle's box at its corner (5, 2) ...
+    p[11, :], q[11, :] = (1, 3), (2, 4)  # ... and at (2, 3): each side of its box touched once
     j = rng.integers(0, 3, 400)
-    j[10] = 0
+    j[10] = j[11] = 0
     seg_box = shapely.box(*np.minimum(p, q).T, *np.maximum(p, q).T)
     piece_box = shapely.box(*shapely.bounds(np.array([x.footprint for x in pieces], dtype=object)[j]).T)
     got = bl.box_meets(p, q, j)
-    assert np.array_equal(got, shapely.intersects(seg_box, piece_box)) and got[10] and 0 < got.sum() < 400
+    assert np.array_equal(got, shapely.intersects(seg_box, piece_box)) and got[10] and got[11] and 0 < got.sum() < 400
+
+
+@pytest.mark.parametrize("grown", [False, True])
+def test_a_round_piece_blocks_a_segment_by_its_distance_even_beside_its_box(grown):
+    """_blocked tests a round piece only for the segments whose box comes within 2 DELTA of the
+    circle's box; a segment running level with (or upright beside) the circle, at a distance
+    just inside or outside the threshold — r − SIGHT_TOL, or r + DELTA for the grown test —
+    must still be answered by its distance."""
+    from tapeline.board.terrain import Piece
+
+    bl = S.Blockers([Piece.disc("rock", 10, 30, 2.0)])  # (x and y apart: no axis stands in for the other)
+    limit = 2.0 + S.DELTA if grown else 2.0 - S.SIGHT_TOL
+    s0, s1, want = [], [], []
+    for e in (-3e-9, -3e-10, 3e-10, 3e-9, 3e-8):
+        h = limit + e  # the distance of the segment from the centre
+        for a, b in (((5, 30 - h), (15, 30 - h)), ((5, 30 + h), (15, 30 + h)), ((10 - h, 25), (10 - h, 35)), ((10 + h, 25), (10 + h, 35))):
+            s0.append(a)
+            s1.append(b)
+            want.append(e < 0)
+    n = len(s0)
+    got = S._blocked(bl, np.zeros(n, np.intp), np.array(s0, float), np.array(s1, float), np.ones((1, 1), bool), None, grown=grown)
+    assert got.tolist() == want
