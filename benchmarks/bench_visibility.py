@@ -174,10 +174,10 @@ def _scale_row(n: int, repeat: int) -> tuple[str, float]:
     """The ``n`` × ``n`` matrix of benchmarks/bench_scale.py against the centre-segment floor."""
     st = boards.state(boards.scaled(100 + n, 2 * n, 15), overlap_check=False)
     fa, fb = sides(st)
-    (te, ex), (tf, fl), (tb, fb_) = interleaved([lambda: exact_matrix(st, fa, fb), lambda: centre_floor(st, fa, fb),
+    (te, ex), (tf, fl), (tb, fl_boxes) = interleaved([lambda: exact_matrix(st, fa, fb), lambda: centre_floor(st, fa, fb),
                                                  lambda: centre_floor(st, fa, fb, boxes=True)], repeat)
     agree(not (fl & ~ex).any(), f"{n} × {n}: a clear centre segment on a pair tapeline calls blocked")
-    agree(np.array_equal(fl, fb_), f"{n} × {n}: the floor answers otherwise when it takes the boxes first")
+    agree(np.array_equal(fl, fl_boxes), f"{n} × {n}: the floor answers otherwise when it takes the boxes first")
     b = st.table
     return (f"| {n} × {n} | {b.width:g}\" × {b.height:g}\", {len(b.pieces)} pieces | {n * n:,} | {int(ex.sum()):,} "
             f"| {int(fl.sum()):,} | {te * 1e3:.0f} ms | {tf * 1e3:.0f} ms | **{te / tf:.2f}** | {tb * 1e3:.0f} ms | {te / tb:.2f} |"), te / tf

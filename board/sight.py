@@ -401,6 +401,15 @@ class _Cands:
         return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
 
 
+def boxes_meet(p: Floats, q: Floats, box: Floats) -> Bools:
+    """Whether the box of each segment ``p → q`` (``(..., 2)``) meets the boxes ``box``
+    (``(x0, y0, x1, y1)`` along the last axis), touching included, the two broadcast."""
+    lo, hi = np.minimum(p, q), np.maximum(p, q)
+    out: Bools = ((lo[..., 0] <= box[..., 2]) & (hi[..., 0] >= box[..., 0])
+                  & (lo[..., 1] <= box[..., 3]) & (hi[..., 1] >= box[..., 1]))
+    return out
+
+
 class Footprints:
     """Polygon footprints prepared for testing many segments: each segment's box is compared
     with theirs in arrays, and only the segments some box meets are made into geometries and
@@ -423,13 +432,12 @@ class Footprints:
     def hits(self, s0: Floats, s1: Floats, allowed: Bools, pair: Ints, piece: Ints) -> tuple[Ints, Ints]:
         """``(row, k)`` for every segment ``s0[row] → s1[row]`` that meets ``geoms[k]`` where
         ``allowed[pair[row], piece[k]]``: rows in order, within a row in :attr:`order`."""
-        lo, hi = np.minimum(s0, s1), np.maximum(s0, s1)
-        (x0, y0, x1, y1), step = self.box.T, max(1, self.CHUNK // max(len(self.order), 1))
+        step = max(1, self.CHUNK // max(len(self.order), 1))
         piece = piece[self.order][None, :]
         rows, cols = [], []
         for a in range(0, len(s0), step):
             c = slice(a, a + step)
-            meet = allowed[pair[c, None], piece] & (lo[c, :1] <= x1) & (hi[c, :1] >= x0) & (lo[c, 1:] <= y1) & (hi[c, 1:] >= y0)
+            meet = allowed[pair[c, None], piece] & boxes_meet(s0[c, None], s1[c, None], self.box)
             r, k = np.nonzero(meet)
             rows.append(r + a)
             cols.append(k)
@@ -474,9 +482,7 @@ class Blockers:
     def box_meets(self, p: Floats, q: Floats, piece: Ints) -> Bools:
         """Whether the box of each segment ``p[k] → q[k]`` meets that of ``piece[k]``'s footprint
         (a segment that misses it misses the piece)."""
-        (x0, y0, x1, y1), lo, hi = self._boxes[piece].T, np.minimum(p, q), np.maximum(p, q)
-        out: Bools = (lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0)
-        return out
+        return boxes_meet(p, q, self._boxes[piece])
 
     @cached_property
     def _boxes(self) -> Floats:
@@ -650,10 +656,10 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
     circ = np.nonzero(bl.is_circle)[0]  # round pieces, by the distance to their exact circle
     if len(circ):
         # (a segment whose box keeps 2 DELTA from a circle's box is farther from it than that)
-        lo, hi, (x, y, r) = np.minimum(s0, s1)[:, :, None], np.maximum(s0, s1)[:, :, None], bl.circles[circ].T
+        x, y, r = bl.circles[circ].T
         far = r + 2 * DELTA
-        rows, k = np.nonzero(block[pair[:, None], circ[None, :]] & (lo[:, 0] <= x + far) & (hi[:, 0] >= x - far)
-                             & (lo[:, 1] <= y + far) & (hi[:, 1] >= y - far))
+        near = boxes_meet(s0[:, None], s1[:, None], np.column_stack([x - far, y - far, x + far, y + far]))
+        rows, k = np.nonzero(block[pair[:, None], circ[None, :]] & near)
         j = circ[k]
         if hits is None:  # (with hits, every row: a segment may be blocked by more than one piece)
             rows, j = rows[~out[rows]], j[~out[rows]]
