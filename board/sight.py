@@ -719,15 +719,17 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
        footprints *grown* by ``DELTA``: one that is clear is a sight line clear of every
        blocking footprint by a margin, so (§1 of docs/geometry.md) a clear candidate of the
        search exists too and its verdict is also "visible";
-    4. two pieces between them: a gate through the piece on the centre segment, whose windows
-       other pieces close (:func:`_two_pieces`) — blocked, as in 2;
-    5. the inner near-tangent lines, and lines past the ends of the pieces on the centre
-       segment (:func:`_corner_lines`), tested as in 3.
+    4. the inner near-tangent lines, and lines past the ends of the pieces on the centre
+       segment (:func:`_corner_lines`), tested as in 3;
+    5. two pieces between them: a gate through the piece on the centre segment, whose windows
+       other pieces close (:func:`_two_pieces`) — blocked, as in 2.
 
-    Passes 3 and 5 are tried only for two bases apart (the discs around them disjoint) and
+    Passes 3 and 4 are tried only for two bases apart (the discs around them disjoint) and
     without heights: a piece between the two eyes can leave clear lines the search does not
     prove it finds (docs/line-of-sight.md, "What is not proven"), so there only the search's
-    own candidates are tried; 4 is left to the search with heights too.
+    own candidates are tried; 5 is left to the search with heights too. (A pair that 5 settles
+    has no clear line, so 4 finds none for it: the order changes no witness, and 5, the dearer,
+    sees fewer pairs.)
     """
     sr = _Search(figs_a, figs_b, bl, block, heights, pairs)
     if not sr.n:
@@ -747,12 +749,12 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
         c = _Cands()  # the outer lines first (most often clear) ...
         c.add(np.repeat(todo, 2), p[:, :2], d[:, :2], np.repeat(apart, 2))
         sr.run(c, grown=True)
-        still = ~sr.done[pair]
-        sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
         still = ~sr.done[pair] & apart[t]
         c = _corner_lines(sr, pair[still], piece[still], normal[t[still]])  # ... the inner with the lines past the ends
         c.add(np.repeat(todo, 2), p[:, 2:], d[:, 2:], np.repeat(apart, 2))
         sr.run(c, grown=True)
+        still = ~sr.done[pair]
+        sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
     sr.exact(centre=False)
     return sr.found, sr.wit
 
@@ -797,6 +799,8 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     blocks the centre segment (``pair``, ``piece``, the outer normals ``normal``) leaves
     windows on a gate every sight line crosses, and each window is closed by a piece that
     blocks every segment from it to B, or from A to it (the lemma again, the window a base)."""
+    if not len(pair):
+        return np.zeros(0, np.intp)
     row, gate, win = windows(sr.bl.cores, sr.a[pair], sr.b[pair], normal[:, 0], normal[:, 1], piece)
     if not len(row):
         return np.zeros(0, np.intp)
