@@ -52,6 +52,24 @@ piece holds a path of the lemma for W and B, or for A and W, that segment, and s
 that piece. When every window of a gate is closed so, the pair is blocked: two walls staggered
 across the band, a rock beside a block.
 
+**Through a window.** A sight line s from a ∈ A to b ∈ B through a point z of a window W (held
+by its thin ellipse E) goes on past z in line with a: b = z + t(z − a) for some t ≥ 0. So b, and
+the whole segment from z to b, lies in the cone C = {e + t(e − a′) : e ∈ E, a′ ∈ A, t ≥ 0} — a
+convex set: λ((1 + t₁)e₁ − t₁a₁) + (1 − λ)((1 + t₂)e₂ − t₂a₂) is (1 + t)e − ta with
+t = λt₁ + (1 − λ)t₂, e the mix of e₁ and e₂ in the weights λ(1 + t₁) and (1 − λ)(1 + t₂), a that
+of a₁ and a₂ in the weights λt₁ and (1 − λ)t₂ — and that segment runs from E to B′, the closure
+of the part of B inside C, a compact convex set. The lemma for E and B′ (in place of A and B) settles it; its conditions may
+use bounds of B′'s support function, since a piece that reaches past a bound reaches past the
+support, and B in place of B′ in (2) and (3): B′ ⊂ B. The cone's support function is
+h_C(m) = sup over t ≥ 0 of (1 + t)h_E(m) + t·h_A(−m) = h_E(m) + t(h_E(m) + h_A(−m)): h_E(m) where
+E lies behind A along m (h_E(m) + h_A(−m) ≤ 0), unbounded elsewhere. So along such an m the hull
+of E and B′ reaches no further than E itself (:func:`through`), and a piece need only reach
+past the line that bounds the lines from A through the window, not past all of B: where that
+line cuts B, the steep segments from the window to B's far side, which no sight line from A
+contains, no longer keep the window open. The same with A and B swapped, for the segment
+from a to z. The directions m tried are the outer normals of the lines that bound the cone
+(:func:`board.sight._window_lines`), each checked: E must lie behind A along it by ``DELTA``.
+
 **Floating point.** Every part K is eroded by ``SIGHT_TOL + DELTA`` (so it lies ``DELTA``
 inside the tolerance-shrunk footprint the search tests candidates with) and every condition is
 asked with a margin of ``DELTA`` = 1e-7" — far above every rounding error involved
@@ -65,7 +83,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import shapely
@@ -305,15 +323,21 @@ def _sides(a: Base, b: Base, p: Floats, n: Floats) -> Bools:
     return out
 
 
-def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints) -> Bools:
+def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints,
+              reach: Optional[tuple[Floats, Floats]] = None) -> Bools:
     """Rows ``k``: does piece ``piece[k]`` hold a path of the lemma for the bases ``a`` and ``b``
     (rows ``k`` of each), with the outward directions ``mp[k]``, ``mm[k]`` (unit)? Then it
-    blocks every sight line between them."""
+    blocks every sight line between them.
+
+    ``reach``: bounds of the support of the hull H along ``mp`` and ``mm`` to use in condition
+    (1) instead of those of ``a`` and ``b`` — smaller ones where only a part of ``b`` matters
+    (:func:`through`)."""
     out = np.zeros(len(piece), bool)
     if not len(piece):
         return out
-    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
-    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
+    if reach is None:
+        reach = (np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)), np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)))
+    reach_p, reach_m = reach[0] + DELTA, reach[1] + DELTA
     k, p, n, y = _paths(cores, mp, mm, piece)
     # (1): past both tangents; the rows that fail are dropped before the dearer tests
     ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
@@ -326,6 +350,17 @@ def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Int
     ok &= _triangle_misses(p, y, n, b.c[k], b.inv[k], DELTA / b.inner[k])
     out[k[ok]] = True
     return out
+
+
+def through(e: Base, s: Base, q: Base, m: Floats) -> Floats:
+    """A bound of the support along ``m`` (rows) of the hull of a window ``e`` and of the part
+    of ``s`` that lines from ``q`` through ``e`` reach: ``h_E(m)`` where ``e`` lies behind ``q``
+    along ``m`` by ``DELTA`` or more (``h_E(m) + h_Q(−m) ≤ −DELTA``: that part of ``s`` lies in
+    the cone of such lines, which lies behind ``e``'s own support line), else
+    ``max(h_E(m), h_S(m))`` (the module's "Through a window")."""
+    he = support(e.c, e.m, m)
+    behind = he + support(q.c, q.m, -m) <= -DELTA
+    return np.where(behind, he, np.maximum(he, support(s.c, s.m, m)))
 
 
 #: The half width of the thin ellipse that stands for a window (a segment), inches.

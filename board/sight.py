@@ -60,7 +60,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints
 from .bases import RoundBase
-from .separation import DELTA, Base, Cores, separated, windows
+from .separation import DELTA, WINDOW_WIDTH, Base, Cores, separated, support, through, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -749,10 +749,11 @@ def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Block
         c = _Cands()  # the outer lines first (most often clear) ...
         c.add(np.repeat(todo, 2), p[:, :2], d[:, :2], np.repeat(apart, 2))
         sr.run(c, grown=True)
-        still = ~sr.done[pair] & apart[t]
-        c = _corner_lines(sr, pair[still], piece[still], normal[t[still]])  # ... the inner with the lines past the ends
-        c.add(np.repeat(todo, 2), p[:, 2:], d[:, 2:], np.repeat(apart, 2))
-        sr.run(c, grown=True)
+        if not sr.done.all():
+            still = ~sr.done[pair] & apart[t]
+            c = _corner_lines(sr, pair[still], piece[still], normal[t[still]])  # ... the inner with the lines past the ends
+            c.add(np.repeat(todo, 2), p[:, 2:], d[:, 2:], np.repeat(apart, 2))
+            sr.run(c, grown=True)
         still = ~sr.done[pair]
         sr.done[_two_pieces(sr, pair[still], piece[still], normal[t[still]])] = True
     sr.exact(centre=False)
@@ -810,10 +811,23 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     # from the window to B crosses meets that one), by the boxes: window to B, then A to window
     to_b, from_a = sr.bl.box_meets(win.c[w], sr.b.c[wp[w]], j), sr.bl.box_meets(sr.a.c[wp[w]], win.c[w], j)
     wb, jb, wa, ja = w[to_b], j[to_b], w[from_a], j[from_a]
-    x, y = Base.join(win[wb], sr.a[wp[wa]]), Base.join(sr.b[wp[wb]], win[wa])
-    _, _, nrm = outer_and_inner_tangents(x.c, x.m, y.c, y.m, x.inner, y.inner, steps=2, inner=False)
+    # each window e with the base s it is to be closed from, and the base q on the sight line's
+    # other side: only the part of s in line with q through e matters (separation, "Through a window")
+    wk, jk = np.concatenate([wb, wa]), np.concatenate([jb, ja])
+    e, s, q = win[wk], Base.join(sr.b[wp[wb]], sr.a[wp[wa]]), Base.join(sr.a[wp[wb]], sr.b[wp[wa]])
+    outer, cone, valid = _window_lines(e, s, q)
+    # the directions tried on each side: the outer tangent of e and s, and the cone's line on
+    # that side where it holds; every combination of one on each side
+    plus = np.einsum("rkj,rj->rk", cone, outer[:, 0]) > np.einsum("rkj,rj->rk", cone, outer[:, 1])
+    every = np.ones(len(wk), bool)
+    on_p = [(every, outer[:, 0])] + [(valid[:, k] & plus[:, k], cone[:, k]) for k in range(2)]
+    on_m = [(every, outer[:, 1])] + [(valid[:, k] & ~plus[:, k], cone[:, k]) for k in range(2)]
+    tried = [(np.flatnonzero(hp & hm), vp, vm) for hp, vp in on_p for hm, vm in on_m]
+    r = np.concatenate([t[0] for t in tried])
+    up, dn = np.vstack([vp[t] for t, vp, _ in tried]), np.vstack([vm[t] for t, _, vm in tried])
+    reach = (through(e[r], s[r], q[r], up), through(e[r], s[r], q[r], dn))
     closed = np.zeros(len(row), bool)
-    closed[np.concatenate([wb, wa])[separated(sr.bl.cores, x, y, nrm[:, 0], nrm[:, 1], np.concatenate([jb, ja]))]] = True
+    closed[wk[r][separated(sr.bl.cores, e[r], s[r], up, dn, jk[r], reach)]] = True
     ngates = int(gate.max()) + 1
     open_windows = np.bincount(gate, weights=~closed, minlength=ngates)
     first_row = np.full(ngates, -1)
@@ -821,6 +835,44 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     shut = np.nonzero((open_windows == 0) & (first_row >= 0))[0]
     settled: Ints = pair[first_row[shut]]
     return settled
+
+
+def _window_lines(e: Base, s: Base, q: Base) -> tuple[Floats, Floats, Bools]:
+    """For windows ``e`` (rows), with the base ``s`` each is to be closed from and the base
+    ``q`` on the sight lines' other side: the outer normals ``(rows, 2, 2)`` of the two outer
+    tangents of ``e`` and ``s``; those of the two lines that bound the lines from ``q`` through
+    ``e`` — each with ``q`` on its outer side, the window and the lines past it on the other;
+    and whether each of these holds (``(rows, 2)``): ``e`` behind ``q`` along it by ``DELTA``
+    (:func:`board.separation.through`).
+
+    A window is a thin ellipse about a segment, so each line is a tangent from an end of its
+    long axis: to ``s``, the one that has the other end on its inner side (the outer tangent,
+    to about the window's width — any direction is sound, :func:`board.separation.separated`
+    checks what it needs); to ``q`` scaled by a little more than the window's width (so that the
+    window lies behind it), the one from the end for which the window holds."""
+    n = len(e.c)
+    axis = e.m[:, :, 0]  # (the long half-axis)
+    ends = [e.c + axis, e.c - axis]
+    grow = 1 + 4 * WINDOW_WIDTH / q.inner
+    to = Base.join(s, s, q, q)
+    pts = np.vstack(ends + ends)
+    t1, t2, ok = tangents_from(pts, to.c, np.concatenate([s.m, s.m, q.m * grow[:, None, None], q.m * grow[:, None, None]]))
+    other = np.vstack(ends[::-1] + ends[::-1])
+    outer, cone = np.zeros((n, 2, 2)), np.zeros((n, 2, 2))
+    found, valid = np.zeros((n, 2), bool), np.zeros((n, 2), bool)
+    for k, t in enumerate((t1, t2)):
+        d = t - pts
+        nv = np.column_stack([d[:, 1], -d[:, 0]]) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
+        nv *= np.where(np.einsum("ij,ij->i", nv, to.c - pts) < 0, -1.0, 1.0)[:, None]  # towards the base
+        for h in range(2):  # from each end: to s, then to q
+            i = slice(h * n, (h + 1) * n)
+            out = -nv[i]  # away from s
+            holds = ok[i] & ~found[:, k] & (np.einsum("ij,ij->i", out, other[i] - pts[i]) <= 0)
+            outer[holds, k], found[:, k] = out[holds], found[:, k] | holds
+            j = slice((2 + h) * n, (3 + h) * n)
+            holds = ok[j] & ~valid[:, k] & (support(e.c, e.m, nv[j]) + support(q.c, q.m, -nv[j]) <= -DELTA)
+            cone[holds, k], valid[:, k] = nv[j][holds], valid[:, k] | holds
+    return outer, cone, valid
 
 
 def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
@@ -880,6 +932,8 @@ class _Search:
         witness. ``hits`` and ``grown``: see :func:`_blocked`."""
         pair0, p0, d0 = cands.arrays()
         live = ~self.done[pair0]
+        if not live.any():
+            return
         pair0, p0, d0 = pair0[live], p0[live], d0[live]
         parts = []
         for far in self.variants:

@@ -181,3 +181,93 @@ def test_whenever_two_pieces_settle_a_pair_no_sight_line_exists():
             assert not found[0], f"case {k}: settled as blocked, but the search finds a sight line"
             assert not brute_clear(fa, fb, pieces), f"case {k}: settled as blocked, but a sampled ray is clear"
     assert settled >= 20
+
+
+def _without_the_cone(monkeypatch):
+    """The two-piece test as it was before "Through a window": every segment from a window to
+    the base beyond had to cross the closing piece."""
+    from tapeline.board import sight
+
+    lines = sight._window_lines
+
+    def no_cone(e, s, q):
+        outer, cone, valid = lines(e, s, q)
+        return outer, cone, np.zeros_like(valid)
+
+    monkeypatch.setattr(sight, "_window_lines", no_cone)
+
+
+def test_a_window_need_be_closed_only_for_the_lines_in_line_with_the_other_base(monkeypatch):
+    # Two 2" bases 24" apart; a block across the band whose top (y = 0.3) leaves a window below
+    # the upper tangent (y = 1), and a rock near B. A sight line over the block passes above its
+    # corner (16.5, 0.3) coming from A, so it falls at most as steeply as the tangent from that
+    # corner to A (about 0.0424" an inch): at x = 21 it is at y ≥ 0.109. A rock whose lowest point
+    # is y = 0.05 there closes the window; one at 0.2 lets the line pass under it.
+    a, b = fig("a", 0, 0, RoundBase(50.8)), fig("b", 24, 0, RoundBase(50.8))
+    block = Piece.rect("block", 15, -3, 1.5, 3.3)
+    low, high = Piece.disc("rock", 21, 0.05 + 1.9, 1.9), Piece.disc("rock", 21, 0.2 + 1.9, 1.9)
+    assert two_pieces_settle(a, b, [block, low])
+    assert not search_witnesses([a], [b], Blockers([block, low]), np.ones((1, 2), bool))[0][0]
+    assert not brute_clear(a, b, [block, low])
+    # steeper segments from the window to B pass under the rock: no piece closes every segment
+    # from the window to B, nor from A to the window — which the test asked before
+    steep = shapely.LineString([(16.5, 0.31), (24, -0.9)])
+    assert steep.distance(shapely.Point(21, 1.95)) > 1.9 and not steep.intersects(block.footprint)
+    found, wit = search_witnesses([a], [b], Blockers([block, high]), np.ones((1, 2), bool))
+    assert found[0] and not two_pieces_settle(a, b, [block, high])
+    assert wit[0, 0, 1] > 0.3 and wit[0, 1, 1] < 0.3  # over the block, under the rock
+    _without_the_cone(monkeypatch)
+    assert not two_pieces_settle(a, b, [block, low])
+
+
+def test_whenever_two_pieces_settle_through_a_window_no_sight_line_exists(monkeypatch):
+    # A block across the band leaving a window on one side, and a random piece beyond it, near
+    # the window's line, towards B or towards A
+    rng = np.random.default_rng(23)
+    cases, settled = [], 0
+    for k in range(200):
+        fa = fig("a", 0, float(rng.uniform(-0.5, 0.5)), _random_base(rng))
+        far = float(rng.uniform(10, 16))
+        fb = fig("b", far, float(rng.uniform(-1, 1)), _random_base(rng))
+        side = 1 if rng.random() < 0.5 else -1
+        x, w = far * float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.3, 1.5))
+        top = (fa.at[1] + fb.at[1]) / 2 + side * (max(fa.base.reach, fb.base.reach) - float(rng.uniform(0.05, 0.8)))
+        block = Piece.rect(f"block{k}", x, top - 6 if side > 0 else top, w, 6)
+        x2 = float(rng.uniform(x + w + 0.5, far - 1)) if rng.random() < 0.5 else float(rng.uniform(1, x - 0.5))
+        pieces = [block, _random_piece(rng, f"p{k}", x2, top + side * float(rng.uniform(0.3, 2.5)))]
+        if any(p.footprint.distance(f.base.polygon(*f.at)) < 0.05 for p in pieces for f in (fa, fb)):
+            continue
+        if two_pieces_settle(fa, fb, pieces):
+            settled += 1
+            cases.append((fa, fb, pieces))
+            found, _ = search_witnesses([fa], [fb], Blockers(pieces), np.ones((1, 2), bool))
+            assert not found[0], f"case {k}: settled as blocked, but the search finds a sight line"
+            assert not brute_clear(fa, fb, pieces), f"case {k}: settled as blocked, but a sampled ray is clear"
+    _without_the_cone(monkeypatch)
+    assert settled >= 30 and sum(not two_pieces_settle(*c) for c in cases) >= 5  # some only through the cone
+
+
+def test_the_cone_lines_hold_and_lie_close_to_the_exact_inner_tangents():
+    from tapeline.board.separation import WINDOW_WIDTH, Base, support, through
+    from tapeline.board.sight import _window_lines
+
+    # a window on x = 10 from y = 0.3 to y = 1, seen from the unit disc at the origin: the lines
+    # bounding the lines from the disc through it are its inner tangents with the disc, through
+    # (10, 1) on the one side and (10, 0.3) on the other
+    half, mid = 0.35 + DELTA, np.array([10.0, 0.65])
+    m = np.array([[[0.0, WINDOW_WIDTH], [half, 0.0]]])  # (the long half-axis first, as windows() makes it)
+    e = Base(mid[None], m, np.linalg.inv(m), np.full(1, WINDOW_WIDTH), np.full(1, half))
+    q = Base(np.zeros((1, 2)), np.eye(2)[None], np.eye(2)[None], np.ones(1), np.ones(1))
+    _, n, valid = _window_lines(e, q, q)
+    assert valid.all()
+    for k in range(2):
+        g = support(e.c, e.m, n[:, k]) + support(q.c, q.m, -n[:, k])
+        assert -1e-3 < g[0] <= -DELTA  # the window behind the disc along it, by a hair
+    touching = [int(np.argmax(np.array([[10, 1], [10, 0.3]]) @ n[0, k])) for k in range(2)]
+    assert sorted(touching) == [0, 1]  # one line through each end
+    # along such a line the window's side of the cone reaches no further than the window; along
+    # a direction where the window is not behind the disc, as far as the base beyond it
+    s = Base(np.array([[20.0, 0.0]]), np.eye(2)[None] * 3, np.eye(2)[None] / 3, np.full(1, 3.0), np.full(1, 3.0))
+    assert through(e, s, q, n[:, 0])[0] == support(e.c, e.m, n[:, 0])[0]
+    up = np.array([[0.0, 1.0]])
+    assert through(e, s, q, up)[0] == 3.0
