@@ -828,12 +828,9 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     reach = (through(e[r], s[r], q[r], up), through(e[r], s[r], q[r], dn))
     closed = np.zeros(len(row), bool)
     closed[wk[r][separated(sr.bl.cores, e[r], s[r], up, dn, jk[r], reach)]] = True
-    ngates = int(gate.max()) + 1
-    open_windows = np.bincount(gate, weights=~closed, minlength=ngates)
-    first_row = np.full(ngates, -1)
-    first_row[gate[::-1]] = row[::-1]
-    shut = np.nonzero((open_windows == 0) & (first_row >= 0))[0]
-    settled: Ints = pair[first_row[shut]]
+    gates, first = np.unique(gate, return_index=True)  # (the windows of a gate share its row)
+    shut = np.bincount(gate, weights=~closed)[gates] == 0
+    settled: Ints = pair[row[first[shut]]]
     return settled
 
 

@@ -40,10 +40,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Core modules and the test files each is judged by (its own: the tests written for it).
 _MELEE = ("tests/rules/test_melee_parts.py", "tests/rules/test_melee_engine.py")
+#: The quick tests of board/sight.py's two-piece pass (the rest of test_separation.py is slow).
+_WINDOWS = ("test_two_staggered_walls_block_together", "test_a_window_need_be_closed_only_for_the_lines_in_line_with_the_other_base",
+            "test_the_window_lines_lie_close_to_the_exact_tangents", "test_two_pieces_settle_nothing_without_a_window")
 MODULES: dict[str, tuple[str, ...]] = {
     "board/templates.py": ("tests/board/test_templates.py", "tests/board/test_templates_edges.py"),
     "board/measure.py": ("tests/board/test_measure.py",),
-    "board/sight.py": ("tests/board/test_sight_parts.py", "tests/board/test_sight.py", "tests/board/test_sight_tangents.py"),
+    "board/sight.py": ("tests/board/test_sight_parts.py", "tests/board/test_sight.py", "tests/board/test_sight_tangents.py",
+                       *(f"tests/board/test_separation.py::{t}" for t in _WINDOWS)),
     "board/paths.py": ("tests/board/test_paths.py", "tests/board/test_paths_bounded.py"),
     "rules/pmf.py": ("tests/rules/test_pmf.py",),
     **{f"rules/melee/{m}.py": _MELEE for m in ("chains", "combat", "strike", "wounds")},

@@ -158,6 +158,11 @@ def test_two_staggered_walls_block_together():
     a, b = fig("a", 0, 0), fig("b", 12, 0)
     low, high = Piece.rect("low", 4, -3, 0.4, 3.2), Piece.rect("high", 7, -0.5, 0.4, 3.5)
     assert two_pieces_settle(a, b, [low, high]) and two_pieces_settle(a, b, [high, low])
+    # a shorter high wall: above it only lines too steep to come down to B again pass, and it
+    # reaches past the window's outer tangent with B but not past the lines from A through it
+    short = Piece.rect("high", 7, -0.5, 0.4, 1.5)
+    assert two_pieces_settle(a, b, [low, short])
+    assert not search_witnesses([a], [b], Blockers([low, short]), np.ones((1, 2), bool))[0][0]
     assert not settles(a, b, low) and not settles(a, b, high)  # neither alone
     found, _ = search_witnesses([a], [b], Blockers([low, high]), np.ones((1, 2), bool))
     assert not found[0]
@@ -247,27 +252,50 @@ def test_whenever_two_pieces_settle_through_a_window_no_sight_line_exists(monkey
     assert settled >= 30 and sum(not two_pieces_settle(*c) for c in cases) >= 5  # some only through the cone
 
 
-def test_the_cone_lines_hold_and_lie_close_to_the_exact_inner_tangents():
+def test_the_window_lines_lie_close_to_the_exact_tangents():
     from tapeline.board.separation import WINDOW_WIDTH, Base, support, through
     from tapeline.board.sight import _window_lines
 
-    # a window on x = 10 from y = 0.3 to y = 1, seen from the unit disc at the origin: the lines
-    # bounding the lines from the disc through it are its inner tangents with the disc, through
-    # (10, 1) on the one side and (10, 0.3) on the other
+    # a window on x = 10 from y = 0.3 to y = 1, seen from a disc of radius 0.5 at the origin:
+    # the lines bounding the lines from the disc through it are its inner tangents with the
+    # disc, through (10, 1) on the one side and (10, 0.3) on the other; and its outer tangents
+    # with a disc of radius 1 at (20, 0) run from the same two ends
     half, mid = 0.35 + DELTA, np.array([10.0, 0.65])
     m = np.array([[[0.0, WINDOW_WIDTH], [half, 0.0]]])  # (the long half-axis first, as windows() makes it)
     e = Base(mid[None], m, np.linalg.inv(m), np.full(1, WINDOW_WIDTH), np.full(1, half))
-    q = Base(np.zeros((1, 2)), np.eye(2)[None], np.eye(2)[None], np.ones(1), np.ones(1))
-    _, n, valid = _window_lines(e, q, q)
+
+    def disc(x, r):
+        return Base(np.array([[x, 0.0]]), np.eye(2)[None] * r, np.eye(2)[None] / r, np.full(1, r), np.full(1, r))
+
+    q, s = disc(0.0, 0.5), disc(20.0, 1.0)
+    outer, cone, valid = _window_lines(e, s, q)
     assert valid.all()
+    ends = np.array([[10, 1], [10, 0.3]])
     for k in range(2):
-        g = support(e.c, e.m, n[:, k]) + support(q.c, q.m, -n[:, k])
+        g = support(e.c, e.m, cone[:, k]) + support(q.c, q.m, -cone[:, k])
         assert -1e-3 < g[0] <= -DELTA  # the window behind the disc along it, by a hair
-    touching = [int(np.argmax(np.array([[10, 1], [10, 0.3]]) @ n[0, k])) for k in range(2)]
-    assert sorted(touching) == [0, 1]  # one line through each end
-    # along such a line the window's side of the cone reaches no further than the window; along
+        # an outer tangent touches both: the window and the disc reach equally far along it
+        assert abs(support(e.c, e.m, outer[:, k])[0] - support(s.c, s.m, outer[:, k])[0]) < 1e-4
+    for lines in (cone, outer):
+        assert sorted(int(np.argmax(ends @ lines[0, k])) for k in range(2)) == [0, 1]  # one line through each end
+    # along a cone line the window's side of the cone reaches no further than the window; along
     # a direction where the window is not behind the disc, as far as the base beyond it
-    s = Base(np.array([[20.0, 0.0]]), np.eye(2)[None] * 3, np.eye(2)[None] / 3, np.full(1, 3.0), np.full(1, 3.0))
-    assert through(e, s, q, n[:, 0])[0] == support(e.c, e.m, n[:, 0])[0]
-    up = np.array([[0.0, 1.0]])
-    assert through(e, s, q, up)[0] == 3.0
+    assert through(e, s, q, cone[:, 0])[0] == support(e.c, e.m, cone[:, 0])[0]
+    slant = np.array([[0.6, 0.8]])
+    assert through(e, s, q, slant)[0] == support(s.c, s.m, slant)[0] == 13.0
+    down = np.array([[0.0, -1.0]])  # the disc reaches lower than the window: not behind it
+    assert through(e, s, q, down)[0] == support(s.c, s.m, down)[0] == 1.0
+
+
+def test_two_pieces_settle_nothing_without_a_window(monkeypatch):
+    from tapeline.board import sight
+    from tapeline.board.separation import Base
+
+    a, b = fig("a", 0, 0), fig("b", 12, 0)
+    sr = sight._Search([a], [b], Blockers([Piece.rect("wall", 5, -3, 0.4, 6)]), np.ones((1, 1), bool), None, None)
+    pair, piece = sr.centre()
+    _, _, normal = outer_and_inner_tangents(sr.a.c, sr.a.m, sr.b.c, sr.b.m, sr.a.inner, sr.b.inner)
+    assert not len(sight._two_pieces(sr, pair[:0], piece[:0], normal[:0]))  # no pair asked
+    none = Base(np.zeros((0, 2)), np.zeros((0, 2, 2)), np.zeros((0, 2, 2)), np.zeros(0), np.zeros(0))
+    monkeypatch.setattr(sight, "windows", lambda *args: (np.zeros(0, np.intp), np.zeros(0, np.intp), none))
+    assert not len(sight._two_pieces(sr, pair, piece, normal[pair]))  # no window to close
