@@ -245,7 +245,8 @@ def run(quick: bool = False, tables: int | None = None) -> str:
         "| sight lines missed (visible pairs called blocked) | 0 | " + " | ".join(str(missed[k]) for k in RAYS) + " |",
         "| pairs called visible that tapeline calls blocked | — | " + " | ".join(str(false_pos[k]) for k in RAYS) + " |",
         "",
-        f"Against {GOAL_K * GOAL_K} rays: median **{med:.2f}**, worst table **{worst:.2f}** (goal ≤ 1.0 for both: exact no"
+        f"Against {GOAL_K * GOAL_K} rays: median **{med:.2f}**, worst table **{worst:.2f}** (seed {ratios[GOAL_K].index(worst)};"
+        f" goal ≤ 1.0 for both: exact no"
         f" slower than the 16-ray sampler) — **{'met' if met else 'not met'}**"
         + ("" if met else f" on {sum(r > 1 for r in ratios[GOAL_K])} of {tables} tables") + ".",
         f"A stronger 16-ray peer, whose query takes the boxes first as tapeline's own test now does (boxes, then the rules'"
