@@ -58,17 +58,19 @@ the whole segment from z to b, lies in the cone C = {e + t(e − a′) : e ∈ E
 convex set: λ((1 + t₁)e₁ − t₁a₁) + (1 − λ)((1 + t₂)e₂ − t₂a₂) is (1 + t)e − ta with
 t = λt₁ + (1 − λ)t₂, e the mix of e₁ and e₂ in the weights λ(1 + t₁) and (1 − λ)(1 + t₂), a that
 of a₁ and a₂ in the weights λt₁ and (1 − λ)t₂ — and that segment runs from E to B′, the closure
-of the part of B inside C, a compact convex set. The lemma for E and B′ (in place of A and B) settles it; its conditions may
-use bounds of B′'s support function, since a piece that reaches past a bound reaches past the
-support, and B in place of B′ in (2) and (3): B′ ⊂ B. The cone's support function is
-h_C(m) = sup over t ≥ 0 of (1 + t)h_E(m) + t·h_A(−m) = h_E(m) + t(h_E(m) + h_A(−m)): h_E(m) where
-E lies behind A along m (h_E(m) + h_A(−m) ≤ 0), unbounded elsewhere. So along such an m the hull
-of E and B′ reaches no further than E itself (:func:`through`), and a piece need only reach
-past the line that bounds the lines from A through the window, not past all of B: where that
-line cuts B, the steep segments from the window to B's far side, which no sight line from A
-contains, no longer keep the window open. The same with A and B swapped, for the segment
-from a to z. The directions m tried are the outer normals of the lines that bound the cone
-(:func:`board.sight._window_lines`), each checked: E must lie behind A along it by ``DELTA``.
+of the part of B inside C, a compact convex set. The lemma for E and B′ (in place of A and B)
+settles it; its conditions may use bounds of B′'s support function, since a piece that reaches
+past a bound reaches past the support, and B in place of B′ in (2) and (3): B′ ⊂ B. The cone's
+support function is h_C(m) = sup over t ≥ 0 of (1 + t)h_E(m) + t·h_A(−m)
+= h_E(m) + t(h_E(m) + h_A(−m)): h_E(m) where E lies behind A along m (h_E(m) + h_A(−m) ≤ 0),
+unbounded elsewhere. So along such an m the hull of E and B′ reaches no further than E itself
+(:func:`through`), and a piece need only reach past the line that bounds the lines from A
+through the window, not past all of B: where that line cuts B, the steep segments from the
+window to B's far side, which no sight line from A contains, no longer keep the window open.
+The same with A and B swapped, for the segment from a to z. The directions m tried are the
+outer normals of the lines that bound the cone (:func:`board.sight._window_lines`), each
+checked: E must lie behind A along it by ``DELTA`` (and the conditions then hold for A grown
+by ``DELTA / 2``, as below).
 
 **Floating point.** Every part K is eroded by ``SIGHT_TOL + DELTA`` (so it lies ``DELTA``
 inside the tolerance-shrunk footprint the search tests candidates with) and every condition is

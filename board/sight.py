@@ -799,7 +799,9 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     """The pairs two pieces block between them (:func:`board.separation.windows`): a piece that
     blocks the centre segment (``pair``, ``piece``, the outer normals ``normal``) leaves
     windows on a gate every sight line crosses, and each window is closed by a piece that
-    blocks every segment from it to B, or from A to it (the lemma again, the window a base)."""
+    blocks every segment from it to B, or from A to it (the lemma again, the window a base) —
+    every such segment in line with the other base, the only ones a sight line contains
+    (:mod:`board.separation`, "Through a window")."""
     if not len(pair):
         return np.zeros(0, np.intp)
     row, gate, win = windows(sr.bl.cores, sr.a[pair], sr.b[pair], normal[:, 0], normal[:, 1], piece)
