@@ -16,17 +16,19 @@ are prepared afresh (no cache) for every method.
   segments per pair (k = 4, 8, 16: 16, 64 and 256 rays), tested in one STRtree query against
   the same tolerance-shrunk footprints and round pieces as exact circles (numpy) — the usual
   "sample some rays" approach, vectorised over every pair at once. The goal is against 16 rays.
+  Beside it, a stronger 16-ray peer whose query takes the boxes first, then the rules' mask,
+  then the prepared footprints (the same answers), as tapeline's own test does.
 
 At scale: the 200 × 200 matrix of :mod:`benchmarks.bench_scale` (170.8" × 113.8", 15 pieces)
 against the cheapest possible test — the same rule decisions, then one centre-to-centre segment
 per pair in one STRtree query (the same blockers as the samplers). That floor is not a sight
 test (it misses every sight line that passes beside a piece on the centre line), it is the least
-any method that looks at the pieces must do.
+any method that looks at the pieces must do; the floor taking the boxes first is shown too.
 
-Reported: per table the least CPU time of each method over 5 rounds (each round runs every method
-once, in turn); over the tables the median and the worst ratio, and how many pairs each sampler
-gets wrong. A sampler can only *miss* sight
-lines (every ray it finds clear is a real witness), so a pair it sees and tapeline does not
+Reported: per table the least CPU time of each method over ``REPEAT`` rounds (``SCALE_REPEAT`` at
+scale; each round runs every method once, in turn); over the tables the median and the worst
+ratio (with the worst table's seed), and how many pairs each sampler gets wrong. A sampler can
+only *miss* sight lines (every ray it finds clear is a real witness), so a pair it sees and tapeline does not
 would be a tapeline bug.
 """
 
