@@ -17,3 +17,11 @@ Ints = NDArray[np.intp]
 Bools = NDArray[np.bool_]
 #: shapely geometries, as shapely's vectorised functions take and give them.
 Geoms = NDArray[np.object_]
+
+
+def lengths(v: Floats) -> Floats:
+    """The lengths of the 2-vectors ``v[:, 0], v[:, 1]`` (``(n, 2, ...)``): the same floats as
+    ``np.linalg.norm(v, axis=1)`` (which sums the two squares in this order), at a fraction of
+    its cost per call — the sight passes make hundreds of calls on a few rows each."""
+    out: Floats = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1])
+    return out

@@ -90,7 +90,7 @@ from typing import Optional, Sequence
 import numpy as np
 import shapely
 
-from .arrays import Bools, Floats, Geoms, Ints
+from .arrays import Bools, Floats, Geoms, Ints, lengths
 
 #: The margin of every condition, and how far the parts are eroded beyond the sight tolerance.
 DELTA = 1e-7
@@ -255,7 +255,7 @@ def _rows(keys: Ints, sorted_keys: Ints) -> tuple[Ints, Ints]:
 
 def support(c: Floats, m: Floats, w: Floats) -> Floats:
     """Support values ``h(w) = w·c + |Mᵀw|`` of the bases ``c + M·(unit disc)`` (rows)."""
-    return np.asarray(np.einsum("ij,ij->i", w, c) + np.linalg.norm(np.einsum("nji,nj->ni", m, w), axis=1), float)
+    return np.asarray(np.einsum("ij,ij->i", w, c) + lengths(np.einsum("nji,nj->ni", m, w)), float)
 
 
 def _farthest(corners: Floats, w: Floats) -> Floats:
@@ -317,8 +317,8 @@ def _sides(a: Base, b: Base, p: Floats, n: Floats) -> Bools:
     s = np.einsum("ij,ij->i", w, p)
     wa = np.einsum("ij,ij->i", w, a.c)
     wb = np.einsum("ij,ij->i", w, b.c)
-    ra = np.linalg.norm(np.einsum("nji,nj->ni", a.m, w), axis=1)
-    rb = np.linalg.norm(np.einsum("nji,nj->ni", b.m, w), axis=1)
+    ra = lengths(np.einsum("nji,nj->ni", a.m, w))
+    rb = lengths(np.einsum("nji,nj->ni", b.m, w))
     a_below, a_above = wa + ra < s - DELTA, -wa + ra < -s - DELTA
     b_below, b_above = wb + rb < s - DELTA, -wb + rb < -s - DELTA
     out: Bools = (L > 0) & ((a_below & b_above) | (a_above & b_below))

@@ -58,7 +58,7 @@ import shapely
 from numpy.typing import ArrayLike
 from shapely.geometry.base import BaseGeometry
 
-from .arrays import Bools, Floats, Geoms, Ints
+from .arrays import Bools, Floats, Geoms, Ints, lengths
 from .bases import RoundBase
 from .separation import DELTA, WINDOW_WIDTH, Base, Cores, separated, support, through, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
@@ -136,7 +136,7 @@ def _mtv(m: Floats, v: Floats) -> Floats:
 def _support_point(c: Floats, m: Floats, n: Floats) -> tuple[Floats, Floats]:
     """Support value ``h`` and the touching point of the curve with outward normal ``n``."""
     w = _mtv(m, n)
-    h = np.linalg.norm(w, axis=1)
+    h = lengths(w)
     return h, c + _mv(m, w / h[:, None])
 
 
@@ -145,7 +145,7 @@ def tangents_from(p: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bool
     (``p`` strictly outside)."""
     minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     q = _mv(minv, p - c)
-    r = np.linalg.norm(q, axis=1)
+    r = lengths(q)
     ok = r > 1 + 1e-12
     alpha = np.arctan2(q[:, 1], q[:, 0])
     beta = np.arccos(np.clip(1 / np.maximum(r, 1e-300), -1, 1))
@@ -215,7 +215,7 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     d = ca - cb
     wa = np.einsum("kji,jg->kig", ma, np.vstack([nx, ny]))  # (n, 2, G): M^T n
     wb = np.einsum("kji,jg->kig", mb, np.vstack([nx, ny]))
-    ha, hb = np.linalg.norm(wa, axis=1), np.linalg.norm(wb, axis=1)
+    ha, hb = lengths(wa), lengths(wb)
     proj = d[:, :1] * nx + d[:, 1:] * ny
     # Bracket the four roots of each row on the grid: columns 2k + j, the j-th sign change of
     # k = 0 (outer: hA - hB) or k = 1 (inner: hA + hB) ...
@@ -444,7 +444,7 @@ class Footprints:
         row, k = (np.concatenate(rows), self.order[np.concatenate(cols)]) if rows else (np.zeros(0, np.intp),) * 2
         need, at = np.unique(row, return_inverse=True)  # the segments some box meets, made once each
         lines = cast(Geoms, shapely.linestrings(np.stack([s0[need], s1[need]], axis=1)))
-        deg = np.linalg.norm(s1[need] - s0[need], axis=1) < 1e-12
+        deg = lengths(s1[need] - s0[need]) < 1e-12
         if deg.any():  # S(L) shrunk to a point (the chords overlap)
             lines[deg] = shapely.points(s0[need][deg])
         ok = shapely.intersects(self.geoms[k], lines[at])
@@ -606,7 +606,7 @@ def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floa
     raises the sight line everywhere between the two bases. ``inv``: the inverses of ``ma`` and
     ``mb``, when known.
     """
-    nrm = np.linalg.norm(d, axis=1)
+    nrm = lengths(d)
     good = nrm > 0
     d = d / np.where(good, nrm, 1)[:, None]
     a0, a1, oka = chords(p, d, ca[pair], ma[pair], None if inv is None else inv[0][pair])
@@ -692,7 +692,7 @@ def _point_segment_distance(c: Floats, a: Floats, b: Floats) -> Floats:
     ab = b - a
     L2 = np.einsum("ij,ij->i", ab, ab)
     t = np.clip(np.einsum("ij,ij->i", c - a, ab) / np.where(L2 > 0, L2, 1), 0, 1)
-    return cast(Floats, np.linalg.norm(a + t[:, None] * ab - c, axis=1))
+    return lengths(a + t[:, None] * ab - c)
 
 
 def find_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,

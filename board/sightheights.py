@@ -37,7 +37,7 @@ from typing import Callable, Protocol, cast
 
 import numpy as np
 
-from .arrays import Bools, Floats, Ints
+from .arrays import Bools, Floats, Ints, lengths
 
 _G_POINT = 64
 _G_CURVE = 720
@@ -125,7 +125,7 @@ def partial_candidates(pair_of_pt: Ints, pt_xy: Floats, cv_pair: Ints, cv_c: Flo
     nrm = np.column_stack([e[:, 1], -e[:, 0]])
     la = low_a[c_pair]
     lc, lm = np.where(la[:, None], ca[c_pair], cb[c_pair]), np.where(la[:, None, None], ma[c_pair], mb[c_pair])
-    reach = np.linalg.norm(np.einsum("nji,nj->ni", lm, nrm), axis=1) + np.einsum("ij,ij->i", nrm, lc - c_a)
+    reach = lengths(np.einsum("nji,nj->ni", lm, nrm)) + np.einsum("ij,ij->i", nrm, lc - c_a)
     keep = (c_kind != 0) | (reach > 0)
     c_pair, c_s, c_kind, c_a, c_b, c_piece = (x[keep] for x in (c_pair, c_s, c_kind, c_a, c_b, c_piece))
     o = np.argsort(pair_of_pt, kind="stable")
@@ -185,7 +185,7 @@ def partial_candidates(pair_of_pt: Ints, pt_xy: Floats, cv_pair: Ints, cv_c: Flo
         k1, k2 = np.einsum("ij,ij->i", n1, c_a[i]), np.einsum("ij,ij->i", n2, c_a[j])
         s1, s2 = c_s[i], c_s[j]
         det = s1 * s2 * (n1[:, 0] * n2[:, 1] - n1[:, 1] * n2[:, 0])
-        scale = s1 * s2 * np.linalg.norm(n1, axis=1) * np.linalg.norm(n2, axis=1)
+        scale = s1 * s2 * lengths(n1) * lengths(n2)
         live = np.abs(det) > 1e-9 * scale
         i, j, pr = i[live], j[live], pr[live]
         lc, lm, hc, hinv = lc[live], lm[live], hc[live], hinv[live]
@@ -275,4 +275,4 @@ def _solve(n: int, lo: Floats, hi: Floats, grid: int, g_of: Condition, line_of: 
 def _support(c: Floats, m: Floats, n: Floats) -> Floats:
     """Touching point of curves ``(c, M)`` with outward normal ``n`` (rows)."""
     w = np.einsum("nji,nj->ni", m, n)
-    return cast(Floats, c + np.einsum("nij,nj->ni", m, w / np.linalg.norm(w, axis=1)[:, None]))
+    return cast(Floats, c + np.einsum("nij,nj->ni", m, w / lengths(w)[:, None]))
