@@ -258,28 +258,38 @@ def support(c: Floats, m: Floats, w: Floats) -> Floats:
     return np.asarray(np.einsum("ij,ij->i", w, c) + lengths(np.einsum("nji,nj->ni", m, w)), float)
 
 
+def _hull_reach(a: Base, b: Base, mp: Floats, mm: Floats) -> tuple[Floats, Floats]:
+    """The support of the hull of ``a`` and ``b`` (rows) along ``mp`` and along ``mm``."""
+    h = support(np.concatenate([a.c, b.c, a.c, b.c]), np.concatenate([a.m, b.m, a.m, b.m]), np.concatenate([mp, mp, mm, mm]))
+    hp, hm = np.maximum(*np.split(h[:2 * len(mp)], 2)), np.maximum(*np.split(h[2 * len(mp):], 2))
+    return hp, hm
+
+
 def _farthest(corners: Floats, w: Floats) -> Floats:
     """The corner of each polygon (rows, padded) farthest along ``w``."""
     k = np.argmax(np.einsum("rvk,rk->rv", corners, w), axis=1)
     return np.asarray(corners[np.arange(len(k)), k], float)
 
 
-def _triangle_misses(p: Floats, q: Floats, r: Floats, c: Floats, minv: Floats, grow: Floats) -> Bools:
-    """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss the bases
-    ``c + M·(unit disc)`` (``minv``: the inverses of ``M``) grown by ``grow`` in their frame (a
-    disc of radius 1 + grow there)."""
-    a, b, d = (np.einsum("nij,nj->ni", minv, x - c) for x in (p, q, r))
-    far = np.ones(len(c), bool)
-    for u, v in ((a, b), (b, d), (d, a)):
-        e = v - u
-        L2 = np.einsum("ij,ij->i", e, e)
-        t = np.clip(-np.einsum("ij,ij->i", u, e) / np.where(L2 > 0, L2, 1), 0, 1)
-        far &= np.hypot(*(u + t[:, None] * e).T) > 1 + grow
+def _triangle_misses(p: Floats, q: Floats, r: Floats, a: Base, b: Base) -> Bools:
+    """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss both bases ``a`` and
+    ``b`` (rows) grown by ``DELTA`` (in a base's frame, where it is the unit disc, a disc of
+    radius 1 + ``DELTA``/inner): no edge comes that near the base's centre, nor holds it inside.
+    The three edges and the two bases in one array (``(3, 2n, 2)``)."""
+    c, minv = np.concatenate([a.c, b.c]), np.concatenate([a.inv, b.inv])
+    grow = DELTA / np.concatenate([a.inner, b.inner])
+    pa, qa, ra = (np.einsum("nij,nj->ni", minv, np.concatenate([x, x]) - c) for x in (p, q, r))
+    u, v = np.stack([pa, qa, ra]), np.stack([qa, ra, pa])  # edge k runs from u[k] to v[k]
+    e = v - u
+    L2 = np.einsum("kij,kij->ki", e, e)
+    t = np.clip(-np.einsum("kij,kij->ki", u, e) / np.where(L2 > 0, L2, 1), 0, 1)
+    w = u + t[..., None] * e  # each edge's point nearest the centre
+    far = (np.hypot(w[..., 0], w[..., 1]) > 1 + grow).all(axis=0)
     # the centre inside the triangle: on the same side of all three edges
-    s = [u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] for u, v in ((a, b), (b, d), (d, a))]
-    inside = ((s[0] >= 0) & (s[1] >= 0) & (s[2] >= 0)) | ((s[0] <= 0) & (s[1] <= 0) & (s[2] <= 0))
+    s = u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+    inside = (s >= 0).all(axis=0) | (s <= 0).all(axis=0)
     misses: Bools = far & ~inside
-    return misses
+    return misses[:len(p)] & misses[len(p):]
 
 
 def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints) -> tuple[Ints, Floats, Floats, Floats]:
@@ -337,9 +347,7 @@ def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Int
     out = np.zeros(len(piece), bool)
     if not len(piece):
         return out
-    if reach is None:
-        reach = (np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)), np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)))
-    reach_p, reach_m = reach[0] + DELTA, reach[1] + DELTA
+    reach_p, reach_m = (r + DELTA for r in (_hull_reach(a, b, mp, mm) if reach is None else reach))
     k, p, n, y = _paths(cores, mp, mm, piece)
     # (1): past both tangents; the rows that fail are dropped before the dearer tests
     ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
@@ -348,8 +356,7 @@ def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Int
     ok = _sides(a[k], b[k], p, n)  # (2)
     k, p, n, y = k[ok], p[ok], n[ok], y[ok]
     # (3): the triangle misses both bases
-    ok = _triangle_misses(p, y, n, a.c[k], a.inv[k], DELTA / a.inner[k])
-    ok &= _triangle_misses(p, y, n, b.c[k], b.inv[k], DELTA / b.inner[k])
+    ok = _triangle_misses(p, y, n, a[k], b[k])
     out[k[ok]] = True
     return out
 
@@ -382,8 +389,7 @@ def windows(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints)
     ``WINDOW_WIDTH``, each holding its segment): a sight line through a window contains a
     segment from the window to B, and one from A to the window.
     """
-    reach_p = np.maximum(support(a.c, a.m, mp), support(b.c, b.m, mp)) + DELTA
-    reach_m = np.maximum(support(a.c, a.m, mm), support(b.c, b.m, mm)) + DELTA
+    reach_p, reach_m = (r + DELTA for r in _hull_reach(a, b, mp, mm))
     k, p, n, y = _paths(cores, mp, mm, piece)
     chord = (y == p).all(axis=1)  # (a path through two parts is no chord)
     k, p, n = k[chord], p[chord], n[chord]

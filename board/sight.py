@@ -320,8 +320,8 @@ def _tangent_round(ca: Floats, ma: Floats, cb: Floats, mb: Floats, s: Floats, n:
     """One round of :func:`outer_and_inner_tangents`: the points of A and B farthest along ``n``
     (B's along ``s·n``, s = ±1), the line through them (``p``, ``d``) and its normal on ``n``'s
     side (``n`` itself where the two points coincide)."""
-    _, pa = _support_point(ca, ma, n)
-    _, pb = _support_point(cb, mb, s * n)
+    _, touch = _support_point(np.concatenate([ca, cb]), np.concatenate([ma, mb]), np.concatenate([n, s * n]))
+    pa, pb = touch[:len(n)], touch[len(n):]
     d = pb - pa
     L = np.hypot(d[:, 0], d[:, 1])
     perp = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1.0)[:, None]
@@ -442,7 +442,9 @@ class Footprints:
             rows.append(r + a)
             cols.append(k)
         row, k = (np.concatenate(rows), self.order[np.concatenate(cols)]) if rows else (np.zeros(0, np.intp),) * 2
-        need, at = np.unique(row, return_inverse=True)  # the segments some box meets, made once each
+        first = np.ones(len(row), bool)  # the segments some box meets (rows in order), made once each
+        first[1:] = row[1:] != row[:-1]
+        need, at = row[first], np.cumsum(first) - 1
         lines = cast(Geoms, shapely.linestrings(np.stack([s0[need], s1[need]], axis=1)))
         deg = lengths(s1[need] - s0[need]) < 1e-12
         if deg.any():  # S(L) shrunk to a point (the chords overlap)
@@ -483,6 +485,15 @@ class Blockers:
         """Whether the box of each segment ``p[k] → q[k]`` meets that of ``piece[k]``'s footprint
         (a segment that misses it misses the piece)."""
         return boxes_meet(p, q, self._boxes[piece])
+
+    @cached_property
+    def circle_boxes(self) -> tuple[Ints, Floats]:
+        """The round pieces, and the box of each circle grown by 2 ``DELTA`` (a segment whose box
+        misses it is farther than that from the circle)."""
+        circ = np.nonzero(self.is_circle)[0]
+        x, y, r = self.circles[circ].T
+        far = r + 2 * DELTA
+        return circ, np.column_stack([x - far, y - far, x + far, y + far])
 
     @cached_property
     def _boxes(self) -> Floats:
@@ -609,8 +620,10 @@ def _segments(pair: Ints, p: Floats, d: Floats, ca: Floats, ma: Floats, cb: Floa
     nrm = lengths(d)
     good = nrm > 0
     d = d / np.where(good, nrm, 1)[:, None]
-    a0, a1, oka = chords(p, d, ca[pair], ma[pair], None if inv is None else inv[0][pair])
-    b0, b1, okb = chords(p, d, cb[pair], mb[pair], None if inv is None else inv[1][pair])
+    n = len(pair)  # the chords of A, then of B, in one call
+    t0, t1, ok = chords(np.concatenate([p, p]), np.concatenate([d, d]), np.concatenate([ca[pair], cb[pair]]),
+                        np.concatenate([ma[pair], mb[pair]]), None if inv is None else np.concatenate([inv[0][pair], inv[1][pair]]))
+    a0, a1, oka, b0, b1, okb = t0[:n], t1[:n], ok[:n], t0[n:], t1[n:], ok[n:]
     before, after = a1 < b0, b1 < a0
     ta = np.where(before, a1, np.where(after, a0, np.maximum(a0, b0)))
     tb = np.where(before, b0, np.where(after, b1, np.maximum(a0, b0)))
@@ -653,12 +666,9 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
         elif hits is not None:
             hits.append((si, pi))
         out[si] = True
-    circ = np.nonzero(bl.is_circle)[0]  # round pieces, by the distance to their exact circle
+    circ, box = bl.circle_boxes  # round pieces, by the distance to their exact circle
     if len(circ):
-        # (a segment whose box keeps 2 DELTA from a circle's box is farther from it than that)
-        x, y, r = bl.circles[circ].T
-        far = r + 2 * DELTA
-        near = boxes_meet(s0[:, None], s1[:, None], np.column_stack([x - far, y - far, x + far, y + far]))
+        near = boxes_meet(s0[:, None], s1[:, None], box)
         rows, k = np.nonzero(block[pair[:, None], circ[None, :]] & near)
         j = circ[k]
         if hits is None:  # (with hits, every row: a segment may be blocked by more than one piece)
