@@ -292,11 +292,11 @@ def _triangle_misses(p: Floats, q: Floats, r: Floats, a: Base, b: Base) -> Bools
     return misses[:len(p)] & misses[len(p):]
 
 
-def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints) -> tuple[Ints, Floats, Floats, Floats]:
+def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints, links: bool = True) -> tuple[Ints, Floats, Floats, Floats]:
     """The paths of the lemma each piece holds: ``(row, x⁺, x⁻, y)`` — for a round piece and
     each convex part, its points farthest along ``mp[row]`` and ``mm[row]`` (y = x⁺: the chord
-    between them lies in the part); for two overlapping parts, one point of each and y in
-    both."""
+    between them lies in the part); for two overlapping parts (not without ``links``), one
+    point of each and y in both."""
     rows, xp, xm, ys = [], [], [], []
     circ = ~np.isnan(cores.circles[piece, 2])  # a disc: its farthest points along m+ and m-
     k = np.nonzero(circ)[0]
@@ -310,6 +310,8 @@ def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints) -> tuple[Ints, Flo
     xp.append(_farthest(cores.corners[q], mp[row]))
     xm.append(_farthest(cores.corners[q], mm[row]))
     ys.append(xp[-1])
+    if not links:
+        return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
     row, li = _rows(piece, cores.link_piece)  # two overlapping parts
     rows.append(row)
     xp.append(_farthest(cores.corners[cores.link[li, 0]], mp[row]))
@@ -390,9 +392,7 @@ def windows(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints)
     segment from the window to B, and one from A to the window.
     """
     reach_p, reach_m = (r + DELTA for r in _hull_reach(a, b, mp, mm))
-    k, p, n, y = _paths(cores, mp, mm, piece)
-    chord = (y == p).all(axis=1)  # (a path through two parts is no chord)
-    k, p, n = k[chord], p[chord], n[chord]
+    k, p, n, _ = _paths(cores, mp, mm, piece, links=False)  # (a path through two parts is no chord)
     ok = _sides(a[k], b[k], p, n)
     k, p, n = k[ok], p[ok], n[ok]
     d = n - p

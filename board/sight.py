@@ -863,25 +863,23 @@ def _window_lines(e: Base, s: Base, q: Base) -> tuple[Floats, Floats, Bools]:
     axis = e.m[:, :, 0]  # (the long half-axis)
     ends = [e.c + axis, e.c - axis]
     grow = 1 + 4 * WINDOW_WIDTH / q.inner
-    to = Base.join(s, s, q, q)
+    to = Base.join(s, s, q, q)  # from each end to s, then from each end to q: blocks [h] of n rows
     pts = np.vstack(ends + ends)
     t1, t2, ok = tangents_from(pts, to.c, np.concatenate([s.m, s.m, q.m * grow[:, None, None], q.m * grow[:, None, None]]))
-    other = np.vstack(ends[::-1] + ends[::-1])
-    outer, cone = np.zeros((n, 2, 2)), np.zeros((n, 2, 2))
-    found, valid = np.zeros((n, 2), bool), np.zeros((n, 2), bool)
-    for k, t in enumerate((t1, t2)):
-        d = t - pts
-        nv = np.column_stack([d[:, 1], -d[:, 0]]) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
-        nv *= np.where(np.einsum("ij,ij->i", nv, to.c - pts) < 0, -1.0, 1.0)[:, None]  # towards the base
-        for h in range(2):  # from each end: to s, then to q
-            i = slice(h * n, (h + 1) * n)
-            out = -nv[i]  # away from s
-            holds = ok[i] & ~found[:, k] & (np.einsum("ij,ij->i", out, other[i] - pts[i]) <= 0)
-            outer[holds, k], found[:, k] = out[holds], found[:, k] | holds
-            j = slice((2 + h) * n, (3 + h) * n)
-            holds = ok[j] & ~valid[:, k] & (support(e.c, e.m, nv[j]) + support(q.c, q.m, -nv[j]) <= -DELTA)
-            cone[holds, k], valid[:, k] = nv[j][holds], valid[:, k] | holds
-    return outer, cone, valid
+    d = np.stack([t1, t2]) - pts  # [k, row]: the tangent from each point on side k
+    nv = np.stack([d[..., 1], -d[..., 0]], axis=-1) / np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-300)[..., None]
+    nv *= np.where(np.einsum("kij,ij->ki", nv, to.c - pts) < 0, -1.0, 1.0)[..., None]  # towards the base
+    nv, ok, pts = nv.reshape(2, 4, n, 2), ok.reshape(4, n), pts.reshape(4, n, 2)
+    # the outer tangents, from the end that has the other end on its inner side
+    out = -nv[:, :2]  # (away from s)
+    holds = ok[:2] & (np.einsum("khij,hij->khi", out, pts[1::-1] - pts[:2]) <= 0)
+    # the cone's lines, from the end for which the window lies behind q
+    cone = nv[:, 2:]
+    flat = cone.reshape(-1, 2)
+    behind = support(np.tile(e.c, (4, 1)), np.tile(e.m, (4, 1, 1)), flat) + support(np.tile(q.c, (4, 1)), np.tile(q.m, (4, 1, 1)), -flat)
+    valid = ok[2:] & (behind.reshape(2, 2, n) <= -DELTA)
+    pick = [np.where(h[:, 0, :, None], x[:, 0], np.where(h[:, 1, :, None], x[:, 1], 0.0)) for h, x in ((holds, out), (valid, cone))]
+    return pick[0].transpose(1, 0, 2), pick[1].transpose(1, 0, 2), valid.any(axis=1).T
 
 
 def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
