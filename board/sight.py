@@ -879,7 +879,10 @@ def _window_lines(e: Base, s: Base, q: Base) -> tuple[Floats, Floats, Bools]:
     behind = support(np.tile(e.c, (4, 1)), np.tile(e.m, (4, 1, 1)), flat) + support(np.tile(q.c, (4, 1)), np.tile(q.m, (4, 1, 1)), -flat)
     valid = ok[2:] & (behind.reshape(2, 2, n) <= -DELTA)
     pick = [np.where(h[:, 0, :, None], x[:, 0], np.where(h[:, 1, :, None], x[:, 1], 0.0)) for h, x in ((holds, out), (valid, cone))]
-    return pick[0].transpose(1, 0, 2), pick[1].transpose(1, 0, 2), valid.any(axis=1).T
+    outer: Floats = pick[0].transpose(1, 0, 2)
+    cone_normals: Floats = pick[1].transpose(1, 0, 2)
+    held: Bools = np.any(valid, axis=1).T
+    return outer, cone_normals, held
 
 
 def search_witnesses(figs_a: Sequence[Figure], figs_b: Sequence[Figure], bl: Blockers, block: ArrayLike,
