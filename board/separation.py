@@ -105,7 +105,7 @@ def convex_parts(ring: Floats) -> list[Floats]:
     cut's far end is convex in both, so each cut removes a reflex corner and adds none. (Plain
     Python: a footprint has a handful of corners.)
     """
-    todo: list[list[tuple[float, float]]] = [_dedupe([(float(x), float(y)) for x, y in ring])]
+    todo: list[list[tuple[float, float]]] = [_dedupe([(x, y) for x, y in np.asarray(ring, float).tolist()])]
     out: list[Floats] = []
     while todo:
         r = todo.pop()
@@ -166,13 +166,15 @@ def _flat(rings: Sequence[Floats]) -> tuple[Floats, Ints, Ints, Ints]:
     return xy, ring, start[ring] + (k - 1) % cnt[ring], start[ring] + (k + 1) % cnt[ring]
 
 
-def _padded(values: Floats, ring: Ints, count: int) -> Floats:
-    """Per-corner ``values`` as ``(rings, most corners, ...)``, each ring padded by repeating its
-    last value (which changes no maximum, minimum or half-plane test)."""
+def padded(ring: Ints, count: int) -> Ints:
+    """Indices that lay out per-corner values (sorted by ``ring``, of ``count`` rings) as
+    ``(rings, most corners)``, each ring padded by repeating its last corner (which changes no
+    maximum, minimum or half-plane test); a ring without corners gets the last corner of all."""
     cnt = np.bincount(ring, minlength=count)
     start = np.cumsum(cnt) - cnt
     k = np.minimum(np.arange(max(int(cnt.max(initial=0)), 1))[None, :], np.maximum(cnt - 1, 0)[:, None])
-    return np.asarray(values[start[:, None] + k], float) if len(values) else np.zeros((count, 1) + values.shape[1:])
+    out: Ints = np.minimum(start[:, None] + k, max(len(ring) - 1, 0))
+    return out
 
 
 class Cores:
@@ -223,9 +225,10 @@ class Cores:
         at = np.full(len(raw), -1)
         at[q] = np.arange(len(q))
         self.piece: Ints = np.array(piece, np.intp)[q]
-        self.corners: Floats = _padded(moved, ring, len(raw))[q]
-        self.normal: Floats = _padded(n, ring, len(raw))[q]
-        self.offset: Floats = _padded(offset, ring, len(raw))[q]
+        at_corner = padded(ring, len(raw))[q]
+        self.corners: Floats = moved[at_corner]
+        self.normal: Floats = n[at_corner]
+        self.offset: Floats = offset[at_corner]
         # overlapping parts: a point of both, the mean of the corners of each inside the other
         ab = at[np.array(cross, np.intp).reshape(-1, 2)]
         ab = ab[(ab >= 0).all(axis=1)]

@@ -60,7 +60,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .arrays import Bools, Floats, Geoms, Ints, lengths
 from .bases import RoundBase
-from .separation import DELTA, WINDOW_WIDTH, Base, Cores, separated, support, through, windows
+from .separation import DELTA, WINDOW_WIDTH, Base, Cores, padded, separated, support, through, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
 from .table import Figure
 from .terrain import Piece
@@ -553,11 +553,8 @@ class Blockers:
     def corner_rings(self) -> Floats:
         """Each polygon piece's convex corners ``(piece, corner, 2)``, padded by repeating its
         last (a round piece's row unused)."""
-        vx, vp = self.vx, self.vpiece
-        cnt = np.bincount(vp, minlength=len(self.pieces))
-        start = np.cumsum(cnt) - cnt
-        k = np.minimum(np.arange(max(int(cnt.max(initial=0)), 1))[None, :], np.maximum(cnt - 1, 0)[:, None])
-        out: Floats = vx[np.minimum(start[:, None] + k, len(vx) - 1)] if len(vx) else np.zeros((len(self.pieces), 1, 2))
+        vx = self.vx
+        out: Floats = vx[padded(self.vpiece, len(self.pieces))] if len(vx) else np.zeros((len(self.pieces), 1, 2))
         return out
 
     @cached_property
