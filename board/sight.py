@@ -783,16 +783,17 @@ def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Ca
         base = Base.join(sr.a[pair[circ]], sr.b[pair[circ]])  # with A, then with B: one call, row by row
         disc = Base.join(disc, disc)
         p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
-        for h in np.split(np.arange(2 * len(circ)), 2):
-            c.add(np.repeat(pair[circ], 4), p[h], d[h])
+        c.add(np.tile(np.repeat(pair[circ], 4), 2), p, d)
     x = [np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
                   _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m for m in (normal[:, 0], normal[:, 1])]
     a, b = sr.a[pair], sr.b[pair]  # the tangents from each point to A, then to B, for each normal
     xs = np.concatenate([x[0], x[0], x[1], x[1]])
     t1, t2, ok = tangents_from(xs, np.concatenate([a.c, b.c, a.c, b.c]), np.concatenate([a.m, b.m, a.m, b.m]))
-    for h in np.split(np.arange(len(xs)), 4):
-        c.add(pair, xs[h], t1[h] - xs[h], ok[h])
-        c.add(pair, xs[h], t2[h] - xs[h], ok[h])
+    # for each of the four blocks of points, the lines to the first tangent points, then the second
+    n = len(pair)
+    ends = np.stack([t1, t2]).reshape(2, 4, n, 2).transpose(1, 0, 2, 3)
+    start = xs.reshape(4, 1, n, 2)
+    c.add(np.tile(pair, 8), np.broadcast_to(start, ends.shape), ends - start, np.tile(ok.reshape(4, 1, n), (1, 2, 1)).reshape(-1))
     return c
 
 
@@ -829,14 +830,14 @@ def _two_pieces(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> Ints:
     # that side where it holds; every combination of one on each side
     plus = np.einsum("rkj,rj->rk", cone, outer[:, 0]) > np.einsum("rkj,rj->rk", cone, outer[:, 1])
     every = np.ones(len(wk), bool)
-    on_p = [(every, outer[:, 0])] + [(valid[:, k] & plus[:, k], cone[:, k]) for k in range(2)]
-    on_m = [(every, outer[:, 1])] + [(valid[:, k] & ~plus[:, k], cone[:, k]) for k in range(2)]
-    tried = [(np.flatnonzero(hp & hm), vp, vm) for hp, vp in on_p for hm, vm in on_m]
-    r = np.concatenate([t[0] for t in tried])
-    up, dn = np.vstack([vp[t] for t, vp, _ in tried]), np.vstack([vm[t] for t, _, vm in tried])
-    reach = (through(e[r], s[r], q[r], up), through(e[r], s[r], q[r], dn))
+    on_p = np.stack([every, valid[:, 0] & plus[:, 0], valid[:, 1] & plus[:, 1]])  # [direction, row]
+    on_m = np.stack([every, valid[:, 0] & ~plus[:, 0], valid[:, 1] & ~plus[:, 1]])
+    i, k, r = np.nonzero(on_p[:, None] & on_m[None, :])
+    up, dn = np.stack([outer[:, 0], cone[:, 0], cone[:, 1]])[i, r], np.stack([outer[:, 1], cone[:, 0], cone[:, 1]])[k, r]
+    e, s, q = e[r], s[r], q[r]
+    reach = (through(e, s, q, up), through(e, s, q, dn))
     closed = np.zeros(len(row), bool)
-    closed[wk[r][separated(sr.bl.cores, e[r], s[r], up, dn, jk[r], reach)]] = True
+    closed[wk[r][separated(sr.bl.cores, e, s, up, dn, jk[r], reach)]] = True
     gates, first = np.unique(gate, return_index=True)  # (the windows of a gate share its row)
     shut = np.bincount(gate, weights=~closed)[gates] == 0
     settled: Ints = pair[row[first[shut]]]
