@@ -274,13 +274,13 @@ def _farthest(corners: Floats, w: Floats) -> Floats:
     return np.asarray(corners[np.arange(len(k)), k], float)
 
 
-def _triangle_misses(p: Floats, q: Floats, r: Floats, a: Base, b: Base) -> Bools:
-    """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss both bases ``a`` and
-    ``b`` (rows) grown by ``DELTA`` (in a base's frame, where it is the unit disc, a disc of
+def _triangle_misses(p: Floats, q: Floats, r: Floats, a: Base, b: Base, k: Ints) -> Bools:
+    """Whether triangles ``(p, q, r)`` (rows; degenerate ones allowed) miss both bases ``a[k]``
+    and ``b[k]`` grown by ``DELTA`` (in a base's frame, where it is the unit disc, a disc of
     radius 1 + ``DELTA``/inner): no edge comes that near the base's centre, nor holds it inside.
     The three edges and the two bases in one array (``(3, 2n, 2)``)."""
-    c, minv = np.concatenate([a.c, b.c]), np.concatenate([a.inv, b.inv])
-    grow = DELTA / np.concatenate([a.inner, b.inner])
+    c, minv = np.concatenate([a.c[k], b.c[k]]), np.concatenate([a.inv[k], b.inv[k]])
+    grow = DELTA / np.concatenate([a.inner[k], b.inner[k]])
     pa, qa, ra = (np.einsum("nij,nj->ni", minv, np.concatenate([x, x]) - c) for x in (p, q, r))
     u, v = np.stack([pa, qa, ra]), np.stack([qa, ra, pa])  # edge k runs from u[k] to v[k]
     e = v - u
@@ -301,17 +301,18 @@ def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints, links: bool = True
     between them lies in the part); for two overlapping parts (not without ``links``), one
     point of each and y in both."""
     rows, xp, xm, ys = [], [], [], []
-    circ = ~np.isnan(cores.circles[piece, 2])  # a disc: its farthest points along m+ and m-
-    k = np.nonzero(circ)[0]
-    o, r = cores.circles[piece[k], :2], cores.circles[piece[k], 2:]
+    disc = cores.circles[piece]  # a disc: its farthest points along m+ and m-
+    k = np.nonzero(~np.isnan(disc[:, 2]))[0]
+    o, r = disc[k, :2], disc[k, 2:]
     rows.append(k)
     xp.append(o + r * mp[k])
     xm.append(o + r * mm[k])
     ys.append(xp[-1])
     row, q = _rows(piece, cores.piece)  # each convex part alone
     rows.append(row)
-    xp.append(_farthest(cores.corners[q], mp[row]))
-    xm.append(_farthest(cores.corners[q], mm[row]))
+    corners = cores.corners[q]
+    xp.append(_farthest(corners, mp[row]))
+    xm.append(_farthest(corners, mm[row]))
     ys.append(xp[-1])
     if not links:
         return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
@@ -323,20 +324,19 @@ def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints, links: bool = True
     return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
 
 
-def _sides(a: Base, b: Base, p: Floats, n: Floats) -> Bools:
-    """Condition (2): the bases lie strictly on opposite sides of the line through ``p`` and
-    ``n`` (rows), by their support values along ±w, w the line's normal."""
+def _sides(a: Base, b: Base, k: Ints, p: Floats, n: Floats) -> Bools:
+    """Condition (2): the bases ``a[k]`` and ``b[k]`` lie strictly on opposite sides of the line
+    through ``p`` and ``n`` (rows), by their support values along ±w, w the line's normal."""
     d = n - p
     L = np.hypot(d[:, 0], d[:, 1])
     w = np.column_stack([-d[:, 1], d[:, 0]]) / np.where(L > 0, L, 1)[:, None]
     s = np.einsum("ij,ij->i", w, p)
-    wa = np.einsum("ij,ij->i", w, a.c)
-    wb = np.einsum("ij,ij->i", w, b.c)
-    ra = lengths(np.einsum("nji,nj->ni", a.m, w))
-    rb = lengths(np.einsum("nji,nj->ni", b.m, w))
-    a_below, a_above = wa + ra < s - DELTA, -wa + ra < -s - DELTA
-    b_below, b_above = wb + rb < s - DELTA, -wb + rb < -s - DELTA
-    out: Bools = (L > 0) & ((a_below & b_above) | (a_above & b_below))
+    ww = np.concatenate([w, w])  # A's rows, then B's
+    wc = np.einsum("ij,ij->i", ww, np.concatenate([a.c[k], b.c[k]]))
+    r = lengths(np.einsum("nji,nj->ni", np.concatenate([a.m[k], b.m[k]]), ww))
+    below, above = wc + r < np.tile(s, 2) - DELTA, -wc + r < np.tile(-s, 2) - DELTA
+    m = len(k)
+    out: Bools = (L > 0) & ((below[:m] & above[m:]) | (above[:m] & below[m:]))
     return out
 
 
@@ -358,10 +358,10 @@ def separated(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Int
     ok = (np.einsum("ij,ij->i", mp[k], p) >= reach_p[k]) & (np.einsum("ij,ij->i", mm[k], n) >= reach_m[k])
     ok &= (np.einsum("ij,ij->i", mp[k], p - n) > 0) & (np.einsum("ij,ij->i", mm[k], n - p) > 0)
     k, p, n, y = k[ok], p[ok], n[ok], y[ok]
-    ok = _sides(a[k], b[k], p, n)  # (2)
+    ok = _sides(a, b, k, p, n)  # (2)
     k, p, n, y = k[ok], p[ok], n[ok], y[ok]
     # (3): the triangle misses both bases
-    ok = _triangle_misses(p, y, n, a[k], b[k])
+    ok = _triangle_misses(p, y, n, a, b, k)
     out[k[ok]] = True
     return out
 
@@ -396,7 +396,7 @@ def windows(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints)
     """
     reach_p, reach_m = (r + DELTA for r in _hull_reach(a, b, mp, mm))
     k, p, n, _ = _paths(cores, mp, mm, piece, links=False)  # (a path through two parts is no chord)
-    ok = _sides(a[k], b[k], p, n)
+    ok = _sides(a, b, k, p, n)
     k, p, n = k[ok], p[ok], n[ok]
     d = n - p
     d = d / np.hypot(d[:, 0], d[:, 1])[:, None]  # along ℓ, from x⁺ towards x⁻

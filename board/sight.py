@@ -292,15 +292,12 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     dd = cb - ca
     D = np.hypot(dd[:, 0], dd[:, 1])
     th = np.arctan2(dd[:, 1], dd[:, 0])
-    ang, sgn = [], []
-    for q, side in ((ra - rb, 1.0), (ra + rb, -1.0))[:2 if inner else 1]:  # outer: both along n; inner: B along -n
-        al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
-        ang += [th + al, th - al]
-        sgn += [side, side]
-    k = len(ang)
-    t = np.concatenate(ang)
+    q = np.stack([ra - rb, ra + rb][:2 if inner else 1])  # outer: both along n; inner: B along -n
+    al = np.arccos(np.clip(q / np.where(D > 0, D, 1.0), -1.0, 1.0))
+    t = np.stack([th + al, th - al], axis=1).reshape(-1)  # blocks of n rows: outer +, outer -, inner +, inner -
+    k = 2 * len(q)
     nv = np.column_stack([np.cos(t), np.sin(t)])
-    s = np.repeat(np.array(sgn), n)[:, None]
+    s = np.repeat(np.array([1.0, 1.0, -1.0, -1.0][:k]), n)[:, None]
     c4a, m4a, c4b, m4b = np.tile(ca, (k, 1)), np.tile(ma, (k, 1, 1)), np.tile(cb, (k, 1)), np.tile(mb, (k, 1, 1))
     pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
     # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
@@ -417,16 +414,19 @@ class Footprints:
 
     ``order`` lists the footprints as an STRtree over them reports its hits — depth first, a
     fixed order of its leaves, for any query — which is the order the search has always tried
-    the pieces of one segment in (so a witness is the one it always was)."""
+    the pieces of one segment in (so a witness is the one it always was). Not ``ordered``:
+    in the order given, for a test that only asks whether a segment is blocked."""
 
     #: Entries of the ``[segment, footprint]`` box test made at once (a bound on its memory).
     CHUNK = 2_000_000
 
-    def __init__(self, geoms: Geoms):
+    def __init__(self, geoms: Geoms, ordered: bool = True):
         self.geoms = geoms
         shapely.prepare(geoms)
-        tree = shapely.STRtree(geoms)
-        self.order: Ints = tree.query(shapely.box(*shapely.total_bounds(geoms))) if len(geoms) else np.zeros(0, np.intp)
+        if ordered and len(geoms):
+            self.order: Ints = shapely.STRtree(geoms).query(shapely.box(*shapely.total_bounds(geoms)))
+        else:
+            self.order = np.arange(len(geoms))
         self.box: Floats = shapely.bounds(geoms[self.order]).reshape(-1, 4)
 
     def hits(self, s0: Floats, s1: Floats, allowed: Bools, pair: Ints, piece: Ints) -> tuple[Ints, Ints]:
@@ -479,7 +479,7 @@ class Blockers:
         arc: every point within 0.92 ``DELTA`` of a footprint is inside), listed like
         ``shrunk``: a segment clear of them is clear of the footprints by a margin."""
         grown = shapely.buffer(self.footprints[self.poly_idx], DELTA, quad_segs=2) if len(self.poly_idx) else self.shrunk
-        return Footprints(np.asarray(grown, dtype=object))
+        return Footprints(np.asarray(grown, dtype=object), ordered=False)
 
     def box_meets(self, p: Floats, q: Floats, piece: Ints) -> Bools:
         """Whether the box of each segment ``p[k] → q[k]`` meets that of ``piece[k]``'s footprint
@@ -637,9 +637,10 @@ def _blocked(bl: Blockers, pair: Ints, s0: Floats, s1: Floats, block: Bools, hei
 
     ``hits``, when given, receives ``(segment rows, pieces)``: every piece that blocks a
     segment over its whole length (with heights, a piece taller than both eyes). ``grown``
-    (without heights): test against the footprints grown by ``DELTA`` instead, so a segment
+    (without heights or ``hits``): test against the footprints grown by ``DELTA`` instead, so a segment
     called clear stays ``DELTA`` (or, at a rounded corner, 0.99 ``DELTA``) from every piece."""
     assert not (grown and heights is not None), "the grown test is a 2D test"
+    assert not (grown and hits is not None), "the grown footprints are not in the search's order"
     n = len(pair)
     out = np.zeros(n, bool)
     if n == 0 or not len(bl.pieces):
