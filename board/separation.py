@@ -90,7 +90,7 @@ from typing import Optional, Sequence
 import numpy as np
 import shapely
 
-from .arrays import Bools, Floats, Geoms, Ints, lengths
+from .arrays import Bools, Floats, Geoms, Ints, copies, lengths
 
 #: The margin of every condition, and how far the parts are eroded beyond the sight tolerance.
 DELTA = 1e-7
@@ -334,7 +334,7 @@ def _sides(a: Base, b: Base, k: Ints, p: Floats, n: Floats) -> Bools:
     ww = np.concatenate([w, w])  # A's rows, then B's
     wc = np.einsum("ij,ij->i", ww, np.concatenate([a.c[k], b.c[k]]))
     r = lengths(np.einsum("nji,nj->ni", np.concatenate([a.m[k], b.m[k]]), ww))
-    below, above = wc + r < np.tile(s, 2) - DELTA, -wc + r < np.tile(-s, 2) - DELTA
+    below, above = wc + r < copies(s, 2) - DELTA, -wc + r < copies(-s, 2) - DELTA
     m = len(k)
     out: Bools = (L > 0) & ((below[:m] & above[m:]) | (above[:m] & below[m:]))
     return out

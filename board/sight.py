@@ -58,7 +58,7 @@ import shapely
 from numpy.typing import ArrayLike
 from shapely.geometry.base import BaseGeometry
 
-from .arrays import Bools, Floats, Geoms, Ints, lengths
+from .arrays import Bools, Floats, Geoms, Ints, copies, lengths
 from .bases import RoundBase
 from .separation import DELTA, WINDOW_WIDTH, Base, Cores, padded, separated, support, through, windows
 from .sightheights import Conditions, SightGeometry, partial_candidates
@@ -235,7 +235,7 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     g = np.flatnonzero(good)
     lo, flo, sg = np.concatenate(los)[g], np.concatenate(flos)[g], np.concatenate(signs)[g]
     hi = lo + _STEP
-    d4, ma4, mb4 = np.tile(d, (4, 1)), np.tile(ma, (4, 1, 1)), np.tile(mb, (4, 1, 1))
+    d4, ma4, mb4 = copies(d, 4), copies(ma, 4), copies(mb, 4)
     # fval(t) = d·n + |Aᵀn| ± |Bᵀn| with n = (cos t, sin t), written out entry by entry (the
     # same products and sums as the matrix and norm calls): the five sums x·cos t + y·sin t —
     # the two entries of Aᵀn, of Bᵀn, and d·n — as one array operation each step
@@ -266,7 +266,7 @@ def _support_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats) -> tuple[F
     t = np.full(4 * n, np.nan)  # (no root: no tangent, NaN)
     t[g] = 0.5 * (lo + hi)
     nn = np.column_stack([np.cos(t), np.sin(t)])
-    _, touch = _support_point(np.tile(ca, (4, 1)), ma4, nn)
+    _, touch = _support_point(copies(ca, 4), ma4, nn)
     pts = touch.reshape(4, n, 2).transpose(1, 0, 2)
     dirs = np.column_stack([-nn[:, 1], nn[:, 0]]).reshape(4, n, 2).transpose(1, 0, 2)
     ok = np.stack(goods, axis=1)
@@ -298,10 +298,10 @@ def outer_and_inner_tangents(ca: Floats, ma: Floats, cb: Floats, mb: Floats, ra:
     k = 2 * len(q)
     nv = np.column_stack([np.cos(t), np.sin(t)])
     s = np.repeat(np.array([1.0, 1.0, -1.0, -1.0][:k]), n)[:, None]
-    c4a, m4a, c4b, m4b = np.tile(ca, (k, 1)), np.tile(ma, (k, 1, 1)), np.tile(cb, (k, 1)), np.tile(mb, (k, 1, 1))
+    c4a, m4a, c4b, m4b = copies(ca, k), copies(ma, k), copies(cb, k), copies(mb, k)
     pa, e, line_normal = _tangent_round(c4a, m4a, c4b, m4b, s, nv)
     # two round bases: the discs' tangents are the bases' own; the rounds go on for ovals only
-    rows = np.nonzero(np.tile(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), k))[0]
+    rows = np.nonzero(copies(np.isnan(_circle_radius(ma)) | np.isnan(_circle_radius(mb)), k))[0]
     if steps and len(rows):
         args, nr = (c4a[rows], m4a[rows], c4b[rows], m4b[rows], s[rows]), line_normal[rows]
         for _ in range(steps):
@@ -784,7 +784,7 @@ def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Ca
         base = Base.join(sr.a[pair[circ]], sr.b[pair[circ]])  # with A, then with B: one call, row by row
         disc = Base.join(disc, disc)
         p, d, _ = outer_and_inner_tangents(disc.c, disc.m, base.c, base.m, disc.inner, base.inner, steps=2)
-        c.add(np.tile(np.repeat(pair[circ], 4), 2), p, d)
+        c.add(copies(np.repeat(pair[circ], 4), 2), p, d)
     x = [np.where(bl.is_circle[piece][:, None], bl.circles[piece, :2] + bl.circles[piece, 2:] * m,
                   _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m for m in (normal[:, 0], normal[:, 1])]
     a, b = sr.a[pair], sr.b[pair]  # the tangents from each point to A, then to B, for each normal
@@ -794,7 +794,7 @@ def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Ca
     n = len(pair)
     ends = np.stack([t1, t2]).reshape(2, 4, n, 2).transpose(1, 0, 2, 3)
     start = xs.reshape(4, 1, n, 2)
-    c.add(np.tile(pair, 8), np.broadcast_to(start, ends.shape), ends - start, np.tile(ok.reshape(4, 1, n), (1, 2, 1)).reshape(-1))
+    c.add(copies(pair, 8), np.broadcast_to(start, ends.shape), ends - start, np.repeat(ok.reshape(4, 1, n), 2, axis=1).reshape(-1))
     return c
 
 
@@ -875,7 +875,7 @@ def _window_lines(e: Base, s: Base, q: Base) -> tuple[Floats, Floats, Bools]:
     # the cone's lines, from the end for which the window lies behind q
     cone = nv[:, 2:]
     flat = cone.reshape(-1, 2)
-    behind = support(np.tile(e.c, (4, 1)), np.tile(e.m, (4, 1, 1)), flat) + support(np.tile(q.c, (4, 1)), np.tile(q.m, (4, 1, 1)), -flat)
+    behind = support(copies(e.c, 4), copies(e.m, 4), flat) + support(copies(q.c, 4), copies(q.m, 4), -flat)
     valid = ok[2:] & (behind.reshape(2, 2, n) <= -DELTA)
     pick = [np.where(h[:, 0, :, None], x[:, 0], np.where(h[:, 1, :, None], x[:, 1], 0.0)) for h, x in ((holds, out), (valid, cone))]
     outer: Floats = pick[0].transpose(1, 0, 2)
@@ -948,7 +948,7 @@ class _Search:
         for far in self.variants:
             s0, s1, ok = _segments(pair0, p0, d0, self.ca, self.ma, self.cb, self.mb, far, self.inv)
             parts.append((pair0[ok], s0[ok], s1[ok]))
-        pair, s0, s1 = (np.concatenate(x) for x in zip(*parts))
+        pair, s0, s1 = parts[0] if len(parts) == 1 else (np.concatenate(x) for x in zip(*parts))
         rows: Optional[list[tuple[Ints, Ints]]] = [] if hits is not None else None
         clear = ~_blocked(self.bl, pair, s0, s1, self.block, self.heights, rows, grown)
         if hits is not None and rows:
