@@ -315,13 +315,13 @@ def _paths(cores: Cores, mp: Floats, mm: Floats, piece: Ints, links: bool = True
     xm.append(_farthest(corners, mm[row]))
     ys.append(xp[-1])
     if not links:
-        return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
+        return np.concatenate(rows), np.concatenate(xp), np.concatenate(xm), np.concatenate(ys)
     row, li = _rows(piece, cores.link_piece)  # two overlapping parts
     rows.append(row)
     xp.append(_farthest(cores.corners[cores.link[li, 0]], mp[row]))
     xm.append(_farthest(cores.corners[cores.link[li, 1]], mm[row]))
     ys.append(cores.link_y[li])
-    return np.concatenate(rows), np.vstack(xp), np.vstack(xm), np.vstack(ys)
+    return np.concatenate(rows), np.concatenate(xp), np.concatenate(xm), np.concatenate(ys)
 
 
 def _sides(a: Base, b: Base, k: Ints, p: Floats, n: Floats) -> Bools:
@@ -407,8 +407,8 @@ def windows(cores: Cores, a: Base, b: Base, mp: Floats, mm: Floats, piece: Ints)
     tm = np.maximum(0.0, (reach_m[k] - np.einsum("ij,ij->i", mm[k], n)) / dn)
     gate = np.arange(len(k))
     ends = [(p, p - tp[:, None] * d, tp > 0), (n, n + tm[:, None] * d, tm > 0)]
-    w0 = np.vstack([e[0][e[2]] for e in ends])
-    w1 = np.vstack([e[1][e[2]] for e in ends])
+    w0 = np.concatenate([e[0][e[2]] for e in ends])
+    w1 = np.concatenate([e[1][e[2]] for e in ends])
     row = np.concatenate([k[e[2]] for e in ends])
     gate = np.concatenate([gate[e[2]] for e in ends])
     u = w1 - w0

@@ -395,7 +395,7 @@ class _Cands:
     def arrays(self) -> tuple[Ints, Floats, Floats]:
         if not self.pair:
             return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros((0, 2))
-        return np.concatenate(self.pair), np.vstack(self.p), np.vstack(self.d)
+        return np.concatenate(self.pair), np.concatenate(self.p), np.concatenate(self.d)
 
 
 def boxes_meet(p: Floats, q: Floats, box: Floats) -> Bools:
@@ -863,7 +863,7 @@ def _window_lines(e: Base, s: Base, q: Base) -> tuple[Floats, Floats, Bools]:
     ends = [e.c + axis, e.c - axis]
     grow = 1 + 4 * WINDOW_WIDTH / q.inner
     to = Base.join(s, s, q, q)  # from each end to s, then from each end to q: blocks [h] of n rows
-    pts = np.vstack(ends + ends)
+    pts = np.concatenate(ends + ends)
     t1, t2, ok = tangents_from(pts, to.c, np.concatenate([s.m, s.m, q.m * grow[:, None, None], q.m * grow[:, None, None]]))
     d = np.stack([t1, t2]) - pts  # [k, row]: the tangent from each point on side k
     nv = np.stack([d[..., 1], -d[..., 0]], axis=-1) / np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-300)[..., None]
