@@ -140,10 +140,11 @@ def _support_point(c: Floats, m: Floats, n: Floats) -> tuple[Floats, Floats]:
     return h, c + _mv(m, w / h[:, None])
 
 
-def tangents_from(p: Floats, c: Floats, m: Floats) -> tuple[Floats, Floats, Bools]:
+def tangents_from(p: Floats, c: Floats, m: Floats, minv: Optional[Floats] = None) -> tuple[Floats, Floats, Bools]:
     """The two tangent points from points ``p`` to curves ``(c, M)`` (rows), and validity
-    (``p`` strictly outside)."""
-    minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
+    (``p`` strictly outside); ``minv``: the inverses of ``M``, when known."""
+    if minv is None:
+        minv = cast(Floats, np.linalg.inv(m))  # (float64 in, float64 out)
     q = _mv(minv, p - c)
     r = lengths(q)
     ok = r > 1 + 1e-12
@@ -789,7 +790,8 @@ def _corner_lines(sr: "_Search", pair: Ints, piece: Ints, normal: Floats) -> _Ca
                   _farthest_corner(bl.corner_rings[piece], m)) + 3 * DELTA * m for m in (normal[:, 0], normal[:, 1])]
     a, b = sr.a[pair], sr.b[pair]  # the tangents from each point to A, then to B, for each normal
     xs = np.concatenate([x[0], x[0], x[1], x[1]])
-    t1, t2, ok = tangents_from(xs, np.concatenate([a.c, b.c, a.c, b.c]), np.concatenate([a.m, b.m, a.m, b.m]))
+    t1, t2, ok = tangents_from(xs, np.concatenate([a.c, b.c, a.c, b.c]), np.concatenate([a.m, b.m, a.m, b.m]),
+                               np.concatenate([a.inv, b.inv, a.inv, b.inv]))
     # for each of the four blocks of points, the lines to the first tangent points, then the second
     n = len(pair)
     ends = np.stack([t1, t2]).reshape(2, 4, n, 2).transpose(1, 0, 2, 3)
