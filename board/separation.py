@@ -282,7 +282,7 @@ def _triangle_misses(p: Floats, q: Floats, r: Floats, a: Base, b: Base, k: Ints)
     c, minv = np.concatenate([a.c[k], b.c[k]]), np.concatenate([a.inv[k], b.inv[k]])
     grow = DELTA / np.concatenate([a.inner[k], b.inner[k]])
     pa, qa, ra = (np.einsum("nij,nj->ni", minv, np.concatenate([x, x]) - c) for x in (p, q, r))
-    u, v = np.stack([pa, qa, ra]), np.stack([qa, ra, pa])  # edge k runs from u[k] to v[k]
+    u, v = np.stack([pa, qa, ra]), np.stack([qa, ra, pa])  # edge i runs from u[i] to v[i]
     e = v - u
     L2 = np.einsum("kij,kij->ki", e, e)
     t = np.clip(-np.einsum("kij,kij->ki", u, e) / np.where(L2 > 0, L2, 1), 0, 1)
